@@ -1,0 +1,142 @@
+"""Seeded chunks of Monte Carlo work and the workers that run them.
+
+Work of ``n`` trials is cut into chunks of ``chunk_size``; chunk ``i`` draws from
+``SeedSequence(entropy, spawn_key=(*spawn_key, i))``, the same stream as the
+``i``-th child of ``SeedSequence(entropy).spawn``. A result therefore depends only
+on the seed, ``n`` and ``chunk_size``, never on how many workers ran the chunks or
+in which order they finished.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+__all__ = ["as_seed_sequence", "chunk_seeds", "chunk_sizes", "map_chunks", "seed_label"]
+
+
+def as_seed_sequence(rng) -> np.random.SeedSequence:
+    """Turn a seed (int, `~numpy.random.SeedSequence`, Generator or None) into a SeedSequence.
+
+    ``None`` draws fresh entropy from the OS, which the returned sequence records so
+    the run can be repeated. A Generator is asked for 128 random bits, so the same
+    seeded Generator gives the same sequence.
+
+    Examples
+    --------
+    >>> as_seed_sequence(42).entropy
+    42
+    >>> as_seed_sequence(None).entropy > 0
+    True
+    """
+    if isinstance(rng, np.random.SeedSequence):
+        return rng
+    if isinstance(rng, np.random.Generator):
+        return np.random.SeedSequence(rng.integers(0, 2**63, size=2).tolist())
+    if rng is None:
+        return np.random.SeedSequence()
+    if isinstance(rng, bool) or not isinstance(rng, int | np.integer) or rng < 0:
+        raise ValueError(f"seed ({rng!r}) must be a non-negative integer, a SeedSequence, "
+                         f"a Generator or None")
+    return np.random.SeedSequence(int(rng))
+
+
+def seed_label(seed_sequence: np.random.SeedSequence):
+    """The value to record as a run's seed: its entropy, plus its spawn key if any.
+
+    Examples
+    --------
+    >>> seed_label(np.random.SeedSequence(42))
+    42
+    >>> seed_label(np.random.SeedSequence(42, spawn_key=(3,)))
+    '42/3'
+    """
+    entropy = seed_sequence.entropy
+    if not seed_sequence.spawn_key:
+        return entropy
+    return "/".join(str(part) for part in (entropy, *seed_sequence.spawn_key))
+
+
+def chunk_sizes(n: int, chunk_size: int) -> list[int]:
+    """Sizes of the chunks that make up ``n`` trials: full chunks, then the remainder.
+
+    Examples
+    --------
+    >>> chunk_sizes(25, 10)
+    [10, 10, 5]
+    >>> chunk_sizes(0, 10)
+    []
+    """
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer) \
+            or chunk_size < 1:
+        raise ValueError(f"chunk_size ({chunk_size!r}) must be a positive integer")
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"n ({n!r}) must be a non-negative integer")
+    full, rest = divmod(int(n), int(chunk_size))
+    return [int(chunk_size)] * full + ([rest] if rest else [])
+
+
+def chunk_seeds(seed_sequence: np.random.SeedSequence, count: int) -> list:
+    """The keyed child sequence of each of ``count`` chunks.
+
+    Examples
+    --------
+    >>> parent = np.random.SeedSequence(7)
+    >>> [s.spawn_key for s in chunk_seeds(parent, 2)]
+    [(0,), (1,)]
+    >>> chunk_seeds(parent, 2)[1].generate_state(2).tolist() == (
+    ...     np.random.SeedSequence(7).spawn(2)[1].generate_state(2).tolist())
+    True
+    """
+    return [np.random.SeedSequence(seed_sequence.entropy,
+                                   spawn_key=(*seed_sequence.spawn_key, i),
+                                   pool_size=seed_sequence.pool_size)
+            for i in range(count)]
+
+
+def _worker_count(workers: int) -> int:
+    if isinstance(workers, bool) or not isinstance(workers, int | np.integer):
+        raise ValueError(f"workers ({workers!r}) must be an integer or a map-like callable")
+    if workers == -1:
+        return os.cpu_count() or 1
+    if workers < 1:
+        raise ValueError(f"workers ({workers}) must be -1 (all cores) or at least 1")
+    return int(workers)
+
+
+def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> list:
+    """Apply ``function`` to every task, in order, in this process or on a pool.
+
+    Parameters
+    ----------
+    function : callable
+        A picklable module-level function of one task.
+    tasks : iterable
+        One entry per chunk.
+    workers : int or map-like callable, optional
+        ``-1`` (default) uses a process pool with one worker per core, ``1`` runs
+        in this process, ``k`` uses ``k`` processes. A map-like callable (for
+        example ``multiprocessing.Pool.map`` or an executor's ``map``) is used as it
+        is, so the caller can hand in its own pool.
+
+    Returns
+    -------
+    list
+        ``function(task)`` for each task, in task order.
+
+    Examples
+    --------
+    >>> map_chunks(abs, [-1, 2, -3], workers=1)
+    [1, 2, 3]
+    """
+    tasks = list(tasks)
+    if callable(workers):
+        return list(workers(function, tasks))
+    count = min(_worker_count(workers), len(tasks))
+    if count <= 1:
+        return [function(task) for task in tasks]
+    with ProcessPoolExecutor(max_workers=count) as pool:
+        return list(pool.map(function, tasks))

@@ -1,0 +1,298 @@
+"""Game mechanics: numbers, flood fill, openings, islands and 3BV.
+
+A layout is a boolean array of shape ``(height, width)``, True where a mine lies;
+a batch of layouts has shape ``(n, height, width)``. Cells are ``(x, y)`` and arrays
+are indexed ``[y, x]``.
+
+- A cell's *number* is the count of mines among its (up to 8) neighbours.
+- Clicking a safe cell reveals it; if its number is 0 the game keeps revealing
+  its neighbours, through every connected zero (*flood fill*).
+- An *opening* is an 8-connected region of safe zero cells.
+- An *island* is an 8-connected group of safe numbered cells that touch no zero
+  cell, so no opening reveals them.
+- *3BV* (Bechtel's Board Benchmark Value), the least number of left clicks that
+  clears a board, is the number of openings plus the number of safe numbered cells
+  that touch no zero cell (one click each).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numba
+import numpy as np
+from scipy import ndimage
+
+from minestats.board import Board
+
+__all__ = ["bbbv", "islands", "neighbour_counts", "openings", "reveal"]
+
+_EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
+
+
+def _as_layouts(mines, *, ndims=(2, 3)) -> np.ndarray:
+    """Return ``mines`` as a boolean array, checking its values and dimensions.
+
+    Integer arrays holding only 0 and 1 are accepted and converted.
+    """
+    layout = np.asarray(mines)
+    if layout.ndim not in ndims:
+        shapes = " or ".join({2: "(height, width)", 3: "(n, height, width)"}[d] for d in ndims)
+        raise ValueError(f"mines has shape {layout.shape}; expected {shapes}")
+    if layout.dtype != np.bool_:
+        if not np.issubdtype(layout.dtype, np.integer) or not np.isin(layout, (0, 1)).all():
+            raise ValueError(
+                f"mines (dtype {layout.dtype}) must be a boolean array or hold only 0 and 1"
+            )
+        layout = layout.astype(bool)
+    if layout.shape[-1] < 1 or layout.shape[-2] < 1:
+        raise ValueError(f"mines has shape {layout.shape}; a board needs at least one cell")
+    return layout
+
+
+@lru_cache(maxsize=64)
+def _neighbour_table(width: int, height: int) -> np.ndarray:
+    """`Board.neighbour_table` for a board size, built once per size."""
+    return Board(width, height, 0).neighbour_table
+
+
+def neighbour_counts(mines) -> np.ndarray:
+    """Number of mines among each cell's 8 neighbours.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width) or (n, height, width)
+        One layout or a batch of layouts.
+
+    Returns
+    -------
+    numpy.ndarray of int8
+        Same shape as ``mines``; mined cells get the count of their neighbours too.
+
+    Examples
+    --------
+    >>> mines = np.array([[1, 0, 0],
+    ...                   [0, 0, 1]], dtype=bool)
+    >>> neighbour_counts(mines)
+    array([[0, 2, 1],
+           [1, 2, 0]], dtype=int8)
+    >>> neighbour_counts(np.stack([mines, ~mines])).shape
+    (2, 2, 3)
+    """
+    layout = _as_layouts(mines)
+    height, width = layout.shape[-2:]
+    padding = [(0, 0)] * (layout.ndim - 2) + [(1, 1), (1, 1)]
+    padded = np.pad(layout, padding).astype(np.int8)
+    counts = -layout.astype(np.int8)
+    for dy in range(3):
+        for dx in range(3):
+            counts += padded[..., dy : dy + height, dx : dx + width]
+    return counts
+
+
+@numba.njit(cache=True)
+def _flood(start, counts, table, revealed, opened):
+    """Reveal ``start`` and flood through zeros, on flat arrays.
+
+    ``counts`` are the numbers (int8, length N), ``table`` the neighbour table,
+    ``revealed`` the bool mask updated in place. Newly revealed cells are written
+    to ``opened[:k]`` (the buffer doubles as the breadth-first queue) and ``k`` is
+    returned; 0 if ``start`` was already revealed. The caller checks ``start`` is
+    safe: the neighbours of a safe zero cell are always safe.
+    """
+    if revealed[start]:
+        return 0
+    revealed[start] = True
+    opened[0] = start
+    found = 1
+    head = 0
+    while head < found:
+        cell = opened[head]
+        head += 1
+        if counts[cell] == 0:
+            for neighbour in table[cell]:
+                if neighbour < 0:
+                    break
+                if not revealed[neighbour]:
+                    revealed[neighbour] = True
+                    opened[found] = neighbour
+                    found += 1
+    return found
+
+
+def reveal(mines, click) -> np.ndarray:
+    """Cells revealed by clicking ``click`` on a fresh board, flood fill included.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width)
+        The layout.
+    click : tuple of int or str
+        ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (height, width)
+        True where a cell is revealed. A click on a mine reveals only that mine
+        (the game is lost); a click on a numbered cell reveals only that cell.
+
+    Examples
+    --------
+    >>> mines = np.array([[0, 0, 0, 0],
+    ...                   [0, 0, 0, 0],
+    ...                   [0, 0, 0, 1]], dtype=bool)
+    >>> reveal(mines, "corner").astype(int)
+    array([[1, 1, 1, 1],
+           [1, 1, 1, 1],
+           [1, 1, 1, 0]])
+    >>> reveal(mines, (2, 2)).astype(int)
+    array([[0, 0, 0, 0],
+           [0, 0, 0, 0],
+           [0, 0, 1, 0]])
+    """
+    layout = _as_layouts(mines, ndims=(2,))
+    height, width = layout.shape
+    x, y = Board(width, height, 0).resolve_click(click)
+    revealed = np.zeros(layout.size, dtype=bool)
+    start = x + y * width
+    if layout[y, x]:
+        revealed[start] = True
+    else:
+        counts = neighbour_counts(layout).ravel()
+        _flood(start, counts, _neighbour_table(width, height), revealed,
+               np.empty(layout.size, dtype=np.int64))
+    return revealed.reshape(height, width)
+
+
+def _zero_cells(layout: np.ndarray) -> np.ndarray:
+    """Safe cells whose number is 0."""
+    return ~layout & (neighbour_counts(layout) == 0)
+
+
+def _lone_cells(layout: np.ndarray) -> np.ndarray:
+    """Safe numbered cells that touch no zero cell (each needs its own click)."""
+    touched = ndimage.binary_dilation(_zero_cells(layout), structure=_EIGHT_CONNECTED)
+    return ~layout & ~touched
+
+
+def openings(mines) -> tuple[np.ndarray, int]:
+    """Label the openings: the 8-connected regions of safe zero cells.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width)
+
+    Returns
+    -------
+    labels : numpy.ndarray of int, shape (height, width)
+        ``1..count`` on the zero cells of each opening, 0 elsewhere (the numbered
+        border an opening reveals is not labelled).
+    count : int
+        Number of openings.
+
+    Examples
+    --------
+    >>> mines = np.array([[0, 0, 0, 1, 0, 0, 0],
+    ...                   [0, 0, 0, 1, 0, 0, 0]], dtype=bool)
+    >>> labels, count = openings(mines)
+    >>> count
+    2
+    >>> labels
+    array([[1, 1, 0, 0, 0, 2, 2],
+           [1, 1, 0, 0, 0, 2, 2]], dtype=int32)
+    """
+    layout = _as_layouts(mines, ndims=(2,))
+    labels, count = ndimage.label(_zero_cells(layout), structure=_EIGHT_CONNECTED)
+    return labels, int(count)
+
+
+def islands(mines) -> tuple[np.ndarray, int]:
+    """Label the islands: 8-connected groups of safe numbered cells touching no zero cell.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width)
+
+    Returns
+    -------
+    labels : numpy.ndarray of int, shape (height, width)
+        ``1..count`` on the cells of each island, 0 elsewhere.
+    count : int
+        Number of islands.
+
+    Examples
+    --------
+    >>> mines = np.array([[1, 0, 1, 0, 0],
+    ...                   [0, 0, 0, 0, 0],
+    ...                   [0, 0, 0, 0, 0]], dtype=bool)
+    >>> labels, count = islands(mines)
+    >>> count
+    1
+    >>> labels
+    array([[0, 1, 0, 0, 0],
+           [1, 1, 0, 0, 0],
+           [0, 0, 0, 0, 0]], dtype=int32)
+    """
+    layout = _as_layouts(mines, ndims=(2,))
+    labels, count = ndimage.label(_lone_cells(layout), structure=_EIGHT_CONNECTED)
+    return labels, int(count)
+
+
+@numba.njit(cache=True)
+def _bbbv_batch(layouts, counts, table):
+    """3BV of each flat layout: flood-fill every unrevealed zero, then count the rest."""
+    boards, cells = layouts.shape
+    values = np.zeros(boards, dtype=np.int64)
+    revealed = np.zeros(cells, dtype=np.bool_)
+    queue = np.empty(cells, dtype=np.int64)
+    for board in range(boards):
+        revealed[:] = False
+        clicks = 0
+        for cell in range(cells):
+            if not layouts[board, cell] and counts[board, cell] == 0 and not revealed[cell]:
+                _flood(cell, counts[board], table, revealed, queue)
+                clicks += 1
+        for cell in range(cells):
+            if not layouts[board, cell] and not revealed[cell]:
+                clicks += 1
+        values[board] = clicks
+    return values
+
+
+def bbbv(mines):
+    """3BV: the least number of left clicks that clears the board.
+
+    3BV is the number of openings plus the number of safe numbered cells that touch
+    no zero cell. Mines need no click.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width) or (n, height, width)
+        One layout, or a batch of layouts of the same size.
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+        An int for one layout, an array of shape ``(n,)`` for a batch. A batch is
+        computed by a compiled kernel (one flood fill per opening); one layout by
+        `scipy.ndimage.label`.
+
+    Examples
+    --------
+    One opening on the left (its zeros and their numbered border), one on the right,
+    and the safe cells next to the mine column are all in one of them:
+
+    >>> mines = np.array([[0, 0, 0, 1, 0, 0, 0],
+    ...                   [0, 0, 0, 1, 0, 0, 0]], dtype=bool)
+    >>> bbbv(mines)
+    2
+    >>> bbbv(np.stack([mines, np.zeros((2, 7), dtype=bool)]))
+    array([2, 1])
+    """
+    layout = _as_layouts(mines)
+    if layout.ndim == 2:
+        return openings(layout)[1] + int(_lone_cells(layout).sum())
+    boards, height, width = layout.shape
+    flat = layout.reshape(boards, height * width)
+    counts = neighbour_counts(layout).reshape(boards, height * width)
+    return _bbbv_batch(flat, counts, _neighbour_table(width, height))

@@ -1,0 +1,169 @@
+"""Monte Carlo simulation of first-click openings, checked against the closed forms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from minestats.board import Board, resolve_board
+from minestats.chunks import (
+    as_seed_sequence,
+    chunk_seeds,
+    chunk_sizes,
+    map_chunks,
+    seed_label,
+)
+from minestats.exact import opening_probability, opening_probability_map
+from minestats.rules import check_rule
+from minestats.sampling import count_openings, count_openings_all_clicks
+from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
+
+DEFAULT_CHUNK_SIZE = 50_000
+
+
+@dataclass(frozen=True, eq=False)
+class OpeningSimulation:
+    """Result of `simulate_opening`: counts of opening first clicks, with their inputs.
+
+    Attributes
+    ----------
+    board : Board
+    rule : str
+    click : tuple of int or None
+        The click, or None when every position was simulated.
+    n : int
+        Boards drawn per click position.
+    seed : int or str
+        Entropy of the seed sequence the chunks were drawn from.
+    chunk_size : int
+        Boards per chunk; with ``seed`` and ``n`` it fixes the result.
+    counts : int or numpy.ndarray
+        Boards on which the click opened; shape ``(height, width)`` for all positions.
+    exact : float or numpy.ndarray
+        The closed-form opening probability, same shape as ``counts``.
+    """
+
+    board: Board
+    rule: str
+    click: tuple[int, int] | None
+    n: int
+    seed: int | str
+    chunk_size: int
+    counts: int | np.ndarray
+    exact: float | np.ndarray
+
+    @property
+    def proportion(self):
+        """Share of boards on which the click opened."""
+        return self.counts / self.n
+
+    def proportion_ci(self, confidence_level=0.95):
+        """Wilson interval ``(low, high)`` of the opening proportion."""
+        return wilson_interval(self.counts, self.n, confidence_level=confidence_level)
+
+    def z_scores(self):
+        """z-scores of the Monte Carlo proportion against the exact probability."""
+        return z_scores(self.counts, self.n, self.exact)
+
+    def p_values(self):
+        """Two-sided p-values of the z-scores."""
+        return two_sided_p_values(self.z_scores())
+
+    def holm_reject(self, *, alpha=0.05):
+        """Which positions disagree with the closed form, Holm-corrected across positions."""
+        return holm_reject(np.atleast_1d(self.p_values()), alpha=alpha).reshape(
+            np.shape(self.counts))
+
+    def to_frame(self, *, confidence_level=0.95) -> pd.DataFrame:
+        """One tidy row per click position: exact, Monte Carlo, Wilson interval, z, n, seed."""
+        low, high = self.proportion_ci(confidence_level)
+        if self.click is None:
+            ys, xs = np.indices(self.board.shape)
+        else:
+            xs, ys = np.array([self.click[0]]), np.array([self.click[1]])
+        columns = {
+            "click_x": xs, "click_y": ys, "exact": self.exact, "mc": self.proportion,
+            "ci_low": low, "ci_high": high, "z": self.z_scores(), "successes": self.counts,
+        }
+        frame = pd.DataFrame({name: np.ravel(value) for name, value in columns.items()})
+        frame.insert(0, "rule", self.rule)
+        frame.insert(0, "board", str(self.board))
+        frame["n"] = self.n
+        frame["seed"] = self.seed
+        frame["chunk_size"] = self.chunk_size
+        frame["confidence_level"] = confidence_level
+        return frame
+
+    def to_dict(self, *, confidence_level=0.95) -> dict:
+        """The single-click result as one table row (see `to_frame`)."""
+        if self.click is None:
+            raise ValueError("an all-positions result has one row per click; use to_frame()")
+        return self.to_frame(confidence_level=confidence_level).iloc[0].to_dict()
+
+
+def _opening_chunk(task):
+    board, rule, click, size, seed_sequence = task
+    rng = np.random.default_rng(seed_sequence)
+    if click is None:
+        return count_openings_all_clicks(board, size, rule=rule, rng=rng)
+    return count_openings(board, size, rule=rule, click=click, rng=rng)
+
+
+def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT_CHUNK_SIZE,
+                     workers=-1) -> OpeningSimulation:
+    """Draw whole boards by the rule and count how often the first click opens.
+
+    Parameters
+    ----------
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
+    rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
+    n : int
+        Boards per click position, at least 1.
+    click : tuple of int or str, optional
+        ``(x, y)``, ``"centre"`` or ``"corner"``; None (default) simulates every
+        position at once (see `minestats.sampling.count_openings_all_clicks`).
+    rng : int, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run. None draws fresh entropy, recorded in the result's ``seed``.
+    chunk_size : int, optional
+        Boards per chunk. The result depends on (seed, n, chunk_size) only.
+    workers : int or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process; see `minestats.chunks.map_chunks`.
+
+    Returns
+    -------
+    OpeningSimulation
+
+    Examples
+    --------
+    >>> from minestats.board import BEGINNER
+    >>> result = simulate_opening(BEGINNER, rule="uniform", n=20_000, click="centre",
+    ...                           rng=42, workers=1)
+    >>> result.n, result.seed, round(result.exact, 4)
+    (20000, 42, 0.2855)
+    >>> low, high = result.proportion_ci()
+    >>> bool(low < result.exact < high)
+    True
+    """
+    board = resolve_board(board)
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise ValueError(f"n ({n!r}) must be a positive integer")
+    if click is None:
+        exact = opening_probability_map(board, rule=rule)
+    else:
+        click = check_rule(board, click, rule)
+        exact = float(opening_probability(board, click, rule=rule))
+    sizes = chunk_sizes(n, chunk_size)
+    seed_sequence = as_seed_sequence(rng)
+    tasks = [(board, rule, click, size, seed)
+             for size, seed in zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True)]
+    counts = sum(map_chunks(_opening_chunk, tasks, workers=workers))
+    if click is not None:
+        counts = int(counts)
+    return OpeningSimulation(board=board, rule=rule, click=click, n=int(n),
+                             seed=seed_label(seed_sequence), chunk_size=int(chunk_size),
+                             counts=counts, exact=exact)

@@ -1,0 +1,286 @@
+"""Board-level samplers: whole layouts drawn by each rule's own placement procedure.
+
+Every sampler draws complete layouts, never only the cells near the click. The
+compiled kernels share one drawing step: a partial Fisher-Yates shuffle over the
+cells a rule may mine (`minestats.rules.placement_cells`), followed for ``winxp``
+by the relocation of a mine under the click. Uniform integers are made exactly
+(by rejection) from the 53 random bits of ``Generator.random``, so every layout
+is equally likely, not merely nearly so.
+
+The kernels are compiled with numba on first use and cached on disk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from minestats.board import Board
+from minestats.rules import check_rule, placement_cells
+
+__all__ = [
+    "count_openings",
+    "count_openings_all_clicks",
+    "sample_mines",
+]
+
+_TWO_TO_53 = 9007199254740992.0
+
+
+@njit(cache=True, inline="always")
+def _uniform_below(rng, bound):
+    """Exactly uniform integer in ``[0, bound)`` from 53-bit doubles, by rejection."""
+    b = np.uint64(bound)
+    top = np.uint64(9007199254740992)
+    while True:
+        x = np.uint64(rng.random() * _TWO_TO_53)
+        r = x % b
+        if x - r <= top - b:
+            return np.int64(r)
+
+
+@njit(cache=True)
+def _draw_cells(rng, allowed, perm, cells):
+    """Put ``cells.size`` distinct cells of ``allowed``, uniformly chosen, into ``cells``.
+
+    ``perm`` is any permutation of ``range(allowed.size)``; it is shuffled in place
+    and may be reused for the next draw, since a partial Fisher-Yates shuffle picks
+    a uniform subset whatever order it starts from.
+    """
+    total = allowed.size
+    for i in range(cells.size):
+        j = i + _uniform_below(rng, total - i)
+        chosen = perm[j]
+        perm[j] = perm[i]
+        perm[i] = chosen
+        cells[i] = allowed[chosen]
+
+
+@njit(cache=True)
+def _first_free_cell(occupied, skip):
+    """Row-major index of the first cell that holds no mine and is not ``skip``."""
+    cell = 0
+    while occupied[cell] or cell == skip:
+        cell += 1
+    return cell
+
+
+@njit(cache=True)
+def _draw_layout(rng, allowed, perm, cells, occupied, click, relocate):
+    """Draw one layout into ``cells`` and mark it in the flat bool array ``occupied``.
+
+    With ``relocate`` (the ``winxp`` rule) a mine on ``click`` moves to the first
+    mine-free cell in row-major order other than the click.
+    """
+    _draw_cells(rng, allowed, perm, cells)
+    for cell in cells:
+        occupied[cell] = True
+    if relocate and occupied[click]:
+        target = _first_free_cell(occupied, click)
+        occupied[click] = False
+        occupied[target] = True
+        for i in range(cells.size):
+            if cells[i] == click:
+                cells[i] = target
+
+
+@njit(cache=True)
+def _sample_kernel(rng, allowed, mines, click, relocate, out):
+    perm = np.arange(allowed.size)
+    cells = np.empty(mines, dtype=np.int64)
+    occupied = np.zeros(out.shape[1], dtype=np.bool_)
+    for board in range(out.shape[0]):
+        _draw_layout(rng, allowed, perm, cells, occupied, click, relocate)
+        for cell in cells:
+            out[board, cell] = True
+            occupied[cell] = False
+
+
+@njit(cache=True)
+def _count_kernel(rng, allowed, mines, cells_total, click, relocate, neighbourhood, n):
+    perm = np.arange(allowed.size)
+    cells = np.empty(mines, dtype=np.int64)
+    occupied = np.zeros(cells_total, dtype=np.bool_)
+    opened = 0
+    for _ in range(n):
+        _draw_layout(rng, allowed, perm, cells, occupied, click, relocate)
+        clear = True
+        for cell in neighbourhood:
+            if occupied[cell]:
+                clear = False
+        opened += clear
+        for cell in cells:
+            occupied[cell] = False
+    return opened
+
+
+@njit(cache=True)
+def _block(table, source, stamp, board, blocked, low, high, skip):
+    """Count clicks in ``source``'s closed neighbourhood as not opened on this board.
+
+    Only clicks ``t`` with ``low <= t <= high`` and ``t != skip`` are touched;
+    ``stamp`` makes sure a click is counted once per board however many mines
+    touch it.
+    """
+    for t in table[source]:
+        if t < 0:
+            break
+        if low <= t <= high and t != skip and stamp[t] != board:
+            stamp[t] = board
+            blocked[t] += 1
+
+
+@njit(cache=True)
+def _all_clicks_kernel(rng, table, mines, mode, n):
+    """Boards per click that opened, for every click at once.
+
+    ``mode`` 0 (``uniform``) and 3 (``winxp``) share one uniform draw over all cells
+    per board. For ``winxp`` a mine on the click moves to the first mine-free cell,
+    the same cell for every mined click of a board, so a mine blocks its own cell
+    only if that cell is its neighbour. ``mode`` 1 (``safe-click``) draws ``mines``
+    of N - 1 slots per board; for click t, slot s is cell s when s < t and cell
+    s + 1 otherwise, which is exactly a uniform layout over the cells other than t.
+    """
+    total = table.shape[0]
+    slots = total - 1 if mode == 1 else total
+    allowed = np.arange(slots)
+    perm = np.arange(slots)
+    cells = np.empty(mines, dtype=np.int64)
+    occupied = np.zeros(total, dtype=np.bool_)
+    stamp = np.full(total, -1, dtype=np.int64)
+    blocked = np.zeros(total, dtype=np.int64)
+    for board in range(n):
+        _draw_cells(rng, allowed, perm, cells)
+        first_free = -1
+        if mode == 3:
+            for s in cells:
+                occupied[s] = True
+            first_free = _first_free_cell(occupied, -1)
+            for s in cells:
+                occupied[s] = False
+        for s in cells:
+            if mode == 1:
+                _block(table, s, stamp, board, blocked, s + 1, total - 1, -1)
+                _block(table, s + 1, stamp, board, blocked, 0, s, -1)
+                continue
+            skip = -1
+            if mode == 3:
+                skip = s
+                for t in table[s]:
+                    if t == first_free:
+                        skip = -1
+            _block(table, s, stamp, board, blocked, 0, total - 1, skip)
+    return n - blocked
+
+
+def _default_rng(rng) -> np.random.Generator:
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"rng {rng!r} cannot seed a numpy Generator: {error}") from None
+
+
+def _check_count(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"n ({n!r}) must be a non-negative integer")
+    return int(n)
+
+
+def _kernel_arguments(board: Board, click, rule: str):
+    click = check_rule(board, click, rule)
+    allowed = placement_cells(board, click, rule)
+    return board.index(click), allowed, rule == "winxp"
+
+
+def sample_mines(board: Board, n: int, *, rule: str, click, rng=None) -> np.ndarray:
+    """Draw ``n`` whole layouts by the rule's placement procedure.
+
+    Parameters
+    ----------
+    board : Board
+    n : int
+        Number of layouts.
+    rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
+    click : tuple of int or str
+        The first click, ``(x, y)``, ``"centre"`` or ``"corner"``.
+    rng : numpy.random.Generator, int or None
+        Source of randomness, passed to `numpy.random.default_rng`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Bool array of shape ``(n, height, width)``; ``True`` marks a mine. Each
+        layout holds exactly ``board.mines`` mines.
+
+    Examples
+    --------
+    >>> from minestats.board import BEGINNER
+    >>> layouts = sample_mines(BEGINNER, 3, rule="safe-opening", click="centre", rng=1)
+    >>> layouts.shape, layouts.sum(axis=(1, 2)).tolist()
+    ((3, 9, 9), [10, 10, 10])
+    >>> bool(layouts[:, 3:6, 3:6].any())
+    False
+    """
+    n = _check_count(n)
+    index, allowed, relocate = _kernel_arguments(board, click, rule)
+    generator = _default_rng(rng)
+    out = np.zeros((n, board.cells), dtype=bool)
+    _sample_kernel(generator, allowed, board.mines, index, relocate, out)
+    return out.reshape((n, *board.shape))
+
+
+def count_openings(board: Board, n: int, *, rule: str, click, rng=None) -> int:
+    """Draw ``n`` layouts for one click and count those on which the click opens.
+
+    Memory does not grow with ``n``: layouts are drawn one at a time into one buffer.
+
+    Examples
+    --------
+    >>> from minestats.board import BEGINNER
+    >>> count_openings(BEGINNER, 1000, rule="safe-opening", click="centre", rng=0)
+    1000
+    """
+    n = _check_count(n)
+    index, allowed, relocate = _kernel_arguments(board, click, rule)
+    neighbourhood = board.closed_neighbourhood(click)
+    generator = _default_rng(rng)
+    return int(_count_kernel(generator, allowed, board.mines, board.cells, index, relocate,
+                             neighbourhood, n))
+
+
+_ALL_CLICKS_MODES = {"uniform": 0, "safe-click": 1, "winxp": 3}
+
+
+def count_openings_all_clicks(board: Board, n: int, *, rule: str, rng=None) -> np.ndarray:
+    """For every click position, draw ``n`` layouts and count those that open.
+
+    For ``uniform`` and ``winxp`` one layout per board serves every click (for
+    ``winxp`` relocated per click); for ``safe-click`` one draw of mines over N - 1
+    slots is mapped onto the cells other than each click. Each click's layouts thus
+    follow its rule exactly; counts at different clicks are correlated. For
+    ``safe-opening`` the excluded region differs in size between clicks, so each
+    click gets its own ``n`` layouts.
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer counts of shape ``(height, width)``.
+
+    Examples
+    --------
+    >>> from minestats.board import Board
+    >>> counts = count_openings_all_clicks(Board(3, 3, 0), 50, rule="uniform", rng=0)
+    >>> counts.tolist()
+    [[50, 50, 50], [50, 50, 50], [50, 50, 50]]
+    """
+    n = _check_count(n)
+    for click in ((0, 0), board.centre):
+        check_rule(board, click, rule)
+    generator = _default_rng(rng)
+    if rule == "safe-opening":
+        counts = [count_openings(board, n, rule=rule, click=(i % board.width, i // board.width),
+                                 rng=generator) for i in range(board.cells)]
+        return np.array(counts, dtype=np.int64).reshape(board.shape)
+    counts = _all_clicks_kernel(generator, board.neighbour_table, board.mines,
+                                _ALL_CLICKS_MODES[rule], n)
+    return counts.reshape(board.shape)
