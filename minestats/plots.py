@@ -1,0 +1,196 @@
+"""Heat maps of per-cell values over a board, as matplotlib Figures.
+
+The board is drawn cell by cell with visible edges, in the package's coordinates:
+``x`` the column increasing to the right, ``y`` the row increasing downwards, the
+origin ``(0, 0)`` top-left and the value of cell ``(x, y)`` read from ``grid[y, x]``.
+Small boards (both sides at most `ANNOTATE_LIMIT`) carry their value in each cell.
+
+Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
+global state is touched and no backend needs choosing; save them with
+`minestats.store.write_png` or ``Figure.savefig``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
+
+__all__ = ["ANNOTATE_LIMIT", "plot_probability_map", "plot_z_map"]
+
+ANNOTATE_LIMIT = 16
+_CELL_INCHES = 0.42
+
+
+def _as_grid(grid, name: str) -> np.ndarray:
+    array = np.asarray(grid, dtype=float)
+    if array.ndim != 2 or 0 in array.shape:
+        raise ValueError(f"{name} must be a non-empty 2-D array (height, width); "
+                         f"got shape {array.shape}")
+    if np.isnan(array).any():
+        raise ValueError(f"{name} holds {int(np.isnan(array).sum())} NaN values")
+    return array
+
+
+def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend):
+    """Draw ``grid`` cell by cell; return the Figure and its board axes."""
+    height, width = grid.shape
+    if annotate is None:
+        annotate = max(height, width) <= ANNOTATE_LIMIT
+    figure = Figure(figsize=(max(4.5, 1.8 + _CELL_INCHES * width),
+                             max(3.5, 1.4 + _CELL_INCHES * height)), layout="constrained")
+    axes = figure.add_subplot()
+    mesh = axes.pcolormesh(np.arange(width + 1) - 0.5, np.arange(height + 1) - 0.5, grid,
+                           cmap=cmap, norm=norm, edgecolors="0.35", linewidth=0.4)
+    axes.set_xlim(-0.5, width - 0.5)
+    axes.set_ylim(height - 0.5, -0.5)  # row 0 at the top
+    axes.set_aspect("equal")
+    axes.set_xlabel("x (column)")
+    axes.set_ylabel("y (row)")
+    for axis, size in ((axes.xaxis, width), (axes.yaxis, height)):
+        axis.set_major_locator(MaxNLocator(nbins=min(size, ANNOTATE_LIMIT), integer=True))
+    axes.tick_params(length=2)
+    axes.set_title(title)
+    colorbar = figure.colorbar(mesh, ax=axes, extend=extend, shrink=0.9)
+    colorbar.set_label(label)
+    if annotate:
+        for (y, x), value in np.ndenumerate(grid):
+            red, green, blue, _ = mesh.cmap(mesh.norm(value))
+            light = 0.299 * red + 0.587 * green + 0.114 * blue > 0.5
+            axes.text(x, y, format(value, value_format), ha="center", va="center",
+                      fontsize=7 if width <= 9 else 5.5, color="black" if light else "white")
+    return figure, axes
+
+
+def plot_probability_map(grid, *, title, label="P(first click opens)", limits=None,
+                         cmap="viridis", value_format=".2f", annotate=None) -> Figure:
+    """Heat map of a probability per cell, such as `~minestats.exact.opening_probability_map`.
+
+    Parameters
+    ----------
+    grid : array_like of float, shape (height, width)
+        ``grid[y, x]`` is the value at cell ``(x, y)``; all values in [0, 1].
+    title : str
+        Figure title; name the board and rule (and n and seed for estimates).
+    label : str, optional
+        Colour-bar label.
+    limits : tuple of float, optional
+        Colour-scale ``(low, high)``; default the range of ``grid``, or (0, 1) if
+        ``grid`` is constant.
+    cmap : str or matplotlib.colors.Colormap, optional
+        Colour map, default ``"viridis"`` (perceptually uniform).
+    value_format : str, optional
+        Format of the per-cell values, default ``".2f"``.
+    annotate : bool, optional
+        Print the value in each cell; default when both sides are at most
+        `ANNOTATE_LIMIT` cells.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``grid`` is not 2-D, holds values outside [0, 1] or NaN, or ``limits``
+        is not increasing.
+
+    Examples
+    --------
+    >>> from minestats.board import BEGINNER
+    >>> from minestats.exact import opening_probability_map
+    >>> grid = opening_probability_map(BEGINNER, rule="uniform")
+    >>> figure = plot_probability_map(grid, title="9x9/10, uniform")
+    >>> axes = figure.axes[0]
+    >>> [float(v) for v in (*axes.get_xlim(), *axes.get_ylim())]  # y downwards from the top
+    [-0.5, 8.5, 8.5, -0.5]
+    >>> len(axes.texts), axes.texts[0].get_text()  # one value per cell; (0, 0) first
+    (81, '0.58')
+    """
+    grid = _as_grid(grid, "grid")
+    if grid.min() < 0 or grid.max() > 1:
+        raise ValueError(f"grid values must lie in [0, 1]; got range "
+                         f"[{grid.min()}, {grid.max()}]")
+    if limits is None:
+        low, high = float(grid.min()), float(grid.max())
+        limits = (low, high) if low < high else (0.0, 1.0)
+    low, high = limits
+    if not low < high:
+        raise ValueError(f"limits ({low}, {high}) must be increasing")
+    figure, _ = _heat_map(grid, title=title, cmap=cmap, norm=Normalize(low, high), label=label,
+                          value_format=value_format, annotate=annotate, extend="neither")
+    return figure
+
+
+def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
+               cmap="RdBu_r", annotate=None) -> Figure:
+    """Heat map of z-scores (Monte Carlo vs exact), centred on 0, marking Holm rejections.
+
+    Parameters
+    ----------
+    z : array_like of float, shape (height, width)
+        ``z[y, x]`` is the z-score at cell ``(x, y)``; infinite values are allowed
+        and shown at the end of the scale.
+    title : str
+        Figure title; name the board, rule, n and seed.
+    reject : array_like of bool, optional
+        Cells a multiple-comparison procedure (Holm) rejects; each is outlined in
+        black and counted in the legend. Default: no marking.
+    alpha : float, optional
+        Family-wise level of ``reject``, for the legend; default 0.05.
+    limit : float, optional
+        Colour scale runs symmetrically from ``-limit`` to ``+limit`` (default 4);
+        beyond it the colour saturates.
+    label : str, optional
+        Colour-bar label; default ``"z = (MC - exact) / SE"``.
+    cmap : str or matplotlib.colors.Colormap, optional
+        A diverging colour map, default ``"RdBu_r"`` (white at 0).
+    annotate : bool, optional
+        Print z in each cell (one decimal); default as in `plot_probability_map`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``z`` is not 2-D or holds NaN, ``reject`` has another shape, or
+        ``limit`` is not positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[0.5, -1.0, 5.0], [0.0, 2.0, -0.3]])
+    >>> figure = plot_z_map(z, title="demo", reject=z > 4)
+    >>> axes = figure.axes[0]
+    >>> norm = axes.collections[0].norm
+    >>> norm.vmin, norm.vmax
+    (-4.0, 4.0)
+    >>> [patch.get_xy() for patch in axes.patches]  # the rejected cell (2, 0)
+    [(1.5, -0.5)]
+    """
+    z = _as_grid(z, "z")
+    if not limit > 0:
+        raise ValueError(f"limit ({limit}) must be positive")
+    if label is None:
+        label = "z = (MC - exact) / SE"
+    figure, axes = _heat_map(z, title=title, cmap=cmap, norm=Normalize(-limit, limit),
+                             label=label, value_format=".1f", annotate=annotate,
+                             extend="both")
+    if reject is not None:
+        reject = np.asarray(reject, dtype=bool)
+        if reject.shape != z.shape:
+            raise ValueError(f"reject has shape {reject.shape}, z has shape {z.shape}")
+        for y, x in np.argwhere(reject):
+            axes.add_patch(Rectangle((float(x) - 0.5, float(y) - 0.5), 1, 1, fill=False,
+                                     edgecolor="black", linewidth=2.0))
+        marker = Line2D([], [], marker="s", markersize=10, markerfacecolor="none",
+                        markeredgecolor="black", markeredgewidth=2.0, linestyle="none")
+        figure.legend([marker], [f"Holm rejects at alpha = {alpha}: "
+                                 f"{int(reject.sum())} of {reject.size} cells"],
+                      loc="outside lower center", frameon=False)
+    return figure

@@ -1,0 +1,125 @@
+import io
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from minestats.board import EXPERT, Board
+from minestats.exact import opening_probability_map
+from minestats.plots import ANNOTATE_LIMIT, plot_probability_map, plot_z_map
+
+# 4 columns x 3 rows, every value different, so orientation mistakes show.
+GRID = np.arange(12, dtype=float).reshape(3, 4) / 11
+
+
+def _board_axes(figure):
+    return figure.axes[0]
+
+
+def _texts_by_cell(axes):
+    return {tuple(int(round(v)) for v in text.get_position()): text.get_text()
+            for text in axes.texts}
+
+
+@pytest.mark.parametrize("plot", [
+    lambda grid, **kw: plot_probability_map(grid, title="t", **kw),
+    lambda grid, **kw: plot_z_map(4 * grid - 2, title="t", **kw),
+])
+def test_orientation_and_extent(plot):
+    figure = plot(GRID)
+    assert isinstance(figure, Figure)
+    axes = _board_axes(figure)
+    assert tuple(map(float, axes.get_xlim())) == (-0.5, 3.5)
+    assert tuple(map(float, axes.get_ylim())) == (2.5, -0.5)  # y grows downwards
+    assert axes.get_xlabel() == "x (column)" and axes.get_ylabel() == "y (row)"
+    mesh = axes.collections[0]
+    assert mesh.get_array().shape == GRID.shape  # no transposition
+    # the cell drawn at column x, row y has centre (x, y) and holds grid[y, x]
+    coordinates = mesh.get_coordinates()
+    assert tuple(coordinates[0, 0]) == (-0.5, -0.5)
+    assert tuple(coordinates[-1, -1]) == (3.5, 2.5)
+    assert float(mesh.get_linewidth()[0]) > 0  # visible cell edges
+
+
+def test_probability_annotations_match_cells():
+    axes = _board_axes(plot_probability_map(GRID, title="t"))
+    texts = _texts_by_cell(axes)
+    assert len(texts) == GRID.size
+    for (x, y), text in texts.items():
+        assert text == f"{GRID[y, x]:.2f}"
+    assert texts[(3, 0)] == "0.27" and texts[(0, 2)] == "0.73"
+
+
+def test_annotation_only_on_small_boards():
+    small = opening_probability_map(Board(ANNOTATE_LIMIT, ANNOTATE_LIMIT, 40), rule="uniform")
+    assert len(_board_axes(plot_probability_map(small, title="t")).texts) == small.size
+    expert = opening_probability_map(EXPERT, rule="winxp")
+    assert len(_board_axes(plot_probability_map(expert, title="t")).texts) == 0
+    assert len(_board_axes(plot_probability_map(expert, title="t", annotate=True)).texts) \
+        == expert.size
+
+
+def test_probability_colour_bar_and_title():
+    figure = plot_probability_map(GRID, title="9x9/10, uniform", label="P(open)")
+    axes, colorbar_axes = figure.axes
+    assert axes.get_title() == "9x9/10, uniform"
+    assert colorbar_axes.get_ylabel() == "P(open)"
+    norm = axes.collections[0].norm
+    assert (norm.vmin, norm.vmax) == (0.0, 1.0)
+    constant = _board_axes(plot_probability_map(np.ones((2, 2)), title="t"))
+    assert (constant.collections[0].norm.vmin, constant.collections[0].norm.vmax) == (0, 1)
+
+
+def test_z_map_is_centred_and_marks_rejections():
+    z = np.array([[0.5, -1.0, 5.0, 0.0], [0.0, 2.0, -0.3, -6.0], [1.0, 1.0, 1.0, np.inf]])
+    reject = np.abs(z) > 4
+    figure = plot_z_map(z, title="t", reject=reject, limit=3.0)
+    axes = _board_axes(figure)
+    norm = axes.collections[0].norm
+    assert (norm.vmin, norm.vmax) == (-3.0, 3.0)
+    colour_at_zero = axes.collections[0].cmap(norm(0.0))
+    assert np.allclose(colour_at_zero[:3], colour_at_zero[0], atol=0.05)  # a neutral grey/white
+    corners = sorted((float(p.get_x()), float(p.get_y())) for p in axes.patches)
+    assert corners == [(1.5, -0.5), (2.5, 0.5), (2.5, 1.5)]  # cells (2, 0), (3, 1), (3, 2)
+    legend_text = figure.legends[0].get_texts()[0].get_text()
+    assert "3 of 12 cells" in legend_text and "0.05" in legend_text
+    assert _texts_by_cell(axes)[(3, 1)] == "-6.0"
+
+
+def test_z_map_without_rejections_says_so():
+    figure = plot_z_map(np.zeros((2, 2)), title="t", reject=np.zeros((2, 2), bool), alpha=0.01)
+    assert "0 of 4 cells" in figure.legends[0].get_texts()[0].get_text()
+    assert len(_board_axes(figure).patches) == 0
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: plot_probability_map(np.ones(3), title="t"), "2-D"),
+    (lambda: plot_probability_map(np.full((2, 2), 1.5), title="t"), r"\[0, 1\]"),
+    (lambda: plot_probability_map(np.full((2, 2), np.nan), title="t"), "NaN"),
+    (lambda: plot_probability_map(GRID, title="t", limits=(1, 0)), "limits"),
+    (lambda: plot_z_map(np.zeros((0, 3)), title="t"), "non-empty"),
+    (lambda: plot_z_map(np.full((2, 2), np.nan), title="t"), "NaN"),
+    (lambda: plot_z_map(GRID, title="t", limit=0), "limit"),
+    (lambda: plot_z_map(GRID, title="t", reject=np.zeros((4, 3), bool)), r"\(4, 3\)"),
+])
+def test_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_figures_render_to_png_in_memory():
+    buffer = io.BytesIO()
+    plot_z_map(np.zeros((3, 3)), title="t", reject=np.eye(3, dtype=bool)).savefig(
+        buffer, format="png")
+    assert buffer.getvalue()[:4] == b"\x89PNG"
+
+
+def test_no_pyplot_state():
+    code = ("import sys, numpy as np; from minestats.plots import plot_z_map;"
+            "plot_z_map(np.zeros((2, 2)), title='t').savefig(__import__('io').BytesIO());"
+            "print('matplotlib.pyplot' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
