@@ -57,7 +57,7 @@ def _neighbour_table(width: int, height: int) -> np.ndarray:
 
 
 def neighbour_counts(mines) -> np.ndarray:
-    """Number of mines among each cell's 8 neighbours.
+    """Count the mines among each cell's 8 neighbours.
 
     Parameters
     ----------
@@ -222,16 +222,14 @@ def islands(mines) -> tuple[np.ndarray, int]:
 
     Examples
     --------
-    >>> mines = np.array([[1, 0, 1, 0, 0],
-    ...                   [0, 0, 0, 0, 0],
-    ...                   [0, 0, 0, 0, 0]], dtype=bool)
+    Cells 1 and 2 show 1 and touch no zero; cell 4 shows 1 but touches the zero at 5:
+
+    >>> mines = np.array([[1, 0, 0, 1, 0, 0, 0]], dtype=bool)
     >>> labels, count = islands(mines)
     >>> count
     1
     >>> labels
-    array([[0, 1, 0, 0, 0],
-           [1, 1, 0, 0, 0],
-           [0, 0, 0, 0, 0]], dtype=int32)
+    array([[0, 1, 1, 0, 0, 0, 0]], dtype=int32)
     """
     layout = _as_layouts(mines, ndims=(2,))
     labels, count = ndimage.label(_lone_cells(layout), structure=_EIGHT_CONNECTED)
