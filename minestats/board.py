@@ -118,7 +118,7 @@ class Board:
         return (self.width // 2, self.height // 2)
 
     def resolve_click(self, click) -> tuple[int, int]:
-        """Turn a click given as ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"`` into ``(x, y)``.
+        """Return a click given as ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
 
         ``"corner"`` is the top-left cell ``(0, 0)``; ``"center"`` is accepted too.
 

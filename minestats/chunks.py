@@ -10,8 +10,10 @@ in which order they finished.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from itertools import chain, islice
 
 import numpy as np
 
@@ -45,7 +47,7 @@ def as_seed_sequence(rng) -> np.random.SeedSequence:
 
 
 def seed_label(seed_sequence: np.random.SeedSequence):
-    """The value to record as a run's seed: its entropy, plus its spawn key if any.
+    """Return the value to record as a run's seed: its entropy, and spawn key if any.
 
     Examples
     --------
@@ -79,22 +81,23 @@ def chunk_sizes(n: int, chunk_size: int) -> list[int]:
     return [int(chunk_size)] * full + ([rest] if rest else [])
 
 
-def chunk_seeds(seed_sequence: np.random.SeedSequence, count: int) -> list:
-    """The keyed child sequence of each of ``count`` chunks.
+def chunk_seeds(seed_sequence: np.random.SeedSequence, count: int) -> Iterator:
+    """Yield the keyed child sequence of each of ``count`` chunks, one at a time.
 
     Examples
     --------
     >>> parent = np.random.SeedSequence(7)
     >>> [s.spawn_key for s in chunk_seeds(parent, 2)]
     [(0,), (1,)]
-    >>> chunk_seeds(parent, 2)[1].generate_state(2).tolist() == (
+    >>> second = list(chunk_seeds(parent, 2))[1]
+    >>> second.generate_state(2).tolist() == (
     ...     np.random.SeedSequence(7).spawn(2)[1].generate_state(2).tolist())
     True
     """
-    return [np.random.SeedSequence(seed_sequence.entropy,
-                                   spawn_key=(*seed_sequence.spawn_key, i),
-                                   pool_size=seed_sequence.pool_size)
-            for i in range(count)]
+    for i in range(count):
+        yield np.random.SeedSequence(seed_sequence.entropy,
+                                     spawn_key=(*seed_sequence.spawn_key, i),
+                                     pool_size=seed_sequence.pool_size)
 
 
 def _worker_count(workers: int) -> int:
@@ -107,36 +110,50 @@ def _worker_count(workers: int) -> int:
     return int(workers)
 
 
-def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> list:
-    """Apply ``function`` to every task, in order, in this process or on a pool.
+def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
+    """Apply ``function`` to every task and yield the results in task order.
+
+    Results are yielded as they are ready, and at most two per worker are in
+    flight, so memory is bounded by the chunk size, not by the number of chunks.
 
     Parameters
     ----------
     function : callable
         A picklable module-level function of one task.
     tasks : iterable
-        One entry per chunk.
+        One entry per chunk; may be a generator.
     workers : int or map-like callable, optional
         ``-1`` (default) uses a process pool with one worker per core, ``1`` runs
         in this process, ``k`` uses ``k`` processes. A map-like callable (for
-        example ``multiprocessing.Pool.map`` or an executor's ``map``) is used as it
-        is, so the caller can hand in its own pool.
+        example ``multiprocessing.Pool.imap`` or an executor's ``map``) is used as
+        it is, so the caller can hand in its own pool.
 
     Returns
     -------
-    list
+    iterator
         ``function(task)`` for each task, in task order.
 
     Examples
     --------
-    >>> map_chunks(abs, [-1, 2, -3], workers=1)
+    >>> list(map_chunks(abs, [-1, 2, -3], workers=1))
     [1, 2, 3]
     """
-    tasks = list(tasks)
     if callable(workers):
-        return list(workers(function, tasks))
-    count = min(_worker_count(workers), len(tasks))
-    if count <= 1:
-        return [function(task) for task in tasks]
+        return iter(workers(function, tasks))
+    count = _worker_count(workers)
+    tasks = iter(tasks)
+    head = list(islice(tasks, 2))
+    if count <= 1 or len(head) <= 1:
+        return map(function, chain(head, tasks))
+    return _map_on_pool(function, chain(head, tasks), count)
+
+
+def _map_on_pool(function: Callable, tasks: Iterator, count: int) -> Iterator:
     with ProcessPoolExecutor(max_workers=count) as pool:
-        return list(pool.map(function, tasks))
+        pending = deque()
+        for task in tasks:
+            pending.append(pool.submit(function, task))
+            if len(pending) >= 2 * count:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()

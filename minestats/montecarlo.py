@@ -99,7 +99,7 @@ class OpeningSimulation:
         return frame
 
     def to_dict(self, *, confidence_level=0.95) -> dict:
-        """The single-click result as one table row (see `to_frame`)."""
+        """Return the single-click result as one table row (see `to_frame`)."""
         if self.click is None:
             raise ValueError("an all-positions result has one row per click; use to_frame()")
         return self.to_frame(confidence_level=confidence_level).iloc[0].to_dict()
@@ -159,8 +159,8 @@ def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT
         exact = float(opening_probability(board, click, rule=rule))
     sizes = chunk_sizes(n, chunk_size)
     seed_sequence = as_seed_sequence(rng)
-    tasks = [(board, rule, click, size, seed)
-             for size, seed in zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True)]
+    tasks = ((board, rule, click, size, seed)
+             for size, seed in zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True))
     counts = sum(map_chunks(_opening_chunk, tasks, workers=workers))
     if click is not None:
         counts = int(counts)

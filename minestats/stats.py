@@ -26,7 +26,8 @@ def _check_counts(successes, trials):
 
 def _check_level(confidence_level: float) -> float:
     if not 0 < confidence_level < 1:
-        raise ValueError(f"confidence_level ({confidence_level}) must lie strictly between 0 and 1")
+        raise ValueError(
+            f"confidence_level ({confidence_level}) must lie strictly between 0 and 1")
     return float(confidence_level)
 
 
@@ -51,7 +52,7 @@ def wilson_interval(successes, trials, *, confidence_level=0.95):
     >>> bool(0 < low < 0.001 < high)
     True
     >>> [round(float(v), 4) for v in wilson_interval(1274, 2000)]
-    [0.6157, 0.6577]
+    [0.6157, 0.6578]
     """
     successes, trials = _check_counts(successes, trials)
     level = _check_level(confidence_level)
@@ -67,7 +68,7 @@ def z_scores(successes, trials, expected):
 
     Examples
     --------
-    >>> float(z_scores(60, 100, 0.5))
+    >>> round(float(z_scores(60, 100, 0.5)), 12)
     2.0
     >>> z_scores([100, 99], 100, 1.0).tolist()
     [0.0, -inf]

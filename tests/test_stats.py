@@ -1,0 +1,77 @@
+import math
+
+import numpy as np
+import pytest
+
+from minestats.chunks import as_seed_sequence, chunk_seeds, chunk_sizes, map_chunks, seed_label
+from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
+
+
+def wilson_by_formula(successes, trials, z=1.959963984540054):
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (
+        1 + z * z / trials)
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize(("successes", "trials"), [(0, 10), (2, 2000), (1274, 2000), (7, 7)])
+def test_wilson_matches_the_formula(successes, trials):
+    low, high = wilson_interval(successes, trials)
+    expected_low, expected_high = wilson_by_formula(successes, trials)
+    assert low == pytest.approx(max(expected_low, 0), abs=1e-12)
+    assert high == pytest.approx(min(expected_high, 1), abs=1e-12)
+    assert 0 <= low <= successes / trials <= high <= 1
+
+
+def test_wilson_is_vectorised_and_validates():
+    low, high = wilson_interval(np.array([1, 5]), np.array([10, 10]), confidence_level=0.99)
+    assert low.shape == (2,) and (low < high).all()
+    with pytest.raises(ValueError, match=r"confidence_level \(1.5\)"):
+        wilson_interval(1, 10, confidence_level=1.5)
+    with pytest.raises(ValueError, match=r"trials \(0\) must be at least 1"):
+        wilson_interval(0, 0)
+    with pytest.raises(ValueError, match="successes must lie between 0 and trials"):
+        wilson_interval(11, 10)
+
+
+def test_z_scores_and_p_values():
+    assert z_scores(30, 100, 0.25) == pytest.approx(0.05 / math.sqrt(0.25 * 0.75 / 100))
+    assert z_scores(0, 50, 0.0) == 0.0
+    assert z_scores(1, 50, 0.0) == np.inf
+    assert two_sided_p_values(0.0) == 1.0
+    assert two_sided_p_values(-1.6448536269514722) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="expected proportions must lie in"):
+        z_scores(1, 2, 1.5)
+
+
+def test_holm_steps_down():
+    # Sorted p = 0.01, 0.02, 0.03 against 0.05/3, 0.05/2, 0.05/1: all rejected.
+    assert holm_reject([0.03, 0.01, 0.02]).tolist() == [True, True, True]
+    # 0.01 < 0.05/3 but 0.04 > 0.05/2: Holm stops at the second.
+    assert holm_reject([0.01, 0.04, 0.045]).tolist() == [True, False, False]
+    assert holm_reject([]).size == 0
+    with pytest.raises(ValueError, match=r"alpha \(0\)"):
+        holm_reject([0.5], alpha=0)
+
+
+def test_chunk_plan_and_seeds():
+    assert chunk_sizes(10, 3) == [3, 3, 3, 1]
+    parent = np.random.SeedSequence(5)
+    spawned = np.random.SeedSequence(5).spawn(3)
+    for keyed, child in zip(chunk_seeds(parent, 3), spawned, strict=True):
+        assert (keyed.generate_state(4) == child.generate_state(4)).all()
+    nested = next(chunk_seeds(np.random.SeedSequence(5, spawn_key=(2,)), 1))
+    assert nested.spawn_key == (2, 0)
+    assert seed_label(nested) == "5/2/0"
+    generator_seed = as_seed_sequence(np.random.default_rng(3))
+    assert generator_seed.entropy == as_seed_sequence(np.random.default_rng(3)).entropy
+    with pytest.raises(ValueError, match=r"seed \('x'\)"):
+        as_seed_sequence("x")
+
+
+def test_map_chunks_keeps_task_order_on_a_pool():
+    assert list(map_chunks(abs, [-3, 1, -2, 5, -4, 6], workers=2)) == [3, 1, 2, 5, 4, 6]
+    assert list(map_chunks(abs, iter([-7]), workers=2)) == [7]
+    with pytest.raises(ValueError, match=r"workers \('2'\)"):
+        map_chunks(abs, [1], workers="2")
