@@ -123,7 +123,7 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
     wall_time_s : float
         Seconds the computation took.
     command : str, optional
-        The command line; default this process's ``sys.argv``, shell-quoted.
+        The command line; default the interpreter's name and ``sys.argv``, shell-quoted.
     extra : mapping, optional
         Further JSON-serialisable entries (for example the confidence level).
 
@@ -160,7 +160,8 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
         "n": n,
         "chunk_size": chunk_size,
         "wall_time_s": wall_time_s,
-        "command": shlex.join(sys.argv) if command is None else str(command),
+        "command": (shlex.join([Path(sys.executable).name, *sys.argv]) if command is None
+                    else str(command)),
         "timestamp_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_revision": git_revision(),
         "versions": package_versions(),

@@ -121,7 +121,8 @@ def test_metadata_validation():
 
 def test_default_command_is_argv(monkeypatch):
     monkeypatch.setattr(sys, "argv", ["first_click.py", "--out", "my results"])
-    assert _metadata(command=None)["command"] == "first_click.py --out 'my results'"
+    monkeypatch.setattr(sys, "executable", "/opt/venv/bin/python3")
+    assert _metadata(command=None)["command"] == "python3 first_click.py --out 'my results'"
 
 
 def _git(folder, *arguments):
