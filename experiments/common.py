@@ -59,15 +59,15 @@ def board_slug(board: Board) -> str:
 
 
 @contextlib.contextmanager
-def worker_map(workers: int):
+def worker_map(workers: int, *, click):
     """Yield a map-like callable for `simulate_opening`'s ``workers``: one pool per script.
 
-    The compiled kernels are loaded (compiled on the first run, from numba's disk
-    cache afterwards) in this process before the pool forks.
+    The kernels that simulations with this ``click`` (``"centre"``, or None for all
+    positions) use are loaded in this process before the pool forks: compiled on
+    the first run, read from numba's disk cache afterwards.
     """
     for rule in RULES:
-        simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=(1, 1), rng=0, workers=1)
-        simulate_opening(Board(3, 3, 0), rule=rule, n=1, rng=0, workers=1)
+        simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=click, rng=0, workers=1)
     if workers == 1:
         yield map
         return

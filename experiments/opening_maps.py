@@ -87,7 +87,7 @@ def simulate_maps(*, seed, n_by_rule, workers):
     """Every board and rule at every click: (simulation, tidy frame, seconds) per pair."""
     pairs = [(board, rule) for board in BOARDS for rule in RULES]
     runs = []
-    with worker_map(workers) as pool_map:
+    with worker_map(workers, click=None) as pool_map:
         for (board, rule), pair_seed in zip(pairs, row_seeds(seed, len(pairs)), strict=True):
             start = time.perf_counter()
             result = simulate_opening(board, rule=rule, n=n_by_rule[rule], rng=pair_seed,
