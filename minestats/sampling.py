@@ -57,31 +57,34 @@ def _draw_cells(rng, allowed, perm, cells):
 
 
 @njit(cache=True)
-def _first_free_cell(occupied, skip):
-    """Row-major index of the first cell that holds no mine and is not ``skip``."""
-    cell = 0
-    while occupied[cell] or cell == skip:
-        cell += 1
-    return cell
+def _first_free_cell(occupied, cells, skip):
+    """Row-major index of the first cell not in ``cells`` and not ``skip``.
+
+    ``occupied`` is an all-False scratch array of the board's size; it is left
+    all-False again.
+    """
+    for cell in cells:
+        occupied[cell] = True
+    first = 0
+    while occupied[first] or first == skip:
+        first += 1
+    for cell in cells:
+        occupied[cell] = False
+    return first
 
 
 @njit(cache=True)
 def _draw_layout(rng, allowed, perm, cells, occupied, click, relocate):
-    """Draw one layout into ``cells`` and mark it in the flat bool array ``occupied``.
+    """Draw one layout into ``cells``.
 
     With ``relocate`` (the ``winxp`` rule) a mine on ``click`` moves to the first
     mine-free cell in row-major order other than the click.
     """
     _draw_cells(rng, allowed, perm, cells)
-    for cell in cells:
-        occupied[cell] = True
-    if relocate and occupied[click]:
-        target = _first_free_cell(occupied, click)
-        occupied[click] = False
-        occupied[target] = True
+    if relocate:
         for i in range(cells.size):
             if cells[i] == click:
-                cells[i] = target
+                cells[i] = _first_free_cell(occupied, cells, click)
 
 
 @njit(cache=True)
@@ -93,24 +96,21 @@ def _sample_kernel(rng, allowed, mines, click, relocate, out):
         _draw_layout(rng, allowed, perm, cells, occupied, click, relocate)
         for cell in cells:
             out[board, cell] = True
-            occupied[cell] = False
 
 
 @njit(cache=True)
-def _count_kernel(rng, allowed, mines, cells_total, click, relocate, neighbourhood, n):
+def _count_kernel(rng, allowed, mines, click, relocate, in_neighbourhood, n):
     perm = np.arange(allowed.size)
     cells = np.empty(mines, dtype=np.int64)
-    occupied = np.zeros(cells_total, dtype=np.bool_)
+    occupied = np.zeros(in_neighbourhood.size, dtype=np.bool_)
     opened = 0
     for _ in range(n):
         _draw_layout(rng, allowed, perm, cells, occupied, click, relocate)
         clear = True
-        for cell in neighbourhood:
-            if occupied[cell]:
+        for cell in cells:
+            if in_neighbourhood[cell]:
                 clear = False
         opened += clear
-        for cell in cells:
-            occupied[cell] = False
     return opened
 
 
@@ -153,11 +153,7 @@ def _all_clicks_kernel(rng, table, mines, mode, n):
         _draw_cells(rng, allowed, perm, cells)
         first_free = -1
         if mode == 3:
-            for s in cells:
-                occupied[s] = True
-            first_free = _first_free_cell(occupied, -1)
-            for s in cells:
-                occupied[s] = False
+            first_free = _first_free_cell(occupied, cells, -1)
         for s in cells:
             if mode == 1:
                 _block(table, s, stamp, board, blocked, s + 1, total - 1, -1)
@@ -242,10 +238,11 @@ def count_openings(board: Board, n: int, *, rule: str, click, rng=None) -> int:
     """
     n = _check_count(n)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
-    neighbourhood = board.closed_neighbourhood(click)
+    in_neighbourhood = np.zeros(board.cells, dtype=bool)
+    in_neighbourhood[board.closed_neighbourhood(click)] = True
     generator = _default_rng(rng)
-    return int(_count_kernel(generator, allowed, board.mines, board.cells, index, relocate,
-                             neighbourhood, n))
+    return int(_count_kernel(generator, allowed, board.mines, index, relocate,
+                             in_neighbourhood, n))
 
 
 _ALL_CLICKS_MODES = {"uniform": 0, "safe-click": 1, "winxp": 3}

@@ -1,0 +1,162 @@
+"""Throughput of the first-click simulations against a plain-Python baseline, in one run.
+
+The baseline draws every board with ``random.sample`` over the cells its rule may
+mine and tests the click's neighbourhood with a set, as the published write-up's
+script does (written here from that description). Measured in the same process:
+
+1. the first-click table (centre click, the six published board x rule rows),
+   boards per second of minestats on one core and on all cores, against the baseline;
+2. the all-positions Expert opening map (uniform, safe-click, winxp), boards per
+   second on one core, against the baseline recounting all 480 clicks per board;
+3. peak memory (RSS) of 10 thousand against 10 million Expert boards;
+4. wall time of ``experiments/first_click.py`` as a whole process against the
+   published script, when ``../shared/baselines/first_click.py`` is present.
+
+Run: ``python benchmarks/bench_first_click.py [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.montecarlo import simulate_opening
+
+ROOT = Path(__file__).resolve().parents[1]
+PUBLISHED_SCRIPT = ROOT.parent / "shared" / "baselines" / "first_click.py"
+TABLE_ROWS = [(board, rule) for board in (BEGINNER, INTERMEDIATE, EXPERT)
+              for rule in ("uniform", "safe-click")]
+SEED = 42
+
+
+def neighbourhood(board, cell):
+    x, y = cell % board.width, cell // board.width
+    return {(x + dx) + (y + dy) * board.width for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+            if 0 <= x + dx < board.width and 0 <= y + dy < board.height}
+
+
+def plain_table_row(board, rule, n, generator):
+    """Centre-click openings over ``n`` boards, one ``random.sample`` per board."""
+    click = board.index("centre")
+    around = neighbourhood(board, click)
+    opened = 0
+    for _ in range(n):
+        pool = range(board.cells) if rule == "uniform" else [
+            i for i in range(board.cells) if i != click]
+        opened += not (set(generator.sample(pool, board.mines)) & around)
+    return opened
+
+
+def plain_all_clicks(board, n, generator):
+    """Uniform boards, every click position recounted per board."""
+    neighbourhoods = [neighbourhood(board, cell) for cell in range(board.cells)]
+    counts = [0] * board.cells
+    for _ in range(n):
+        mines = set(generator.sample(range(board.cells), board.mines))
+        for cell, around in enumerate(neighbourhoods):
+            counts[cell] += not (mines & around)
+    return counts
+
+
+def rate(function, boards):
+    start = time.perf_counter()
+    function()
+    return boards / (time.perf_counter() - start)
+
+
+def table_throughput(n_ours, n_plain):
+    generator = random.Random(SEED)
+    plain = rate(lambda: [plain_table_row(b, r, n_plain, generator) for b, r in TABLE_ROWS],
+                 n_plain * len(TABLE_ROWS))
+
+    def ours(workers):
+        for board, rule in TABLE_ROWS:
+            simulate_opening(board, rule=rule, n=n_ours, click="centre", rng=SEED,
+                             workers=workers)
+
+    ours(1)  # load the compiled kernels before timing
+    one_core = rate(lambda: ours(1), n_ours * len(TABLE_ROWS))
+    all_cores = rate(lambda: ours(-1), n_ours * len(TABLE_ROWS))
+    print(f"first-click table, {len(TABLE_ROWS)} rows, seed {SEED}")
+    print(f"  plain Python  {plain:12,.0f} boards/s  (n {n_plain} per row)")
+    print(f"  minestats x1  {one_core:12,.0f} boards/s  ratio {one_core / plain:7.1f}"
+          f"  (n {n_ours} per row)")
+    print(f"  minestats x{os.cpu_count()}  {all_cores:12,.0f} boards/s  ratio "
+          f"{all_cores / plain:7.1f}")
+
+
+def map_throughput(n_ours, n_plain):
+    generator = random.Random(SEED)
+    plain = rate(lambda: plain_all_clicks(EXPERT, n_plain, generator), n_plain)
+    print(f"all-positions Expert map (480 clicks per board), one core, seed {SEED}")
+    print(f"  plain Python          {plain:12,.0f} boards/s  (n {n_plain}, uniform)")
+    for rule in ("uniform", "safe-click", "winxp"):
+        simulate_opening(EXPERT, rule=rule, n=1_000, rng=SEED, workers=1)
+        ours = rate(lambda r=rule: simulate_opening(EXPERT, rule=r, n=n_ours, rng=SEED,
+                                                    workers=1), n_ours)
+        print(f"  minestats {rule:12s}{ours:12,.0f} boards/s  ratio {ours / plain:7.0f}"
+              f"  (n {n_ours})")
+
+
+MEMORY_SCRIPT = """
+import resource, sys
+from minestats.montecarlo import simulate_opening
+simulate_opening("expert", rule="winxp", n=int(sys.argv[1]), click="centre", rng=0,
+                 chunk_size=10_000, workers=1)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def memory(n_large):
+    def peak(n):
+        run = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, str(n)],
+                             capture_output=True, text=True, check=True)
+        return int(run.stdout.split()[-1]) / 1024
+
+    small, large = peak(10_000), peak(n_large)
+    print(f"peak RSS, Expert winxp centre, chunk 10,000: {small:.1f} MiB for 10,000 boards, "
+          f"{large:.1f} MiB for {n_large:,} boards (ratio {large / small:.3f})")
+
+
+def whole_process():
+    def wall(command):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+        return time.perf_counter() - start
+
+    with tempfile.TemporaryDirectory() as out:
+        ours = wall([sys.executable, "experiments/first_click.py", "--out", out])
+    if not PUBLISHED_SCRIPT.exists():
+        print(f"experiments/first_click.py: {ours:.1f} s (published script not found)")
+        return
+    published = wall([sys.executable, str(PUBLISHED_SCRIPT)])
+    print(f"whole process: experiments/first_click.py {ours:.1f} s (12 rows x 200,000), "
+          f"published script {published:.1f} s (6 rows x 200,000): "
+          f"ours takes {ours / published:.3f} of its time")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="smaller runs, and skip the slow whole-process comparison")
+    args = parser.parse_args()
+    if args.quick:
+        table_throughput(n_ours=50_000, n_plain=2_000)
+        map_throughput(n_ours=20_000, n_plain=100)
+        memory(n_large=1_000_000)
+        return
+    table_throughput(n_ours=200_000, n_plain=20_000)
+    map_throughput(n_ours=200_000, n_plain=500)
+    memory(n_large=10_000_000)
+    whole_process()
+
+
+if __name__ == "__main__":
+    main()
