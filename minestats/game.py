@@ -110,7 +110,8 @@ def _flood(start, counts, table, revealed, opened):
         cell = opened[head]
         head += 1
         if counts[cell] == 0:
-            for neighbour in table[cell]:
+            for t in range(table.shape[1]):
+                neighbour = table[cell, t]
                 if neighbour < 0:
                     break
                 if not revealed[neighbour]:

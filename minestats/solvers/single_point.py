@@ -21,10 +21,11 @@ from minestats.solvers.state import GameState, unsound
 __all__ = ["propagate", "single_point_batch"]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _push_around(cell, counts, table, revealed, queue, queued, size):
     """Queue the revealed numbers in ``cell``'s closed neighbourhood; return the new size."""
-    for j in table[cell]:
+    for t in range(table.shape[1]):
+        j = table[cell, t]
         if j < 0:
             break
         if revealed[j] and counts[j] > 0 and not queued[j]:
@@ -35,18 +36,18 @@ def _push_around(cell, counts, table, revealed, queue, queued, size):
 
 
 @numba.njit(cache=True)
-def _propagate(mines, counts, table, revealed, flagged):
+def _propagate(mines, counts, table, revealed, flagged, work):
     """Apply the single-point rules until they prove nothing more, on flat arrays.
 
-    Returns ``(rounds, bad_cell, bad_flag)``: ``bad_cell`` is -1 when every move was
-    sound; otherwise the cell the solver would have opened (``bad_flag`` False) or
-    flagged (``bad_flag`` True), where it stopped.
+    ``work`` is scratch space of shape ``(3, cells)`` (int64). Returns
+    ``(rounds, bad_cell, bad_flag)``: ``bad_cell`` is -1 when every move was sound;
+    otherwise the cell the solver would have opened (``bad_flag`` False) or flagged
+    (``bad_flag`` True), where it stopped.
     """
     cells = mines.size
-    current = np.empty(cells, dtype=np.int64)
-    upcoming = np.empty(cells, dtype=np.int64)
+    width = table.shape[1]
+    current, upcoming, opened = work[0], work[1], work[2]
     queued = np.zeros(cells, dtype=np.bool_)
-    opened = np.empty(cells, dtype=np.int64)
     size = 0
     for cell in range(cells):
         if revealed[cell] and counts[cell] > 0:
@@ -60,7 +61,8 @@ def _propagate(mines, counts, table, revealed, flagged):
             cell = current[k]
             hidden = 0
             flags = 0
-            for j in table[cell]:
+            for t in range(width):
+                j = table[cell, t]
                 if j < 0:
                     break
                 if flagged[j]:
@@ -70,7 +72,8 @@ def _propagate(mines, counts, table, revealed, flagged):
             if hidden == 0:
                 continue
             if flags + hidden == counts[cell]:
-                for j in table[cell]:
+                for t in range(width):
+                    j = table[cell, t]
                     if j < 0:
                         break
                     if not flagged[j] and not revealed[j]:
@@ -81,16 +84,17 @@ def _propagate(mines, counts, table, revealed, flagged):
                             j, counts, table, revealed, upcoming, queued, upcoming_size)
                 moved = True
             elif flags == counts[cell]:
-                for j in table[cell]:
+                for t in range(width):
+                    j = table[cell, t]
                     if j < 0:
                         break
                     if not flagged[j] and not revealed[j]:
                         if mines[j]:
                             return rounds, j, False
                         found = _flood(j, counts, table, revealed, opened)
-                        for t in range(found):
+                        for f in range(found):
                             upcoming_size = _push_around(
-                                opened[t], counts, table, revealed, upcoming, queued,
+                                opened[f], counts, table, revealed, upcoming, queued,
                                 upcoming_size)
                 moved = True
         for k in range(upcoming_size):
@@ -135,8 +139,9 @@ def propagate(state: GameState, *, solver: str = "single-point") -> int:
     >>> propagate(state), state.solved
     (2, True)
     """
+    work = np.empty((3, state.board.cells), dtype=np.int64)
     rounds, bad, flag = _propagate(
-        state.mines, state.counts, state.table, state.revealed, state.flagged)
+        state.mines, state.counts, state.table, state.revealed, state.flagged, work)
     if bad >= 0:
         raise unsound(solver, state.cell(bad), flag=bool(flag))
     return int(rounds)
@@ -151,7 +156,7 @@ def _batch(layouts, counts, table, start):
     bad_flag = np.zeros(boards, dtype=np.bool_)
     revealed = np.empty(cells, dtype=np.bool_)
     flagged = np.empty(cells, dtype=np.bool_)
-    opened = np.empty(cells, dtype=np.int64)
+    work = np.empty((3, cells), dtype=np.int64)
     for board in range(boards):
         mines = layouts[board]
         if mines[start]:
@@ -159,8 +164,8 @@ def _batch(layouts, counts, table, start):
             continue
         revealed[:] = False
         flagged[:] = False
-        _flood(start, counts[board], table, revealed, opened)
-        _, bad, flag = _propagate(mines, counts[board], table, revealed, flagged)
+        _flood(start, counts[board], table, revealed, work[0])
+        _, bad, flag = _propagate(mines, counts[board], table, revealed, flagged, work)
         if bad >= 0:
             bad_cell[board] = bad
             bad_flag[board] = flag

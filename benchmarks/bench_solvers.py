@@ -1,0 +1,102 @@
+"""Solver throughput, in one run.
+
+1. single-point: boards/s of `solve_batch(..., solver="single-point")` (compiled,
+   one call per batch) against the plain-Python published method
+   (`tests/reference.py`) on the SAME layouts, per level, and the ratio. Both must
+   agree on every board.
+2. logic: boards/s on Expert 30x16/99, safe-opening (mines uniform outside the
+   centre 3x3), centre click, with the mine count; pass and capped shares.
+
+Layouts are drawn from numpy's default_rng with the given seed (one spawned stream
+per section); compile time is excluded (a warm-up call) and reported.
+
+Run: ``.venv/bin/python benchmarks/bench_solvers.py [--seed S] [--n-plain N] ...``
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from reference import plain_single_point, random_layouts  # noqa: E402
+
+from minestats.solvers import solve_batch  # noqa: E402
+
+LEVELS = {"Beginner 9x9/10": (9, 9, 10), "Intermediate 16x16/40": (16, 16, 40),
+          "Expert 30x16/99": (30, 16, 99)}
+
+
+def _best_time(function, repeats):
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = function()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def bench_single_point(rng, n, repeats):
+    print(f"single-point vs plain Python, same layouts, n = {n} per level, centre click, "
+          "safe-opening")
+    start = time.perf_counter()
+    solve_batch(np.zeros((1, 3, 3), dtype=bool), "centre", solver="single-point")
+    print(f"  compile/warm-up: {time.perf_counter() - start:.2f} s")
+    for name, (width, height, mines) in LEVELS.items():
+        click = (width // 2, height // 2)
+        layouts = random_layouts(rng, n, width, height, mines, click)
+        rows = [layout.tolist() for layout in layouts]
+        start = time.perf_counter()
+        plain = [plain_single_point(row, click) for row in rows]
+        plain_time = time.perf_counter() - start
+        plain_solved = np.array([len(opened) == width * height - mines
+                                 for opened, _ in plain])
+        fast_time, result = _best_time(
+            lambda layouts=layouts, click=click: solve_batch(
+                layouts, click, solver="single-point"), repeats)
+        if not np.array_equal(result.solved, plain_solved):
+            raise RuntimeError(f"{name}: compiled and plain single-point disagree")
+        print(f"  {name:22s} pass {result.solved.mean():.3f}  plain {n / plain_time:9.0f} "
+              f"boards/s ({1e3 * plain_time / n:.2f} ms/board)  compiled "
+              f"{n / fast_time:10.0f} boards/s ({1e6 * fast_time / n:.1f} us/board)  "
+              f"ratio {plain_time / fast_time:.0f}x")
+
+
+def bench_logic(rng, n, max_configurations):
+    width, height, mines = LEVELS["Expert 30x16/99"]
+    click = (width // 2, height // 2)
+    layouts = random_layouts(rng, n, width, height, mines, click)
+    start = time.perf_counter()
+    solve_batch(layouts[:1], click, solver="logic")
+    print(f"logic on Expert 30x16/99, centre click, safe-opening, mine count used, "
+          f"max_configurations = {max_configurations}, n = {n}")
+    print(f"  compile/warm-up: {time.perf_counter() - start:.2f} s")
+    start = time.perf_counter()
+    result = solve_batch(layouts, click, solver="logic",
+                         max_configurations=max_configurations)
+    elapsed = time.perf_counter() - start
+    print(f"  {n / elapsed:.0f} boards/s ({1e3 * elapsed / n:.2f} ms/board), "
+          f"pass {result.solved.mean():.4f}, capped {result.capped.sum()} / {n} "
+          f"({result.capped.mean():.4f})")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--n-plain", type=int, default=2000,
+                        help="boards per level for single-point vs plain Python")
+    parser.add_argument("--n-logic", type=int, default=2000, help="Expert boards for logic")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="timing repeats of the compiled call (best is reported)")
+    parser.add_argument("--max-configurations", type=int, default=200_000)
+    args = parser.parse_args(argv)
+    print(f"seed = {args.seed}")
+    single_stream, logic_stream = np.random.SeedSequence(args.seed).spawn(2)
+    bench_single_point(np.random.default_rng(single_stream), args.n_plain, args.repeats)
+    bench_logic(np.random.default_rng(logic_stream), args.n_logic, args.max_configurations)
+
+
+if __name__ == "__main__":
+    main()
