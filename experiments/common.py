@@ -22,12 +22,6 @@ from minestats.rules import RULES
 
 __all__ = ["base_parser", "board_slug", "exact_in_interval", "row_seeds", "worker_map"]
 
-# Wilson bounds at 0 or n successes come back a rounding error inside [0, 1]
-# (upper bound 0.9999999999999999 for 20,000 of 20,000), so an exact 1 would
-# otherwise fall "outside" an interval that mathematically ends at 1.
-_ROUNDING = 1e-12
-
-
 def base_parser(description: str) -> argparse.ArgumentParser:
     """Command-line options every experiment takes: seed, workers, output folder."""
     parser = argparse.ArgumentParser(description=description)
@@ -48,9 +42,8 @@ def row_seeds(seed: int, count: int) -> list[np.random.SeedSequence]:
 
 
 def exact_in_interval(frame):
-    """Whether each row's exact value lies in its Monte Carlo interval, up to rounding."""
-    return ((frame["ci_low"] - _ROUNDING <= frame["exact"])
-            & (frame["exact"] <= frame["ci_high"] + _ROUNDING))
+    """Whether each row's exact value lies in its Monte Carlo interval."""
+    return (frame["ci_low"] <= frame["exact"]) & (frame["exact"] <= frame["ci_high"])
 
 
 def board_slug(board: Board) -> str:

@@ -8,17 +8,12 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board, resolve_board
-from minestats.chunks import (
-    as_seed_sequence,
-    chunk_seeds,
-    chunk_sizes,
-    map_chunks,
-    seed_label,
-)
+from minestats.chunks import as_seed_sequence, seed_label
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.rules import check_rule
 from minestats.sampling import count_openings, count_openings_all_clicks
 from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
+from minestats.sweeps import run_jobs
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
 
@@ -105,8 +100,8 @@ class OpeningSimulation:
         return self.to_frame(confidence_level=confidence_level).iloc[0].to_dict()
 
 
-def _opening_chunk(task):
-    board, rule, click, size, seed_sequence = task
+def _opening_chunk(config, size, seed_sequence):
+    board, rule, click = config
     rng = np.random.default_rng(seed_sequence)
     if click is None:
         return count_openings_all_clicks(board, size, rule=rule, rng=rng)
@@ -157,11 +152,9 @@ def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT
     else:
         click = check_rule(board, click, rule)
         exact = float(opening_probability(board, click, rule=rule))
-    sizes = chunk_sizes(n, chunk_size)
     seed_sequence = as_seed_sequence(rng)
-    tasks = ((board, rule, click, size, seed)
-             for size, seed in zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True))
-    counts = sum(map_chunks(_opening_chunk, tasks, workers=workers))
+    [counts] = run_jobs(_opening_chunk, [((board, rule, click), seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers)
     if click is not None:
         counts = int(counts)
     return OpeningSimulation(board=board, rule=rule, click=click, n=int(n),

@@ -53,10 +53,19 @@ def wilson_interval(successes, trials, *, confidence_level=0.95):
     True
     >>> [round(float(v), 4) for v in wilson_interval(1274, 2000)]
     [0.6157, 0.6578]
+    >>> wilson_interval(20_000, 20_000)[1]
+    1.0
     """
     successes, trials = _check_counts(successes, trials)
     level = _check_level(confidence_level)
-    return proportion_confint(successes, trials, alpha=1 - level, method="wilson")
+    low, high = proportion_confint(successes, trials, alpha=1 - level, method="wilson")
+    # The formula's bound at 0 (or n) successes is exactly 0 (or 1); floating point
+    # can leave it a rounding error inside, e.g. 0.9999999999999999 for 20000/20000.
+    low = np.where(successes == 0, 0.0, low)
+    high = np.where(successes == trials, 1.0, high)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
 
 
 def z_scores(successes, trials, expected):

@@ -24,6 +24,13 @@ def test_wilson_matches_the_formula(successes, trials):
     assert 0 <= low <= successes / trials <= high <= 1
 
 
+def test_wilson_ends_exactly_at_zero_and_one():
+    assert wilson_interval(20_000, 20_000)[1] == 1.0
+    assert wilson_interval(0, 20_000)[0] == 0.0
+    low, high = wilson_interval(np.array([0, 7, 9]), 9)
+    assert low[0] == 0.0 and high[2] == 1.0 and 0 < low[1] < high[1] < 1
+
+
 def test_wilson_is_vectorised_and_validates():
     low, high = wilson_interval(np.array([1, 5]), np.array([10, 10]), confidence_level=0.99)
     assert low.shape == (2,) and (low < high).all()

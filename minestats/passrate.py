@@ -1,0 +1,241 @@
+"""Pass rates: the share of boards a solver finishes without guessing, with intervals.
+
+Boards are drawn whole by the placement rule (`minestats.sampling.sample_mines`),
+solved from the same click (`minestats.solvers.solve_batch`), and counted in seeded
+chunks (`minestats.sweeps`), so a pass rate depends only on its seed, ``n`` and
+chunk size, never on the number of workers.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from minestats.board import Board, resolve_board
+from minestats.chunks import as_seed_sequence, seed_label
+from minestats.rules import check_rule
+from minestats.sampling import sample_mines
+from minestats.solvers import solve_batch
+from minestats.solvers.api import SOLVERS
+from minestats.stats import wilson_interval
+from minestats.sweeps import grid_seeds, run_jobs
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
+
+DEFAULT_CHUNK_SIZE = 2_000
+
+
+@dataclass(frozen=True)
+class PassRate:
+    """Result of `pass_rate`: how many boards a solver finished, with its inputs.
+
+    Attributes
+    ----------
+    board : Board
+    rule : str
+    click : tuple of int
+    solver : str
+    use_mine_count : bool
+    max_configurations : int
+    n : int
+        Boards drawn (trials).
+    seed : int or str
+        Seed label of the run (see `minestats.chunks.seed_label`).
+    chunk_size : int
+    successes : int
+        Boards on which every safe cell was opened.
+    capped : int
+        Boards the ``logic`` solver gave up on (configuration cap); not successes.
+    lost : int
+        Boards whose first click hit a mine (possible under ``uniform`` only).
+    seconds : float
+        Compute time summed over chunks (all workers), for ``seconds_per_board``.
+    """
+
+    board: Board
+    rule: str
+    click: tuple[int, int]
+    solver: str
+    use_mine_count: bool
+    max_configurations: int
+    n: int
+    seed: int | str
+    chunk_size: int
+    successes: int
+    capped: int
+    lost: int
+    seconds: float
+
+    @property
+    def trials(self) -> int:
+        """Boards drawn, the denominator of the pass rate."""
+        return self.n
+
+    @property
+    def proportion(self) -> float:
+        """Share of boards solved."""
+        return self.successes / self.n
+
+    def proportion_ci(self, confidence_level=0.95):
+        """Wilson interval ``(low, high)`` of the pass rate."""
+        low, high = wilson_interval(self.successes, self.n, confidence_level=confidence_level)
+        return float(low), float(high)
+
+    @property
+    def seconds_per_board(self) -> float:
+        """Compute time per board (one core)."""
+        return self.seconds / self.n
+
+    def to_dict(self, *, confidence_level=0.95) -> dict:
+        """Return one table row: inputs, counts, pass rate and its Wilson interval."""
+        low, high = self.proportion_ci(confidence_level)
+        return {
+            "board": str(self.board), "width": self.board.width, "height": self.board.height,
+            "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
+            "click_x": self.click[0], "click_y": self.click[1], "solver": self.solver,
+            "use_mine_count": self.use_mine_count,
+            "max_configurations": self.max_configurations, "n": self.n,
+            "successes": self.successes, "capped": self.capped, "lost": self.lost,
+            "pass_rate": self.proportion, "ci_low": low, "ci_high": high,
+            "confidence_level": confidence_level, "seed": self.seed,
+            "chunk_size": self.chunk_size, "seconds_per_board": self.seconds_per_board,
+        }
+
+
+def _pass_rate_chunk(config, size, seed_sequence):
+    board, rule, click, solver, use_mine_count, max_configurations = config
+    start = time.process_time()
+    layouts = sample_mines(board, size, rule=rule, click=click,
+                           rng=np.random.default_rng(seed_sequence))
+    result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
+                         max_configurations=max_configurations)
+    seconds = time.process_time() - start
+    return np.array([result.solved.sum(), result.capped.sum(), result.lost.sum(), seconds])
+
+
+def _config(board, solver, rule, click, use_mine_count, max_configurations):
+    board = resolve_board(board)
+    if solver not in SOLVERS:
+        raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
+    click = check_rule(board, click, rule)
+    if not isinstance(use_mine_count, bool | np.bool_):
+        raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
+    if (isinstance(max_configurations, bool) or not isinstance(max_configurations, int)
+            or max_configurations < 1):
+        raise ValueError(f"max_configurations ({max_configurations!r}) must be a positive "
+                         "integer")
+    return (board, rule, click, solver, bool(use_mine_count), max_configurations)
+
+
+def _check_n(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise ValueError(f"n ({n!r}) must be a positive integer")
+    return int(n)
+
+
+def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
+    board, rule, click, solver, use_mine_count, max_configurations = config
+    successes, capped, lost, seconds = totals
+    return PassRate(board=board, rule=rule, click=click, solver=solver,
+                    use_mine_count=use_mine_count, max_configurations=max_configurations,
+                    n=n, seed=seed, chunk_size=chunk_size, successes=int(successes),
+                    capped=int(capped), lost=int(lost), seconds=float(seconds))
+
+
+def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=None,
+              use_mine_count=True, max_configurations=200_000,
+              chunk_size=DEFAULT_CHUNK_SIZE, workers=-1) -> PassRate:
+    """Share of boards a solver finishes without guessing, from one first click.
+
+    Parameters
+    ----------
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
+    solver : {'single-point', 'subset', 'logic', 'exhaustive'}
+    rule : str, optional
+        First-click rule that places the mines (default ``'safe-opening'``).
+    click : tuple of int or str, optional
+        ``(x, y)``, ``"centre"`` (default) or ``"corner"``.
+    n : int
+        Boards to draw.
+    seed : int, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run; None draws fresh entropy, recorded in the result.
+    use_mine_count : bool, optional
+        Let the solver use the total mine count (``single-point`` never does).
+    max_configurations : int, optional
+        Per-stall cap of the ``logic`` solver; capped boards are counted apart.
+    chunk_size : int, optional
+        Boards per chunk; the result depends on (seed, n, chunk_size).
+    workers : int or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process.
+
+    Returns
+    -------
+    PassRate
+
+    Examples
+    --------
+    >>> result = pass_rate("beginner", solver="single-point", n=2_000, seed=1, workers=1)
+    >>> result.n, result.seed, result.lost
+    (2000, 1, 0)
+    >>> low, high = result.proportion_ci()
+    >>> bool(0.55 < low < result.proportion < high < 0.72)
+    True
+    """
+    config = _config(board, solver, rule, click, use_mine_count, max_configurations)
+    n = _check_n(n)
+    seed_sequence = as_seed_sequence(seed)
+    [totals] = run_jobs(_pass_rate_chunk, [(config, seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers)
+    return _result(config, totals, n=n, seed=seed_label(seed_sequence), chunk_size=chunk_size)
+
+
+def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
+                    workers=-1) -> pd.DataFrame:
+    """Pass rates over a grid of configurations, as a tidy table.
+
+    Parameters
+    ----------
+    grid : iterable of dict
+        Each dict holds the keyword arguments of `pass_rate` for one row: ``board``
+        and ``solver``, optionally ``rule``, ``click``, ``use_mine_count`` and
+        ``max_configurations``.
+    n, chunk_size, workers
+        As in `pass_rate`, the same for every row.
+    seed : int, numpy.random.SeedSequence, numpy.random.Generator or None
+        Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so
+        ``pass_rate(**grid[i], seed=SeedSequence(seed, spawn_key=(i,)))`` repeats it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration (`PassRate.to_dict`).
+
+    Examples
+    --------
+    >>> grid = [{"board": "9x9/10", "solver": s} for s in ("single-point", "subset")]
+    >>> table = pass_rate_sweep(grid, n=500, seed=3, workers=1)
+    >>> table[["solver", "n", "seed"]].values.tolist()
+    [['single-point', 500, '3/0'], ['subset', 500, '3/1']]
+    """
+    defaults = {"rule": "safe-opening", "click": "centre", "use_mine_count": True,
+                "max_configurations": 200_000}
+    configs = []
+    for row in grid:
+        unknown = set(row) - set(defaults) - {"board", "solver"}
+        if unknown:
+            raise ValueError(f"unknown pass_rate options in grid row {row!r}: {sorted(unknown)}")
+        options = defaults | row
+        configs.append(_config(options["board"], options["solver"], options["rule"],
+                               options["click"], options["use_mine_count"],
+                               options["max_configurations"]))
+    n = _check_n(n)
+    seeds = grid_seeds(seed, len(configs))
+    totals = run_jobs(_pass_rate_chunk, list(zip(configs, seeds, strict=True)), n=n,
+                      chunk_size=chunk_size, workers=workers)
+    rows = [_result(config, total, n=n, seed=seed_label(job_seed), chunk_size=chunk_size)
+            for config, total, job_seed in zip(configs, totals, seeds, strict=True)]
+    return pd.DataFrame([row.to_dict() for row in rows])
