@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-import pytest
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
@@ -35,7 +34,6 @@ def test_first_click(tmp_path):
     assert "3,000" in out or "3000" in out
 
 
-@pytest.mark.slow
 def test_opening_maps(tmp_path):
     run_script("opening_maps.py", tmp_path, "--n", "2000", "--n-safe-opening", "20")
     ranges = pd.read_csv(tmp_path / "opening_ranges.csv")
