@@ -4,8 +4,10 @@ Each revealed number is looked at on its own: if its flags plus its hidden
 neighbours equal the number, all those hidden neighbours are mines; if its flags
 alone equal it, all its hidden neighbours are safe. The mine count is never used.
 
-The kernel keeps a work list: only numbers next to a cell that changed are looked at
-again. One *round* is one pass over the work list that made at least one move.
+The kernel keeps, for every cell, the number of its unknown and of its flagged
+neighbours, updated as cells are opened or flagged; a number is queued as soon as
+its rule can move. One *round* is one pass over the queue that made at least one
+move.
 Because every move is sound and only adds knowledge, the final state does not depend
 on the order of the moves.
 """
@@ -21,89 +23,98 @@ from minestats.solvers.state import GameState, unsound
 __all__ = ["propagate", "single_point_batch"]
 
 
-@numba.njit(cache=True, inline="always")
-def _push_around(cell, counts, table, revealed, queue, queued, size):
-    """Queue the revealed numbers in ``cell``'s closed neighbourhood; return the new size."""
-    for t in range(table.shape[1]):
-        j = table[cell, t]
-        if j < 0:
-            break
-        if revealed[j] and counts[j] > 0 and not queued[j]:
-            queued[j] = True
-            queue[size] = j
-            size += 1
-    return size
+@numba.njit(cache=True)
+def _can_move(hidden, flags, number):
+    """Whether a revealed number with these unknown and flagged neighbours can move."""
+    return hidden > 0 and (flags == number or flags + hidden == number)
 
 
 @numba.njit(cache=True)
-def _propagate(mines, counts, table, revealed, flagged, work):
+def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
+         current, upcoming, size, changed, n_changed):
     """Apply the single-point rules until they prove nothing more, on flat arrays.
 
-    ``work`` is scratch space of shape ``(3, cells)`` (int64). Returns
-    ``(rounds, bad_cell, bad_flag)``: ``bad_cell`` is -1 when every move was sound;
-    otherwise the cell the solver would have opened (``bad_flag`` False) or flagged
-    (``bad_flag`` True), where it stopped.
+    ``hidden`` and ``flags`` count every cell's unknown and flagged neighbours as of
+    the state before the ``changed[:n_changed]`` cells were opened or flagged;
+    ``upcoming[:size]`` holds numbers already queued. Arrays are passed to no
+    function in the loop but `_flood`, since each array argument costs reference
+    counting. Returns ``(rounds, bad_cell, bad_flag)``: ``bad_cell`` is -1 when
+    every move was sound; otherwise the cell the solver would have opened
+    (``bad_flag`` False) or flagged (``bad_flag`` True), where it stopped.
     """
-    cells = mines.size
-    width = table.shape[1]
-    current, upcoming, opened = work[0], work[1], work[2]
-    queued = np.zeros(cells, dtype=np.bool_)
-    size = 0
-    for cell in range(cells):
-        if revealed[cell] and counts[cell] > 0:
-            current[size] = cell
-            size += 1
     rounds = 0
-    while size > 0:
-        upcoming_size = 0
-        moved = False
-        for k in range(size):
-            cell = current[k]
-            hidden = 0
-            flags = 0
-            for t in range(width):
+    taken = 0  # numbers of the current generation already acted on
+    pending = 0  # numbers of the current generation
+    moved = False
+    while True:
+        # Update the counters around each changed cell and queue numbers that can move.
+        for i in range(n_changed):
+            cell = changed[i]
+            mine = flagged[cell]
+            for t in range(table.shape[1]):
                 j = table[cell, t]
                 if j < 0:
                     break
-                if flagged[j]:
-                    flags += 1
-                elif not revealed[j]:
-                    hidden += 1
-            if hidden == 0:
+                if j != cell:
+                    hidden[j] -= 1
+                    flags[j] += mine
+                if revealed[j] and not queued[j] and _can_move(hidden[j], flags[j], counts[j]):
+                    queued[j] = True
+                    upcoming[size] = j
+                    size += 1
+        n_changed = 0
+        if taken == pending:
+            if moved:
+                rounds += 1
+            moved = False
+            if size == 0:
+                return rounds, -1, False
+            current, upcoming = upcoming, current
+            pending, taken, size = size, 0, 0
+        cell = current[taken]
+        taken += 1
+        queued[cell] = False
+        if not _can_move(hidden[cell], flags[cell], counts[cell]):
+            continue
+        to_flag = flags[cell] + hidden[cell] == counts[cell]
+        moved = True
+        for t in range(table.shape[1]):
+            j = table[cell, t]
+            if j < 0:
+                break
+            if flagged[j] or revealed[j]:
                 continue
-            if flags + hidden == counts[cell]:
-                for t in range(width):
-                    j = table[cell, t]
-                    if j < 0:
-                        break
-                    if not flagged[j] and not revealed[j]:
-                        if not mines[j]:
-                            return rounds, j, True
-                        flagged[j] = True
-                        upcoming_size = _push_around(
-                            j, counts, table, revealed, upcoming, queued, upcoming_size)
-                moved = True
-            elif flags == counts[cell]:
-                for t in range(width):
-                    j = table[cell, t]
-                    if j < 0:
-                        break
-                    if not flagged[j] and not revealed[j]:
-                        if mines[j]:
-                            return rounds, j, False
-                        found = _flood(j, counts, table, revealed, opened)
-                        for f in range(found):
-                            upcoming_size = _push_around(
-                                opened[f], counts, table, revealed, upcoming, queued,
-                                upcoming_size)
-                moved = True
-        for k in range(upcoming_size):
-            queued[upcoming[k]] = False
-        current, upcoming = upcoming, current
-        size = upcoming_size
-        if moved:
-            rounds += 1
-    return rounds, -1, False
+            if mines[j] != to_flag:
+                return rounds, j, to_flag
+            if to_flag:
+                flagged[j] = True
+                changed[n_changed] = j
+                n_changed += 1
+            else:
+                n_changed += _flood(j, counts, table, revealed, changed[n_changed:])
+
+
+@numba.njit(cache=True)
+def _propagate(mines, counts, table, revealed, flagged):
+    """Single-point rules from any state: count each cell's neighbours, queue, run."""
+    cells = mines.size
+    hidden = np.zeros(cells, dtype=np.int64)
+    flags = np.zeros(cells, dtype=np.int64)
+    for cell in range(cells):
+        for t in range(table.shape[1]):
+            j = table[cell, t]
+            if j < 0:
+                break
+            if j != cell:
+                flags[cell] += flagged[j]
+                hidden[cell] += not (flagged[j] or revealed[j])
+    queued = revealed & (hidden > 0) & ((flags == counts) | (flags + hidden == counts))
+    upcoming = np.zeros(cells, dtype=np.int64)
+    ready = np.flatnonzero(queued)
+    upcoming[: ready.size] = ready
+    return _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
+                np.zeros(cells, dtype=np.int64), upcoming, ready.size,
+                np.zeros(cells, dtype=np.int64), 0)
 
 
 def propagate(state: GameState, *, solver: str = "single-point") -> int:
@@ -139,9 +150,8 @@ def propagate(state: GameState, *, solver: str = "single-point") -> int:
     >>> propagate(state), state.solved
     (2, True)
     """
-    work = np.empty((3, state.board.cells), dtype=np.int64)
     rounds, bad, flag = _propagate(
-        state.mines, state.counts, state.table, state.revealed, state.flagged, work)
+        state.mines, state.counts, state.table, state.revealed, state.flagged)
     if bad >= 0:
         raise unsound(solver, state.cell(bad), flag=bool(flag))
     return int(rounds)
@@ -156,7 +166,13 @@ def _batch(layouts, counts, table, start):
     bad_flag = np.zeros(boards, dtype=np.bool_)
     revealed = np.empty(cells, dtype=np.bool_)
     flagged = np.empty(cells, dtype=np.bool_)
-    work = np.empty((3, cells), dtype=np.int64)
+    queued = np.zeros(cells, dtype=np.bool_)
+    hidden = np.empty(cells, dtype=np.int64)
+    flags = np.empty(cells, dtype=np.int64)
+    current = np.empty(cells, dtype=np.int64)
+    upcoming = np.empty(cells, dtype=np.int64)
+    changed = np.empty(cells, dtype=np.int64)
+    degree = (table >= 0).sum(axis=1) - 1
     for board in range(boards):
         mines = layouts[board]
         if mines[start]:
@@ -164,11 +180,15 @@ def _batch(layouts, counts, table, start):
             continue
         revealed[:] = False
         flagged[:] = False
-        _flood(start, counts[board], table, revealed, work[0])
-        _, bad, flag = _propagate(mines, counts[board], table, revealed, flagged, work)
+        hidden[:] = degree
+        flags[:] = 0
+        found = _flood(start, counts[board], table, revealed, changed)
+        _, bad, flag = _run(mines, counts[board], table, revealed, flagged, hidden, flags,
+                            queued, current, upcoming, 0, changed, found)
         if bad >= 0:
             bad_cell[board] = bad
             bad_flag[board] = flag
+            queued[:] = False
             continue
         solved[board] = revealed.sum() + mines.sum() == cells
     return solved, lost, bad_cell, bad_flag
