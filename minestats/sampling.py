@@ -148,23 +148,20 @@ def _all_clicks_kernel(rng, table, mines, mode, n):
     cells = np.empty(mines, dtype=np.int64)
     occupied = np.zeros(total, dtype=np.bool_)
     stamp = np.full(total, -1, dtype=np.int64)
+    near_first_free = np.full(total, -1, dtype=np.int64)
     blocked = np.zeros(total, dtype=np.int64)
     for board in range(n):
         _draw_cells(rng, allowed, perm, cells)
-        first_free = -1
         if mode == 3:
-            first_free = _first_free_cell(occupied, cells, -1)
+            for t in table[_first_free_cell(occupied, cells, -1)]:
+                if t >= 0:
+                    near_first_free[t] = board
         for s in cells:
             if mode == 1:
                 _block(table, s, stamp, board, blocked, s + 1, total - 1, -1)
                 _block(table, s + 1, stamp, board, blocked, 0, s, -1)
                 continue
-            skip = -1
-            if mode == 3:
-                skip = s
-                for t in table[s]:
-                    if t == first_free:
-                        skip = -1
+            skip = s if mode == 3 and near_first_free[s] != board else -1
             _block(table, s, stamp, board, blocked, 0, total - 1, skip)
     return n - blocked
 
