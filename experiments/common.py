@@ -11,16 +11,30 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from minestats.board import Board
 from minestats.montecarlo import simulate_opening
+from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
 
-__all__ = ["base_parser", "board_slug", "exact_in_interval", "row_seeds", "worker_map"]
+__all__ = [
+    "base_parser",
+    "board_slug",
+    "exact_in_interval",
+    "format_proportion",
+    "pass_rate_groups",
+    "row_seeds",
+    "solver_pool",
+    "worker_map",
+    "worker_pool",
+]
+
 
 def base_parser(description: str) -> argparse.ArgumentParser:
     """Command-line options every experiment takes: seed, workers, output folder."""
@@ -52,15 +66,14 @@ def board_slug(board: Board) -> str:
 
 
 @contextlib.contextmanager
-def worker_map(workers: int, *, click):
-    """Yield a map-like callable for `simulate_opening`'s ``workers``: one pool per script.
+def worker_pool(workers: int, *, warm_up: Callable[[], object]):
+    """Yield a map-like callable for the library's ``workers``: one pool per script.
 
-    The kernels that simulations with this ``click`` (``"centre"``, or None for all
-    positions) use are loaded in this process before the pool forks: compiled on
-    the first run, read from numba's disk cache afterwards.
+    ``warm_up()`` runs first, in this process, so the compiled kernels it touches
+    are loaded (compiled on the first run, read from numba's disk cache afterwards)
+    before the pool forks and its workers inherit them.
     """
-    for rule in RULES:
-        simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=click, rng=0, workers=1)
+    warm_up()
     if workers == 1:
         yield map
         return
@@ -68,3 +81,53 @@ def worker_map(workers: int, *, click):
         raise ValueError(f"workers ({workers}) must be -1 (all cores) or at least 1")
     with ProcessPoolExecutor(max_workers=None if workers == -1 else workers) as pool:
         yield pool.map
+
+
+def worker_map(workers: int, *, click):
+    """`worker_pool` warmed up for `simulate_opening` with this ``click``.
+
+    ``click`` is ``"centre"``, or None for all positions at once.
+    """
+    def warm_up():
+        for rule in RULES:
+            simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=click, rng=0, workers=1)
+
+    return worker_pool(workers, warm_up=warm_up)
+
+
+def solver_pool(workers: int):
+    """`worker_pool` warmed up for `pass_rate`: every rule's sampler and every solver."""
+    def warm_up():
+        for rule in RULES:
+            for solver in ("single-point", "subset", "logic"):
+                pass_rate(Board(4, 4, 3), solver=solver, rule=rule, n=2, seed=0, workers=1)
+
+    return worker_pool(workers, warm_up=warm_up)
+
+
+def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.DataFrame:
+    """Pass rates of several grids with their own n, as one table.
+
+    Parameters
+    ----------
+    groups : sequence of (grid, n)
+        ``grid`` as in `minestats.passrate.pass_rate_sweep`, ``n`` boards per row.
+    seed : int
+        Group ``i`` is swept with child ``i`` of ``SeedSequence(seed)``, so row ``j``
+        of it records the seed label ``"seed/i/j"``.
+    chunk_size : int
+    pool_map : map-like callable
+        From `solver_pool`.
+    """
+    return pd.concat([pass_rate_sweep(grid, n=n, seed=group_seed, chunk_size=chunk_size,
+                                      workers=pool_map)
+                      for (grid, n), group_seed in zip(groups, row_seeds(seed, len(groups)),
+                                                       strict=True)],
+                     ignore_index=True)
+
+
+def format_proportion(successes: int, n: int, low: float, high: float, seed, *,
+                      digits: int = 4) -> str:
+    """One estimate as printed everywhere: value, Wilson interval, n and seed."""
+    return (f"{successes / n:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}] "
+            f"({successes:,}/{n:,}, seed {seed})")

@@ -1,9 +1,14 @@
-"""Heat maps of per-cell values over a board, as matplotlib Figures.
+"""Figures as matplotlib Figures: heat maps over a board, curves with bands, histograms.
 
-The board is drawn cell by cell with visible edges, in the package's coordinates:
-``x`` the column increasing to the right, ``y`` the row increasing downwards, the
-origin ``(0, 0)`` top-left and the value of cell ``(x, y)`` read from ``grid[y, x]``.
+Heat maps (`plot_probability_map`, `plot_z_map`): the board is drawn cell by cell
+with visible edges, in the package's coordinates: ``x`` the column increasing to the
+right, ``y`` the row increasing downwards, the origin ``(0, 0)`` top-left and the
+value of cell ``(x, y)`` read from ``grid[y, x]``.
 Small boards (both sides at most `ANNOTATE_LIMIT`) carry their value in each cell.
+
+Tables (`plot_proportion_bands`, `plot_distributions`) are drawn from tidy
+DataFrames: one panel per value of a ``panel`` column, one colour per value of a
+``series`` column, in the order the values first appear.
 
 Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
 global state is touched and no backend needs choosing; save them with
@@ -19,7 +24,13 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
-__all__ = ["ANNOTATE_LIMIT", "plot_probability_map", "plot_z_map"]
+__all__ = [
+    "ANNOTATE_LIMIT",
+    "plot_distributions",
+    "plot_probability_map",
+    "plot_proportion_bands",
+    "plot_z_map",
+]
 
 ANNOTATE_LIMIT = 16
 _CELL_INCHES = 0.42
@@ -193,4 +204,145 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
         figure.legend([marker], [f"Holm rejects at alpha = {alpha}: "
                                  f"{int(reject.sum())} of {reject.size} cells"],
                       loc="outside lower center", frameon=False)
+    return figure
+
+
+def _panels(table, *, panel, series, columns, title):
+    """Check a tidy table; return a Figure with one axes per panel value, and the groups."""
+    missing = sorted({panel, series, *columns} - set(table.columns))
+    if missing:
+        raise ValueError(f"table lacks the columns {missing}")
+    if len(table) == 0:
+        raise ValueError("table has no rows")
+    panels = list(dict.fromkeys(table[panel]))
+    names = list(dict.fromkeys(table[series]))
+    figure = Figure(figsize=(1.0 + 4.6 * len(panels), 4.4), layout="constrained")
+    axes = figure.subplots(1, len(panels), squeeze=False)[0]
+    figure.suptitle(title)
+    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
+    return figure, [(axis, value, table[table[panel] == value])
+                    for axis, value in zip(axes, panels, strict=True)], names, colours
+
+
+def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
+                          y="pass_rate", low="ci_low", high="ci_high", ylim=(0, 1)) -> Figure:
+    """Proportions against ``x`` with shaded interval bands: one panel per ``panel`` value.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy: one row per point, with columns ``x``, ``y``, ``low``, ``high``,
+        ``series`` and ``panel``.
+    x, series, panel : str
+        Columns of the horizontal axis, the curve (one colour each) and the panel.
+    title, xlabel, ylabel : str
+        Figure title (name n and seed), axis labels.
+    y, low, high : str, optional
+        Columns of the estimate and its interval (default ``pass_rate``,
+        ``ci_low``, ``ci_high``: a Wilson interval from `minestats.stats`).
+    ylim : tuple of float, optional
+        Vertical range, default (0, 1).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, the table is empty, or an interval does not
+        contain its estimate.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"density": [0.1, 0.2, 0.1, 0.2], "pass_rate": [0.9, 0.5, 0.8, 0.3],
+    ...                       "ci_low": [0.85, 0.45, 0.75, 0.25],
+    ...                       "ci_high": [0.94, 0.55, 0.84, 0.35],
+    ...                       "solver": ["logic", "logic", "subset", "subset"],
+    ...                       "board": "16x16"})
+    >>> figure = plot_proportion_bands(table, x="density", series="solver", panel="board",
+    ...                                title="t", xlabel="mine density", ylabel="pass rate")
+    >>> [line.get_label() for line in figure.axes[0].lines]
+    ['logic', 'subset']
+    >>> len(figure.axes[0].collections)  # one shaded band per curve
+    2
+    """
+    figure, groups, names, colours = _panels(table, panel=panel, series=series,
+                                             columns=(x, y, low, high), title=title)
+    if not ((table[low] <= table[y]) & (table[y] <= table[high])).all():
+        raise ValueError(f"every interval [{low}, {high}] must contain its {y}")
+    for axis, value, rows in groups:
+        for name in names:
+            curve = rows[rows[series] == name].sort_values(x)
+            if curve.empty:
+                continue
+            axis.fill_between(curve[x], curve[low], curve[high], color=colours[name],
+                              alpha=0.25, linewidth=0)
+            axis.plot(curve[x], curve[y], marker="o", markersize=3, color=colours[name],
+                      label=str(name))
+        axis.set_title(str(value))
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel(ylabel)
+        axis.set_ylim(*ylim)
+        axis.grid(alpha=0.3)
+        axis.legend(title=series, frameon=False)
+    return figure
+
+
+def plot_distributions(table, *, value, count, series, panel, title, xlabel) -> Figure:
+    """Histograms of counts as shares (step lines): one panel per ``panel`` value.
+
+    Each ``series`` is normalised by its own total count within the panel, so
+    series drawn with different numbers of boards compare directly.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy: one row per value and series, with columns ``value``, ``count``,
+        ``series`` and ``panel``; values with no row count as 0.
+    value, count, series, panel : str
+        Columns of the integer value, its count, the series and the panel.
+    title, xlabel : str
+        Figure title (name n and seed), horizontal-axis label.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, the table is empty, or a count is negative.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"bbbv": [1, 2, 2, 3], "count": [1, 3, 2, 2],
+    ...                       "rule": ["a", "a", "b", "b"], "board": "9x9/10"})
+    >>> figure = plot_distributions(table, value="bbbv", count="count", series="rule",
+    ...                             panel="board", title="t", xlabel="3BV")
+    >>> line = figure.axes[0].lines[0]
+    >>> line.get_label(), line.get_ydata().tolist()  # shares of rule a at 1, 2, 3
+    ('a', [0.25, 0.75, 0.0])
+    """
+    figure, groups, names, colours = _panels(table, panel=panel, series=series,
+                                             columns=(value, count), title=title)
+    if (table[count] < 0).any():
+        raise ValueError(f"column {count!r} holds negative counts")
+    for axis, panel_value, rows in groups:
+        span = np.arange(rows[value].min(), rows[value].max() + 1)
+        for name in names:
+            part = rows[rows[series] == name]
+            if part.empty:
+                continue
+            totals = part.groupby(value)[count].sum().reindex(span, fill_value=0)
+            axis.step(span, totals.to_numpy() / totals.sum(), where="mid",
+                      color=colours[name], label=str(name))
+        axis.set_title(str(panel_value))
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel("share of boards")
+        axis.set_ylim(bottom=0)
+        axis.grid(alpha=0.3)
+        axis.legend(title=series, frameon=False)
     return figure

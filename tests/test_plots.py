@@ -3,12 +3,19 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
 from minestats.board import EXPERT, Board
 from minestats.exact import opening_probability_map
-from minestats.plots import ANNOTATE_LIMIT, plot_probability_map, plot_z_map
+from minestats.plots import (
+    ANNOTATE_LIMIT,
+    plot_distributions,
+    plot_probability_map,
+    plot_proportion_bands,
+    plot_z_map,
+)
 
 # 4 columns x 3 rows, every value different, so orientation mistakes show.
 GRID = np.arange(12, dtype=float).reshape(3, 4) / 11
@@ -123,3 +130,66 @@ def test_no_pyplot_state():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
+
+
+# Two boards x two solvers, rows deliberately out of x order.
+BANDS = pd.DataFrame({
+    "board": ["16x16", "16x16", "16x16", "16x16", "30x16", "30x16"],
+    "solver": ["logic", "logic", "subset", "subset", "logic", "logic"],
+    "density": [0.2, 0.1, 0.1, 0.2, 0.1, 0.2],
+    "pass_rate": [0.4, 0.9, 0.8, 0.3, 0.95, 0.2],
+    "ci_low": [0.35, 0.88, 0.77, 0.25, 0.9, 0.15],
+    "ci_high": [0.45, 0.92, 0.83, 0.35, 0.98, 0.25],
+})
+
+
+def _bands(table=BANDS):
+    return plot_proportion_bands(table, x="density", series="solver", panel="board",
+                                 title="T", xlabel="mine density", ylabel="pass rate")
+
+
+def test_bands_one_panel_per_board_one_colour_per_solver():
+    figure = _bands()
+    assert [axis.get_title() for axis in figure.axes] == ["16x16", "30x16"]
+    first, second = figure.axes
+    assert [line.get_label() for line in first.lines] == ["logic", "subset"]
+    assert [line.get_label() for line in second.lines] == ["logic"]
+    # logic keeps its colour in both panels; subset has another
+    assert first.lines[0].get_color() == second.lines[0].get_color() \
+        != first.lines[1].get_color()
+    logic = first.lines[0]
+    assert logic.get_xdata().tolist() == [0.1, 0.2]  # sorted by x
+    assert logic.get_ydata().tolist() == [0.9, 0.4]
+    band = first.collections[0].get_paths()[0].vertices
+    assert band[:, 1].min() == pytest.approx(0.35) and band[:, 1].max() == pytest.approx(0.92)
+    assert tuple(first.get_ylim()) == (0, 1)
+    assert figure.get_suptitle() == "T"
+
+
+def test_distributions_are_shares_per_series_with_gaps_as_zero():
+    table = pd.DataFrame({"board": "b", "rule": ["u", "u", "s"], "bbbv": [3, 6, 4],
+                          "count": [30, 10, 5]})
+    figure = plot_distributions(table, value="bbbv", count="count", series="rule",
+                                panel="board", title="T", xlabel="3BV")
+    uniform, safe = figure.axes[0].lines
+    assert uniform.get_xdata().tolist() == [3, 4, 5, 6]
+    assert uniform.get_ydata().tolist() == [0.75, 0, 0, 0.25]
+    assert safe.get_ydata().tolist() == [0, 1, 0, 0]
+    assert figure.axes[0].get_ylabel() == "share of boards"
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    (BANDS.drop(columns="ci_low"), "lacks the columns"),
+    (BANDS.iloc[:0], "no rows"),
+    (BANDS.assign(ci_high=0.5), "must contain"),
+])
+def test_bands_bad_tables(table, message):
+    with pytest.raises(ValueError, match=message):
+        _bands(table)
+
+
+def test_distributions_reject_negative_counts():
+    table = pd.DataFrame({"board": "b", "rule": "u", "bbbv": [1], "count": [-1]})
+    with pytest.raises(ValueError, match="negative"):
+        plot_distributions(table, value="bbbv", count="count", series="rule", panel="board",
+                           title="T", xlabel="3BV")
