@@ -20,7 +20,6 @@ A board passes iff every safe cell ends up open. A round is one batch of moves
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 
 import numpy as np
 
@@ -107,13 +106,16 @@ class SolveResult:
         }
 
 
-def _stages(solver, use_mine_count, max_configurations):
-    """Deduction steps tried in order after the single-point rules stall."""
-    subset = partial(subset_moves, use_mine_count=use_mine_count)
-    logic = partial(logic_moves, use_mine_count=use_mine_count,
-                    max_configurations=max_configurations)
-    return {"single-point": (), "subset": (subset,), "logic": (subset, logic),
-            "exhaustive": (partial(exhaustive_moves, use_mine_count=use_mine_count),)}[solver]
+def _deduce(state, solver, use_mine_count, max_configurations):
+    """Deductions of ``solver`` beyond single-point, cheapest first."""
+    if solver == "exhaustive":
+        return exhaustive_moves(state, use_mine_count=use_mine_count)
+    constraints = state.constraints()
+    moves = subset_moves(state, constraints, use_mine_count=use_mine_count)
+    if solver == "subset" or moves.safe or moves.mines:
+        return moves
+    return logic_moves(state, constraints, use_mine_count=use_mine_count,
+                       max_configurations=max_configurations)
 
 
 def solve(mines, click, *, solver="logic", use_mine_count=True, max_configurations=200_000):
@@ -168,17 +170,14 @@ def solve(mines, click, *, solver="logic", use_mine_count=True, max_configuratio
         )
     state = GameState(layout, click)
     rounds, capped = 0, False
-    stages = _stages(solver, use_mine_count, max_configurations)
     while not state.lost:
         if solver != "exhaustive":
             rounds += propagate(state, solver=solver)
-        moves = None
-        for stage in stages:
-            moves = stage(state)
-            if moves.capped or moves.safe or moves.mines:
-                break
-        if moves is None or moves.capped or not (moves.safe or moves.mines):
-            capped = moves is not None and moves.capped
+        if solver == "single-point":
+            break
+        moves = _deduce(state, solver, use_mine_count, max_configurations)
+        capped = moves.capped
+        if capped or not (moves.safe or moves.mines):
             break
         state.open(sorted(moves.safe), solver=solver)
         state.flag(sorted(moves.mines), solver=solver)

@@ -88,7 +88,9 @@ def exhaustive_moves(state: GameState, *, use_mine_count: bool) -> Moves:
     masks, needed = [], []
     for index in np.flatnonzero(state.revealed).tolist():
         mask, need = 0, int(state.counts[index])
-        for j in state.neighbours[index]:
+        for j in state.around[index].tolist():
+            if j == state.board.cells:
+                break
             if state.flagged[j]:
                 need -= 1
             else:

@@ -9,8 +9,8 @@ with the revealed numbers and, optionally, the total mine count.
   of a group are alike, so only the number of mines per group is enumerated.
 - Groups that share no constraint, directly or through others, form independent
   *components*, enumerated one at a time by backtracking with interval pruning.
-- For each component and each achievable mine total t, the search records which
-  groups can hold a mine and which can hold a safe cell.
+- For each component and each achievable mine total t, a compiled depth-first
+  search records which groups can hold a mine and which can hold a safe cell.
 - With the mine count, total t of one component is feasible iff the other components
   can reach some sum s with ``0 <= remaining - t - s <= unconstrained`` (the rest go
   to the unconstrained cells beyond the frontier); those cells are decided the same
@@ -21,15 +21,14 @@ with the revealed numbers and, optionally, the total mine count.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
+
+import numba
+import numpy as np
 
 from minestats.solvers.state import GameState, Moves
 
 __all__ = ["logic_moves"]
-
-
-class _Capped(Exception):
-    """Raised inside the search when the configuration budget is spent."""
 
 
 def _groups_by_component(constraints):
@@ -58,66 +57,93 @@ def _groups_by_component(constraints):
     return list(components.values()), set(membership)
 
 
-def _search(groups, constraints, budget):
-    """Enumerate mine counts per group for one component.
+def _search_order(groups):
+    """Order a component's groups so that each constraint is completed soon after it starts.
 
-    Returns ``{total: [mine_bits, safe_bits]}``: bit g of ``mine_bits`` is set when
-    group g holds a mine in some configuration with that total, and of ``safe_bits``
-    when it holds a safe cell. ``budget`` is a one-item list of configurations left.
+    Constraints are ranked breadth-first through shared groups; groups are sorted by
+    their best-ranked constraint.
     """
-    # Visit constraints breadth-first so each one is completed soon after it starts.
     touching = defaultdict(list)
     for g, (indices, _) in enumerate(groups):
         for index in indices:
             touching[index].append(g)
-    rank, queue = {}, [groups[0][0][0]]
+    rank, queue = {}, deque([groups[0][0][0]])
     while queue:
-        index = queue.pop(0)
+        index = queue.popleft()
         if index in rank:
             continue
         rank[index] = len(rank)
         queue.extend(i for g in touching[index] for i in groups[g][0] if i not in rank)
-    order = sorted(range(len(groups)), key=lambda g: min(rank[i] for i in groups[g][0]))
-    sizes = [len(cells) for _, cells in groups]
-    members = [[rank[i] for i in indices] for indices, _ in groups]
-    need = [0] * len(rank)
-    left = [0] * len(rank)
-    for index, position in rank.items():
-        need[position] = constraints[index][1]
-    for g, positions in enumerate(members):
-        for position in positions:
-            left[position] += sizes[g]
-    found = {}
+    return sorted(groups, key=lambda group: min(rank[i] for i in group[0]))
 
-    def extend(step, total, mine_bits, safe_bits):
-        if step == len(order):
-            budget[0] -= 1
-            if budget[0] < 0:
-                raise _Capped
-            entry = found.setdefault(total, [0, 0])
-            entry[0] |= mine_bits
-            entry[1] |= safe_bits
-            return
-        g = order[step]
-        size, positions, bit = sizes[g], members[g], 1 << g
-        low, high = 0, size
-        for position in positions:
-            left[position] -= size
-            low = max(low, need[position] - left[position])
-            high = min(high, need[position])
-        for mines in range(low, high + 1):
-            for position in positions:
-                need[position] -= mines
-            extend(step + 1, total + mines,
-                   mine_bits | (bit if mines else 0),
-                   safe_bits | (bit if mines < size else 0))
-            for position in positions:
-                need[position] += mines
-        for position in positions:
-            left[position] += size
 
-    extend(0, 0, 0, 0)
-    return found
+@numba.njit(cache=True)
+def _enumerate(sizes, starts, members, need, component_starts, budget):
+    """Enumerate mines per group, component by component, by depth-first search.
+
+    Group g has ``sizes[g]`` cells and lies in constraints
+    ``members[starts[g]:starts[g + 1]]``; constraint c needs ``need[c]`` mines.
+    Component k is groups ``component_starts[k]:component_starts[k + 1]``, in search
+    order. Each step gives the next group a mine count within the bounds its
+    constraints leave, so every leaf is a consistent configuration.
+
+    Returns ``mine[g, t]`` (group g holds a mine in some configuration of its
+    component with t mines in all), ``safe[g, t]`` (likewise, a safe cell),
+    ``seen[k, t]`` (component k has a configuration with t mines) and the number of
+    configurations visited; the search stops once that exceeds ``budget``.
+    """
+    groups = sizes.size
+    top = sizes.sum()
+    mine = np.zeros((groups, top + 1), dtype=np.bool_)
+    safe = np.zeros((groups, top + 1), dtype=np.bool_)
+    seen = np.zeros((component_starts.size - 1, top + 1), dtype=np.bool_)
+    need = need.copy()
+    left = np.zeros(need.size, dtype=np.int64)
+    for g in range(groups):
+        for k in range(starts[g], starts[g + 1]):
+            left[members[k]] += sizes[g]
+    value = np.zeros(groups, dtype=np.int64)
+    high = np.zeros(groups, dtype=np.int64)
+    leaves = 0
+    for component in range(component_starts.size - 1):
+        first, last = component_starts[component], component_starts[component + 1]
+        g, total, entering = first, 0, True
+        while g >= first:
+            if g == last:
+                leaves += 1
+                if leaves > budget:
+                    return mine, safe, seen, leaves
+                seen[component, total] = True
+                for h in range(first, last):
+                    if value[h] > 0:
+                        mine[h, total] = True
+                    if value[h] < sizes[h]:
+                        safe[h, total] = True
+                g, entering = g - 1, False
+                continue
+            if entering:
+                low, high[g] = 0, sizes[g]
+                for k in range(starts[g], starts[g + 1]):
+                    c = members[k]
+                    left[c] -= sizes[g]
+                    low = max(low, need[c] - left[c])
+                    high[g] = min(high[g], need[c])
+                value[g] = low - 1
+            else:
+                for k in range(starts[g], starts[g + 1]):
+                    need[members[k]] += value[g]
+                total -= value[g]
+            value[g] += 1
+            if value[g] > high[g]:
+                for k in range(starts[g], starts[g + 1]):
+                    left[members[k]] += sizes[g]
+                g, entering = g - 1, False
+                continue
+            for k in range(starts[g], starts[g + 1]):
+                need[members[k]] -= value[g]
+            total += value[g]
+            g, entering = g + 1, True
+    return mine, safe, seen, leaves
 
 
 def _sums(first: int, second: int) -> int:
@@ -137,13 +163,16 @@ def _any_between(bits: int, low: int, high: int) -> bool:
     return high >= low and (bits >> low) & ((1 << (high - low + 1)) - 1) != 0
 
 
-def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: int) -> Moves:
+def logic_moves(state: GameState, constraints, *, use_mine_count: bool,
+                max_configurations: int) -> Moves:
     """Every cell that perfect logic proves safe or mined on the current state.
 
     Parameters
     ----------
     state : GameState
         The game; not changed.
+    constraints : list of (cells, mines)
+        ``state.constraints()``, computed once per stall by the caller.
     use_mine_count : bool
         Require placements to use exactly the remaining mines.
     max_configurations : int
@@ -165,7 +194,8 @@ def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: i
     ...                    [0, 0, 0],
     ...                    [0, 1, 0]], dtype=bool)
     >>> state = GameState(layout, "corner")
-    >>> moves = logic_moves(state, use_mine_count=False, max_configurations=100)
+    >>> moves = logic_moves(state, state.constraints(), use_mine_count=False,
+    ...                     max_configurations=100)
     >>> sorted(moves.safe), sorted(moves.mines), moves.capped
     ([6, 8], [7], False)
 
@@ -173,47 +203,52 @@ def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: i
     must be at the frontier cell 2, so the far cells 3 and 4 are safe.
 
     >>> state = GameState(np.array([[0, 0, 1, 0, 0]], dtype=bool), "corner")
-    >>> moves = logic_moves(state, use_mine_count=True, max_configurations=100)
+    >>> moves = logic_moves(state, state.constraints(), use_mine_count=True,
+    ...                     max_configurations=100)
     >>> sorted(moves.safe), sorted(moves.mines)
     ([3, 4], [2])
     """
-    constraints = state.constraints()
     components, frontier = _groups_by_component(constraints)
-    budget = [max_configurations]
-    try:
-        tables = [_search(groups, constraints, budget) for groups in components]
-    except _Capped:
+    ordered = [group for groups in components for group in _search_order(groups)]
+    component_starts = np.cumsum([0] + [len(groups) for groups in components])
+    mine, safe, seen, leaves = _enumerate(
+        np.array([len(cells) for _, cells in ordered], dtype=np.int64),
+        np.cumsum([0] + [len(indices) for indices, _ in ordered], dtype=np.int64),
+        np.array([i for indices, _ in ordered for i in indices], dtype=np.int64),
+        np.array([mines for _, mines in constraints], dtype=np.int64),
+        component_starts, max_configurations)
+    if leaves > max_configurations:
         return Moves(frozenset(), frozenset(), capped=True)
     unconstrained = [cell for cell in state.unknown.tolist() if cell not in frontier]
     remaining, free = state.remaining_mines, len(unconstrained)
+    totals = [np.flatnonzero(row).tolist() for row in seen]
+    feasible = seen.copy()
     if use_mine_count:
         limit = (1 << (remaining + 1)) - 1
-        reach = [sum(1 << total for total in table) for table in tables]
+        reach = [sum(1 << total for total in row) for row in totals]
         prefix, suffix = [1], [1]
         for bits in reach:
             prefix.append(_sums(prefix[-1], bits) & limit)
         for bits in reversed(reach):
             suffix.append(_sums(suffix[-1], bits) & limit)
         suffix.reverse()
-    safe, mined = set(), set()
-    for i, (groups, table) in enumerate(zip(components, tables, strict=True)):
-        if use_mine_count:
-            others = _sums(prefix[i], suffix[i + 1])
-        can_mine = can_safe = 0
-        for total, (mine_bits, safe_bits) in table.items():
-            if use_mine_count and not _any_between(
-                    others, remaining - free - total, remaining - total):
-                continue
-            can_mine |= mine_bits
-            can_safe |= safe_bits
-        for g, (_, cells) in enumerate(groups):
-            if not can_mine >> g & 1:
-                safe.update(cells)
-            elif not can_safe >> g & 1:
-                mined.update(cells)
+        for k, row in enumerate(totals):
+            others = _sums(prefix[k], suffix[k + 1])
+            for total in row:
+                feasible[k, total] = _any_between(
+                    others, remaining - free - total, remaining - total)
+    component_of = np.repeat(np.arange(len(components)), np.diff(component_starts))
+    can_mine = (mine & feasible[component_of]).any(axis=1).tolist()
+    can_safe = (safe & feasible[component_of]).any(axis=1).tolist()
+    safe_cells, mined = set(), set()
+    for (_, cells), may_mine, may_be_safe in zip(ordered, can_mine, can_safe, strict=True):
+        if not may_mine:
+            safe_cells.update(cells)
+        elif not may_be_safe:
+            mined.update(cells)
     if use_mine_count and free:
         if not _any_between(prefix[-1], remaining - free, remaining - 1):
-            safe.update(unconstrained)
+            safe_cells.update(unconstrained)
         elif not _any_between(prefix[-1], remaining - free + 1, remaining):
             mined.update(unconstrained)
-    return Moves(frozenset(safe), frozenset(mined))
+    return Moves(frozenset(safe_cells), frozenset(mined))

@@ -43,12 +43,16 @@ def unsound(solver: str, cell: tuple[int, int], *, flag: bool, board=None) -> Ru
 
 
 @lru_cache(maxsize=64)
-def _neighbour_lists(width: int, height: int) -> tuple[tuple[int, ...], ...]:
-    """Open neighbourhoods (the cell itself left out) as tuples, for Python loops."""
+def _open_neighbour_table(width: int, height: int) -> np.ndarray:
+    """Each cell's up-to-8 neighbours (itself left out), padded with the index ``cells``."""
+    cells = width * height
     table = _neighbour_table(width, height)
-    return tuple(
-        tuple(int(j) for j in row if j >= 0 and j != i) for i, row in enumerate(table)
-    )
+    around = np.full((cells, 8), cells, dtype=np.int64)
+    for index, row in enumerate(table):
+        neighbours = row[(row >= 0) & (row != index)]
+        around[index, : neighbours.size] = neighbours
+    around.setflags(write=False)
+    return around
 
 
 class GameState:
@@ -71,6 +75,8 @@ class GameState:
         True if the first click hit a mine (then only that cell is revealed).
     revealed, flagged : numpy.ndarray of bool, shape (cells,)
         Flat masks, updated in place by `open` and `flag`.
+    around : numpy.ndarray of int, shape (cells, 8)
+        Each cell's neighbours in ascending order, padded with ``cells``.
 
     Examples
     --------
@@ -90,7 +96,7 @@ class GameState:
         self.mines = layout.ravel()
         self.counts = neighbour_counts(layout).ravel()
         self.table = _neighbour_table(width, height)
-        self.neighbours = _neighbour_lists(width, height)
+        self.around = _open_neighbour_table(width, height)
         self.revealed = np.zeros(self.board.cells, dtype=bool)
         self.flagged = np.zeros(self.board.cells, dtype=bool)
         self._queue = np.empty(self.board.cells, dtype=np.int64)
@@ -156,18 +162,14 @@ class GameState:
             the sorted linear indices of those cells and how many of them are mines
             (the number minus the flags around it).
         """
-        revealed = self.revealed.tolist()
-        flagged = self.flagged.tolist()
-        counts = self.counts.tolist()
-        found = {}
-        for index in np.flatnonzero(self.revealed & (self.counts > 0)).tolist():
-            cells = []
-            mines = counts[index]
-            for j in self.neighbours[index]:
-                if flagged[j]:
-                    mines -= 1
-                elif not revealed[j]:
-                    cells.append(j)
-            if cells:
-                found[tuple(cells)] = mines
+        cells = self.board.cells
+        numbers = np.flatnonzero(self.revealed & (self.counts > 0))
+        around = self.around[numbers]
+        unknown = np.append(~self.revealed & ~self.flagged, False)[around]
+        flags = np.append(self.flagged, False)[around].sum(axis=1)
+        keep = unknown.any(axis=1)
+        mines = (self.counts[numbers] - flags)[keep].tolist()
+        rows = np.where(unknown, around, cells)[keep].tolist()
+        below = cells.__gt__
+        found = {tuple(filter(below, row)): m for row, m in zip(rows, mines, strict=True)}
         return list(found.items())

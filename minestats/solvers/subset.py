@@ -20,13 +20,15 @@ from minestats.solvers.state import GameState, Moves
 __all__ = ["subset_moves"]
 
 
-def subset_moves(state: GameState, *, use_mine_count: bool) -> Moves:
+def subset_moves(state: GameState, constraints, *, use_mine_count: bool) -> Moves:
     """Cells proved safe or mined by the subset rule on the current state.
 
     Parameters
     ----------
     state : GameState
         The game; not changed.
+    constraints : list of (cells, mines)
+        ``state.constraints()``, computed once per stall by the caller.
     use_mine_count : bool
         Also apply the trivial global rule (no mines left, or only mines left).
 
@@ -45,11 +47,10 @@ def subset_moves(state: GameState, *, use_mine_count: bool) -> Moves:
     ...                    [0, 0, 0, 0],
     ...                    [1, 0, 0, 1]], dtype=bool)
     >>> state = GameState(layout, (1, 0))
-    >>> moves = subset_moves(state, use_mine_count=False)
+    >>> moves = subset_moves(state, state.constraints(), use_mine_count=False)
     >>> sorted(moves.safe), sorted(moves.mines)
     ([9, 10], [])
     """
-    constraints = state.constraints()
     containing = defaultdict(list)
     for cells, mines in constraints:
         for cell in cells:
