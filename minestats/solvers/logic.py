@@ -90,7 +90,9 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
     Returns ``mine[g, t]`` (group g holds a mine in some configuration of its
     component with t mines in all), ``safe[g, t]`` (likewise, a safe cell),
     ``seen[k, t]`` (component k has a configuration with t mines) and the number of
-    configurations visited; the search stops once that exceeds ``budget``.
+    configurations visited, partial ones included (one per mine count tried for a
+    group); the search stops once that exceeds ``budget``, so its time is bounded
+    even where most partial configurations lead nowhere.
     """
     groups = sizes.size
     top = sizes.sum()
@@ -104,15 +106,12 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
             left[members[k]] += sizes[g]
     value = np.zeros(groups, dtype=np.int64)
     high = np.zeros(groups, dtype=np.int64)
-    leaves = 0
+    visited = 0
     for component in range(component_starts.size - 1):
         first, last = component_starts[component], component_starts[component + 1]
         g, total, entering = first, 0, True
         while g >= first:
             if g == last:
-                leaves += 1
-                if leaves > budget:
-                    return mine, safe, seen, leaves
                 seen[component, total] = True
                 for h in range(first, last):
                     if value[h] > 0:
@@ -139,11 +138,14 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
                     left[members[k]] += sizes[g]
                 g, entering = g - 1, False
                 continue
+            visited += 1
+            if visited > budget:
+                return mine, safe, seen, visited
             for k in range(starts[g], starts[g + 1]):
                 need[members[k]] -= value[g]
             total += value[g]
             g, entering = g + 1, True
-    return mine, safe, seen, leaves
+    return mine, safe, seen, visited
 
 
 def _sums(first: int, second: int) -> int:
@@ -176,8 +178,8 @@ def logic_moves(state: GameState, constraints, *, use_mine_count: bool,
     use_mine_count : bool
         Require placements to use exactly the remaining mines.
     max_configurations : int
-        Give up (``capped=True``) once more group configurations than this have been
-        enumerated, summed over the components.
+        Give up (``capped=True``) once the search has visited more configurations
+        than this (partial ones included), summed over the components.
 
     Returns
     -------
@@ -211,13 +213,13 @@ def logic_moves(state: GameState, constraints, *, use_mine_count: bool,
     components, frontier = _groups_by_component(constraints)
     ordered = [group for groups in components for group in _search_order(groups)]
     component_starts = np.cumsum([0] + [len(groups) for groups in components])
-    mine, safe, seen, leaves = _enumerate(
+    mine, safe, seen, visited = _enumerate(
         np.array([len(cells) for _, cells in ordered], dtype=np.int64),
         np.cumsum([0] + [len(indices) for indices, _ in ordered], dtype=np.int64),
         np.array([i for indices, _ in ordered for i in indices], dtype=np.int64),
         np.array([mines for _, mines in constraints], dtype=np.int64),
         component_starts, max_configurations)
-    if leaves > max_configurations:
+    if visited > max_configurations:
         return Moves(frozenset(), frozenset(), capped=True)
     unconstrained = [cell for cell in state.unknown.tolist() if cell not in frontier]
     remaining, free = state.remaining_mines, len(unconstrained)
