@@ -256,6 +256,8 @@ def test_result_carries_inputs_and_converts_to_a_row():
         "revealed_cells": 10, "flagged_cells": 2}
     with pytest.raises(AttributeError):
         result.solved = False
+    with pytest.raises(ValueError, match="read-only"):
+        result.revealed[0, 0] = False
 
 
 def test_batch_matches_single_boards_for_every_solver():

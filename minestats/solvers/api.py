@@ -25,7 +25,7 @@ import numpy as np
 
 from minestats.board import Board
 from minestats.game import _as_layouts
-from minestats.solvers.exhaustive import MAX_CELLS, exhaustive_moves
+from minestats.solvers.exhaustive import check_size, exhaustive_moves
 from minestats.solvers.logic import logic_moves
 from minestats.solvers.single_point import propagate, single_point_batch
 from minestats.solvers.state import GameState
@@ -163,11 +163,8 @@ def solve(mines, click, *, solver="logic", use_mine_count=True, max_configuratio
     """
     _check_options(solver, use_mine_count, max_configurations)
     layout = _as_layouts(mines, ndims=(2,))
-    if solver == "exhaustive" and layout.size > MAX_CELLS:
-        raise ValueError(
-            f"solver 'exhaustive' takes boards of at most {MAX_CELLS} cells; "
-            f"this one has {layout.size} ({layout.shape[1]}x{layout.shape[0]})"
-        )
+    if solver == "exhaustive":
+        check_size(layout.shape[1], layout.shape[0])
     state = GameState(layout, click)
     rounds, capped = 0, False
     while not state.lost:
@@ -182,12 +179,13 @@ def solve(mines, click, *, solver="logic", use_mine_count=True, max_configuratio
         state.open(sorted(moves.safe), solver=solver)
         state.flag(sorted(moves.mines), solver=solver)
         rounds += 1
-    shape = layout.shape
+    revealed, flagged = (mask.reshape(layout.shape) for mask in (state.revealed, state.flagged))
+    revealed.flags.writeable = flagged.flags.writeable = False
     return SolveResult(
         board=state.board, click=state.click, solver=solver,
         use_mine_count=bool(use_mine_count), max_configurations=int(max_configurations),
         solved=state.solved, capped=capped, lost=state.lost, rounds=rounds,
-        revealed=state.revealed.reshape(shape), flagged=state.flagged.reshape(shape),
+        revealed=revealed, flagged=flagged,
     )
 
 

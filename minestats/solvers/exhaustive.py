@@ -14,10 +14,33 @@ import numpy as np
 
 from minestats.solvers.state import GameState, Moves
 
-__all__ = ["MAX_CELLS", "exhaustive_moves"]
+__all__ = ["MAX_CELLS", "check_size", "exhaustive_moves"]
 
 MAX_CELLS = 30
 """Largest board (in cells) that the exhaustive solver accepts."""
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse boards of more than `MAX_CELLS` cells.
+
+    Raises
+    ------
+    ValueError
+        If ``width * height > MAX_CELLS``.
+
+    Examples
+    --------
+    >>> check_size(6, 5)
+    >>> check_size(6, 6)
+    Traceback (most recent call last):
+    ...
+    ValueError: solver 'exhaustive' takes boards of at most 30 cells; this one has 36 (6x6)
+    """
+    if width * height > MAX_CELLS:
+        raise ValueError(
+            f"solver 'exhaustive' takes boards of at most {MAX_CELLS} cells; "
+            f"this one has {width * height} ({width}x{height})"
+        )
 
 
 @numba.njit(cache=True)
@@ -78,11 +101,7 @@ def exhaustive_moves(state: GameState, *, use_mine_count: bool) -> Moves:
     >>> sorted(moves.safe), sorted(moves.mines)
     ([6, 8], [7])
     """
-    if state.board.cells > MAX_CELLS:
-        raise ValueError(
-            f"solver 'exhaustive' takes boards of at most {MAX_CELLS} cells; "
-            f"this one has {state.board.cells} ({state.board})"
-        )
+    check_size(state.board.width, state.board.height)
     unknown = state.unknown.tolist()
     bit = {cell: 1 << position for position, cell in enumerate(unknown)}
     masks, needed = [], []
