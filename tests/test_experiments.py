@@ -43,3 +43,58 @@ def test_opening_maps(tmp_path):
     simulated = pd.read_csv(tmp_path / "opening_maps" / "monte_carlo.csv")
     assert set(simulated["n"]) == {2000, 20}
     assert len(list(tmp_path.rglob("*.png"))) == 32
+
+
+def test_solver_pass_rates(tmp_path):
+    out = run_script("solver_pass_rates.py", tmp_path, "--n", "20", "--n-single-point", "200")
+    table = pd.read_csv(tmp_path / "solver_pass_rates.csv")
+    assert len(table) == 3 * 3 * 4
+    assert {"board", "rule", "click", "solver", "use_mine_count", "n", "successes", "capped",
+            "lost", "pass_rate", "ci_low", "ci_high", "seed",
+            "seconds_per_board"} <= set(table.columns)
+    assert set(table.loc[table["solver"] == "single-point", "n"]) == {200}
+    assert set(table.loc[table["solver"] != "single-point", "n"]) == {20}
+    assert table["seed"].is_unique and set(table["seed"].str.split("/").str[0]) == {"7"}
+    published = pd.read_csv(tmp_path / "solver_pass_rates_published.csv")
+    assert list(published["board"]) == ["9x9/10", "16x16/40", "30x16/99"]
+    for name in ("solver_pass_rates.csv", "solver_pass_rates_published.csv"):
+        assert_sidecar(tmp_path / name, seed=7)
+    assert "published" in out and "Capped share" in out
+
+
+def test_pass_rate_by_density(tmp_path):
+    run_script("pass_rate_by_density.py", tmp_path, "--n", "10", "--n-single-point", "20")
+    table = pd.read_csv(tmp_path / "pass_rate_by_density.csv")
+    assert len(table) == 2 * 11 * 3 and set(table["size"]) == {"16x16", "30x16"}
+    assert (table["ci_low"] <= table["pass_rate"]).all()
+    assert (table["pass_rate"] <= table["ci_high"]).all()
+    for name in ("pass_rate_by_density.csv", "pass_rate_by_density.png"):
+        assert_sidecar(tmp_path / name, seed=7)
+
+
+def test_pass_rate_by_click(tmp_path):
+    out = run_script("pass_rate_by_click.py", tmp_path, "--n", "4", "--n-intermediate", "2")
+    table = pd.read_csv(tmp_path / "pass_rate_by_click.csv")
+    assert len(table) == 81 + 256 and table["seed"].is_unique
+    assert set(table.loc[table["board"] == "9x9/10", "n"]) == {4}
+    assert set(table["rule"]) == {"safe-click"} and set(table["solver"]) == {"logic"}
+    for name in ("pass_rate_by_click.csv", "pass_rate_by_click_9x9-10.png",
+                 "pass_rate_by_click_16x16-40.png"):
+        assert_sidecar(tmp_path / name, seed=7)
+    assert "half-widths" in out
+
+
+def test_bbbv(tmp_path):
+    out = run_script("bbbv.py", tmp_path, "--n", "500")
+    histogram = pd.read_csv(tmp_path / "bbbv_histogram.csv")
+    assert list(histogram.columns[:2]) == ["board", "rule"]
+    assert (histogram.groupby(["board", "rule"])["count"].sum() == 500).all()
+    summary = pd.read_csv(tmp_path / "bbbv_summary.csv")
+    assert len(summary) == 12 and {"mean", "sd", "q05", "q25", "q50", "q75", "q95", "n",
+                                   "seed"} <= set(summary.columns)
+    share = pd.read_csv(tmp_path / "bbbv_expert_70_130.csv")
+    assert set(share["board"]) == {"30x16/99"} and len(share) == 4
+    for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_70_130.csv",
+                 "bbbv.png"):
+        assert_sidecar(tmp_path / name, seed=7)
+    assert "70 <= 3BV <= 130" in out

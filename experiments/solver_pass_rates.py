@@ -1,0 +1,197 @@
+"""Solver pass rates on the three presets, three first-click settings and four solvers.
+
+Boards: Beginner 9x9/10, Intermediate 16x16/40, Expert 30x16/99. Settings:
+``safe-opening`` centre click (the published setting), ``safe-click`` centre and
+``safe-click`` corner. Solvers: ``single-point`` (never uses the mine count),
+``subset`` and ``logic`` with the mine count, and ``logic`` without it. A board
+passes when the solver opens every safe cell without guessing; ``logic`` boards
+that hit the configuration cap (200,000 per stall) are counted as ``capped``, not
+as passes, and their share is printed.
+
+Boards per row: ``--n-single-point`` (default 200,000) for single-point, ``--n``
+(default 50,000) for the others. The solvers are four groups of rows: group ``i``
+draws from child ``i`` of ``SeedSequence(--seed)`` and row ``j`` in it from child
+``j`` of that (seed label ``"42/i/j"``). Every pass rate has a 95% Wilson interval.
+
+The single-point rows under ``safe-opening`` are compared with the published
+figures (Beginner 0.637 +/- 0.021, Intermediate 0.241 +/- 0.019, Expert 0.001 +/-
+0.001; n = 2,000 each, centre click, normal intervals) by a pooled two-proportion
+z-test, judged together by Holm's method.
+
+Writes ``<out>/solver_pass_rates.csv`` and ``<out>/solver_pass_rates_published.csv``,
+each with its ``.json`` sidecar.
+
+Usage: ``python experiments/solver_pass_rates.py [--seed 42] [--n 50000]
+[--n-single-point 200000] [--workers -1] [--out results]``
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+from common import base_parser, format_proportion, pass_rate_groups, solver_pool
+from scipy.stats import fisher_exact
+from statsmodels.stats.proportion import proportions_ztest
+
+from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.passrate import DEFAULT_CHUNK_SIZE
+from minestats.stats import holm_reject, wilson_interval
+from minestats.store import collect_metadata, write_csv
+
+BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
+SETTINGS = (("safe-opening", "centre"), ("safe-click", "centre"), ("safe-click", "corner"))
+SOLVERS = (("single-point", False), ("subset", True), ("logic", True), ("logic", False))
+PUBLISHED = {  # single-point, safe-opening, centre click: (pass rate, +/- normal 95%)
+    "9x9/10": (0.637, 0.021), "16x16/40": (0.241, 0.019), "30x16/99": (0.001, 0.001),
+}
+PUBLISHED_N = 2_000
+CONFIDENCE_LEVEL = 0.95
+ALPHA = 0.05
+COLUMNS = ["board", "rule", "click", "solver", "use_mine_count", "n", "successes", "capped",
+           "lost", "pass_rate", "ci_low", "ci_high", "seed", "seconds_per_board"]
+
+
+def simulate_table(*, seed, n, n_single_point, chunk_size, workers) -> pd.DataFrame:
+    """One row per board, setting and solver, ordered board, setting, solver."""
+    groups = [([{"board": board, "solver": solver, "use_mine_count": count, "rule": rule,
+                 "click": click} for board in BOARDS for rule, click in SETTINGS],
+               n_single_point if solver == "single-point" else n)
+              for solver, count in SOLVERS]
+    with solver_pool(workers) as pool_map:
+        table = pass_rate_groups(groups, seed=seed, chunk_size=chunk_size, pool_map=pool_map)
+    table["click"] = [click for _ in SOLVERS for _ in BOARDS for _, click in SETTINGS]
+    table["capped_share"] = table["capped"] / table["n"]
+    table["capped_ci_low"], table["capped_ci_high"] = wilson_interval(
+        table["capped"].to_numpy(), table["n"].to_numpy(), confidence_level=CONFIDENCE_LEVEL)
+    order = {"board": [str(b) for b in BOARDS], "rule": [r for r, _ in SETTINGS],
+             "click": ["centre", "corner"], "solver": ["single-point", "subset", "logic"],
+             "use_mine_count": [True, False]}
+    table = table.sort_values(list(order), key=lambda column: column.map(
+        {value: i for i, value in enumerate(order[column.name])}), kind="stable")
+    rest = [column for column in table.columns if column not in COLUMNS]
+    return table[COLUMNS + rest].reset_index(drop=True)
+
+
+def compare_published(table: pd.DataFrame) -> pd.DataFrame:
+    """Single-point, safe-opening, centre: ours against the published figures."""
+    ours = table[(table["solver"] == "single-point") & (table["rule"] == "safe-opening")]
+    rows = []
+    for row in ours.itertuples():
+        published, half_width = PUBLISHED[row.board]
+        published_successes = round(published * PUBLISHED_N)
+        z, p_value = proportions_ztest([row.successes, published_successes],
+                                       [row.n, PUBLISHED_N])
+        fisher_p = fisher_exact([[row.successes, row.n - row.successes],
+                                 [published_successes, PUBLISHED_N - published_successes]]).pvalue
+        low, high = wilson_interval(published_successes, PUBLISHED_N)
+        rows.append({"board": row.board, "n": row.n, "successes": row.successes,
+                     "pass_rate": row.pass_rate, "ci_low": row.ci_low,
+                     "ci_high": row.ci_high, "seed": row.seed,
+                     "published": published, "published_half_width": half_width,
+                     "published_n": PUBLISHED_N, "published_successes": published_successes,
+                     "published_wilson_low": low, "published_wilson_high": high,
+                     "z": float(z), "p_value": float(p_value), "fisher_p": float(fisher_p)})
+    comparison = pd.DataFrame(rows)
+    comparison["holm_reject"] = holm_reject(comparison["p_value"].to_numpy(), alpha=ALPHA)
+    return comparison
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """Every pass rate with its Wilson interval, n and seed; capped share for logic."""
+    lines = [f"{'board':9} {'rule':12} {'click':6} {'solver':12} {'count':5} "
+             f"{'pass rate [95% Wilson]':24} {'successes/n':>16} {'capped':>7} "
+             f"{'seed':>7} {'ms/board':>8}"]
+    for row in table.itertuples():
+        lines.append(
+            f"{row.board:9} {row.rule:12} {row.click:6} {row.solver:12} "
+            f"{'yes' if row.use_mine_count else 'no':5} "
+            f"{row.pass_rate:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}]  "
+            f"{f'{row.successes:,}/{row.n:,}':>16} {row.capped:>7,} {row.seed:>7} "
+            f"{1000 * row.seconds_per_board:8.3f}")
+    return "\n".join(lines)
+
+
+def format_capped(table: pd.DataFrame) -> str:
+    """Format the capped share of every logic row, with its Wilson interval."""
+    logic = table[table["solver"] == "logic"]
+    lines = [f"Capped share of the logic rows (gave up after {logic['max_configurations'].max():,}"
+             f" configurations in one stall; counted as not passed), 95% Wilson:"]
+    for row in logic.itertuples():
+        lines.append(f"  {row.board:9} {row.rule:12} {row.click:6} mine count "
+                     f"{'yes' if row.use_mine_count else 'no ':3}: "
+                     + format_proportion(row.capped, row.n, row.capped_ci_low,
+                                         row.capped_ci_high, row.seed, digits=5))
+    return "\n".join(lines)
+
+
+def format_comparison(comparison: pd.DataFrame) -> str:
+    """Ours (Wilson) against published (normal interval as printed), z and Holm verdict."""
+    lines = [f"Single-point, safe-opening, centre click: ours vs published (n = {PUBLISHED_N:,}"
+             f" each, normal intervals); pooled two-proportion z, Holm at alpha = {ALPHA}:"]
+    for row in comparison.itertuples():
+        verdict = "DISAGREES" if row.holm_reject else "agrees"
+        lines.append(
+            f"  {row.board:9} ours "
+            + format_proportion(row.successes, row.n, row.ci_low, row.ci_high, row.seed)
+            + f" vs published {row.published:.3f} +/- {row.published_half_width:.3f} "
+            f"(Wilson [{row.published_wilson_low:.4f}, {row.published_wilson_high:.4f}]): "
+            f"z = {row.z:+.2f}, p = {row.p_value:.3g} (Fisher exact p = {row.fisher_p:.3g}): "
+            f"{verdict}")
+    small = comparison[comparison["published_successes"] < 10]
+    if not small.empty:
+        lines.append("  (" + ", ".join(small["board"]) + ": the published count is "
+                     + ", ".join(str(s) for s in small["published_successes"])
+                     + " boards, too few for the normal approximation; Fisher's exact "
+                     "test is the safer guide there)")
+    lines.append("  Verdict: " + ("all published single-point figures reproduced"
+                                  if not comparison["holm_reject"].any() else
+                                  "published figure(s) NOT reproduced: " + ", ".join(
+                                      comparison.loc[comparison["holm_reject"], "board"])))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    start = time.perf_counter()
+    parser = base_parser(__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=50_000,
+                        help="boards per subset and logic row (default 50,000)")
+    parser.add_argument("--n-single-point", type=int, default=200_000,
+                        help="boards per single-point row (default 200,000)")
+    parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
+                        help=f"boards per chunk (default {DEFAULT_CHUNK_SIZE:,})")
+    args = parser.parse_args(argv)
+    table = simulate_table(seed=args.seed, n=args.n, n_single_point=args.n_single_point,
+                           chunk_size=args.chunk_size, workers=args.workers)
+    comparison = compare_published(table)
+    extra = {"row_seeds": dict(zip(
+        table["board"] + " " + table["rule"] + " " + table["click"] + " " + table["solver"]
+        + np.where(table["use_mine_count"], "", " (no mine count)"), table["seed"],
+        strict=True)), "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers}
+    inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
+              "n": {"single-point": args.n_single_point, "subset": args.n, "logic": args.n},
+              "wall_time_s": time.perf_counter() - start}
+    path = write_csv(table, args.out / "solver_pass_rates.csv",
+                     metadata=collect_metadata(**inputs, extra=extra))
+    published_path = write_csv(
+        comparison, args.out / "solver_pass_rates_published.csv",
+        metadata=collect_metadata(**inputs, extra=extra | {
+            "holm_alpha": ALPHA,
+            "test": "pooled two-proportion z (statsmodels proportions_ztest) against the "
+                    f"published counts round(p * {PUBLISHED_N})"}))
+    print(f"Solver pass rates: n = {args.n_single_point:,} boards per single-point row, "
+          f"{args.n:,} per subset and logic row; root seed {args.seed} (solver group i, row j:"
+          f" seed {args.seed}/i/j); chunk size {args.chunk_size:,}; "
+          f"{CONFIDENCE_LEVEL:.0%} Wilson intervals; count = solver uses the mine count")
+    print(format_table(table))
+    print()
+    print(format_capped(table))
+    print()
+    print(format_comparison(comparison))
+    print(f"Wrote {path}, {published_path} and their sidecars; "
+          f"{time.perf_counter() - start:.1f} s wall")
+
+
+if __name__ == "__main__":
+    main()
