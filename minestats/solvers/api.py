@@ -110,11 +110,10 @@ def _deduce(state, solver, use_mine_count, max_configurations):
     """Deductions of ``solver`` beyond single-point, cheapest first."""
     if solver == "exhaustive":
         return exhaustive_moves(state, use_mine_count=use_mine_count)
-    constraints = state.constraints()
-    moves = subset_moves(state, constraints, use_mine_count=use_mine_count)
+    moves = subset_moves(state, use_mine_count=use_mine_count)
     if solver == "subset" or moves.safe or moves.mines:
         return moves
-    return logic_moves(state, constraints, use_mine_count=use_mine_count,
+    return logic_moves(state, state.constraints(), use_mine_count=use_mine_count,
                        max_configurations=max_configurations)
 
 

@@ -174,7 +174,7 @@ def logic_moves(state: GameState, constraints, *, use_mine_count: bool,
     state : GameState
         The game; not changed.
     constraints : list of (cells, mines)
-        ``state.constraints()``, computed once per stall by the caller.
+        ``state.constraints()``.
     use_mine_count : bool
         Require placements to use exactly the remaining mines.
     max_configurations : int

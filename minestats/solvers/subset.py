@@ -5,30 +5,94 @@ B's extra cells hold exactly rem(B) - rem(A) mines, where rem is a number minus 
 flags. If that is 0 they are all safe; if it equals the number of extra cells they
 are all mines (the "1-2-1" pattern). A single number is the case A = {} (its cells
 are all safe when rem is 0, all mines when rem equals their count), which the
-single-point rules already cover.
+single-point rules, always applied first, already cover.
 
 With the mine count: no mines left means every unknown cell is safe; as many mines
 left as unknown cells means every unknown cell is a mine.
+
+The pair rule is compiled. B contains A's first unknown cell, so B is a neighbour
+of that cell; and A's cells lie inside B's iff each of them touches B, so no sets
+are built.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import numba
+import numpy as np
 
 from minestats.solvers.state import GameState, Moves
 
 __all__ = ["subset_moves"]
 
 
-def subset_moves(state: GameState, constraints, *, use_mine_count: bool) -> Moves:
+@numba.njit(cache=True)
+def _touch(first, second, width):
+    """Whether two distinct cells are neighbours."""
+    return (abs(first % width - second % width) <= 1
+            and abs(first // width - second // width) <= 1)
+
+
+@numba.njit(cache=True)
+def _pair_rule(counts, around, revealed, flagged, width):
+    """Safe and mined masks proved by the pair rule; ``around`` is padded with ``cells``."""
+    cells = counts.size
+    hidden = np.zeros(cells, dtype=np.int64)
+    left = np.zeros(cells, dtype=np.int64)
+    first = np.full(cells, -1, dtype=np.int64)
+    for cell in range(cells):
+        if revealed[cell] and counts[cell] > 0:
+            left[cell] = counts[cell]
+            for t in range(around.shape[1]):
+                j = around[cell, t]
+                if j == cells:
+                    break
+                if flagged[j]:
+                    left[cell] -= 1
+                elif not revealed[j]:
+                    hidden[cell] += 1
+                    if first[cell] < 0:
+                        first[cell] = j
+    safe = np.zeros(cells, dtype=np.bool_)
+    mine = np.zeros(cells, dtype=np.bool_)
+    for small in range(cells):
+        if hidden[small] == 0:
+            continue
+        for s in range(around.shape[1]):
+            big = around[first[small], s]
+            if big == cells:
+                break
+            if hidden[big] <= hidden[small]:
+                continue
+            inside = True
+            for t in range(around.shape[1]):
+                j = around[small, t]
+                if j == cells:
+                    break
+                if not (flagged[j] or revealed[j]) and not _touch(j, big, width):
+                    inside = False
+                    break
+            extra_mines = left[big] - left[small]
+            if not inside or 0 < extra_mines < hidden[big] - hidden[small]:
+                continue
+            for t in range(around.shape[1]):
+                j = around[big, t]
+                if j == cells:
+                    break
+                if not (flagged[j] or revealed[j]) and not _touch(j, small, width):
+                    if extra_mines == 0:
+                        safe[j] = True
+                    else:
+                        mine[j] = True
+    return safe, mine
+
+
+def subset_moves(state: GameState, *, use_mine_count: bool) -> Moves:
     """Cells proved safe or mined by the subset rule on the current state.
 
     Parameters
     ----------
     state : GameState
         The game; not changed.
-    constraints : list of (cells, mines)
-        ``state.constraints()``, computed once per stall by the caller.
     use_mine_count : bool
         Also apply the trivial global rule (no mines left, or only mines left).
 
@@ -42,36 +106,22 @@ def subset_moves(state: GameState, constraints, *, use_mine_count: bool) -> Move
     The row y = 1 shows 1 1 1 1 above four hidden cells. The first 1 sees {8, 9}
     and the second {8, 9, 10}, so cell 10 is safe; likewise from the right, cell 9:
 
-    >>> import numpy as np
     >>> layout = np.array([[0, 0, 0, 0],
     ...                    [0, 0, 0, 0],
     ...                    [1, 0, 0, 1]], dtype=bool)
     >>> state = GameState(layout, (1, 0))
-    >>> moves = subset_moves(state, state.constraints(), use_mine_count=False)
+    >>> moves = subset_moves(state, use_mine_count=False)
     >>> sorted(moves.safe), sorted(moves.mines)
     ([9, 10], [])
     """
-    containing = defaultdict(list)
-    for cells, mines in constraints:
-        for cell in cells:
-            containing[cell].append((frozenset(cells), mines))
-    safe, mined = set(), set()
-    for cells, mines in constraints:
-        small = frozenset(cells)
-        for big, big_mines in containing[cells[0]]:
-            if len(big) <= len(small) or not small <= big:
-                continue
-            extra = big - small
-            difference = big_mines - mines
-            if difference == 0:
-                safe |= extra
-            elif difference == len(extra):
-                mined |= extra
+    safe, mined = _pair_rule(state.counts, state.around, state.revealed, state.flagged,
+                             state.board.width)
     if use_mine_count:
-        unknown = state.unknown.tolist()
+        unknown = ~state.revealed & ~state.flagged
         remaining = state.remaining_mines
         if remaining == 0:
-            safe.update(unknown)
-        elif remaining == len(unknown):
-            mined.update(unknown)
-    return Moves(frozenset(safe), frozenset(mined))
+            safe |= unknown
+        elif remaining == int(unknown.sum()):
+            mined |= unknown
+    return Moves(frozenset(np.flatnonzero(safe).tolist()),
+                 frozenset(np.flatnonzero(mined).tolist()))
