@@ -43,18 +43,30 @@ def _assert_sound(layout, result):
         assert result.solved == bool((result.revealed | layout).all())
 
 
-@pytest.mark.parametrize("use_mine_count", [True, False])
-def test_logic_agrees_with_exhaustive_on_tiny_boards(use_mine_count):
+def _check_logic_against_exhaustive(seed, per_case, use_mine_count):
     checked = solved = 0
-    for layout, click in _tiny_boards(seed=21 + use_mine_count, per_case=30):
+    for layout, click in _tiny_boards(seed=seed, per_case=per_case):
         logic = solve(layout, click, solver="logic", use_mine_count=use_mine_count)
         reference = solve(layout, click, solver="exhaustive", use_mine_count=use_mine_count)
         assert not logic.capped
         assert _same_outcome(logic, reference), (layout.astype(int), click)
         checked += 1
         solved += logic.solved
+    return checked, solved
+
+
+@pytest.mark.parametrize("use_mine_count", [True, False])
+def test_logic_agrees_with_exhaustive_on_tiny_boards(use_mine_count):
+    checked, solved = _check_logic_against_exhaustive(21 + use_mine_count, 30, use_mine_count)
     assert checked >= 2000
     assert 0.2 * checked < solved < 0.95 * checked  # the sample holds both outcomes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("use_mine_count", [True, False])
+def test_logic_agrees_with_exhaustive_on_many_tiny_boards(use_mine_count):
+    checked, _ = _check_logic_against_exhaustive(23 + use_mine_count, 400, use_mine_count)
+    assert checked >= 25_000
 
 
 def test_mine_count_helps_logic():
@@ -180,7 +192,7 @@ def test_monotone_on_tiny_and_standard_boards():
 def test_monotone_on_many_standard_boards():
     rng = np.random.default_rng(43)
     boards = []
-    for width, height, mines, n in ((9, 9, 10, 1500), (16, 16, 40, 600), (30, 16, 99, 300)):
+    for width, height, mines, n in ((9, 9, 10, 15000), (16, 16, 40, 6000), (30, 16, 99, 3000)):
         centre = (width // 2, height // 2)
         boards += [(layout, centre)
                    for layout in random_layouts(rng, n, width, height, mines, centre)]
@@ -189,8 +201,8 @@ def test_monotone_on_many_standard_boards():
 
 @st.composite
 def _layouts_and_clicks(draw):
-    width = draw(st.integers(1, 6))
-    height = draw(st.integers(1, 5))
+    width = draw(st.integers(1, 5))
+    height = draw(st.integers(1, 4))  # at most 20 cells keeps exhaustive quick
     cells = draw(st.lists(st.booleans(), min_size=width * height, max_size=width * height))
     layout = np.array(cells, dtype=bool).reshape(height, width)
     click = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
