@@ -102,7 +102,8 @@ def chunk_seeds(seed_sequence: np.random.SeedSequence, count: int) -> Iterator:
 
 def _worker_count(workers: int) -> int:
     if isinstance(workers, bool) or not isinstance(workers, int | np.integer):
-        raise ValueError(f"workers ({workers!r}) must be an integer or a map-like callable")
+        raise ValueError(f"workers ({workers!r}) must be an integer, an executor or a "
+                         "map-like callable")
     if workers == -1:
         return os.cpu_count() or 1
     if workers < 1:
@@ -113,8 +114,9 @@ def _worker_count(workers: int) -> int:
 def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     """Apply ``function`` to every task and yield the results in task order.
 
-    Results are yielded as they are ready, and at most two per worker are in
-    flight, so memory is bounded by the chunk size, not by the number of chunks.
+    Results are yielded as they are ready, and on a pool at most two tasks per
+    worker are in flight, so memory is bounded by the chunk size, not by the
+    number of chunks.
 
     Parameters
     ----------
@@ -122,11 +124,12 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
         A picklable module-level function of one task.
     tasks : iterable
         One entry per chunk; may be a generator.
-    workers : int or map-like callable, optional
+    workers : int, executor or map-like callable, optional
         ``-1`` (default) uses a process pool with one worker per core, ``1`` runs
-        in this process, ``k`` uses ``k`` processes. A map-like callable (for
-        example ``multiprocessing.Pool.imap`` or an executor's ``map``) is used as
-        it is, so the caller can hand in its own pool.
+        in this process, ``k`` uses ``k`` processes. An object with a ``submit``
+        method (a `concurrent.futures.Executor`, or a ``dask.distributed.Client``
+        for a cluster) is used as the pool; a map-like callable (an executor's
+        ``map``) is called as it is. Either way the caller owns the pool.
 
     Returns
     -------
@@ -140,20 +143,33 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     """
     if callable(workers):
         return iter(workers(function, tasks))
+    if hasattr(workers, "submit"):
+        return _map_on_executor(function, iter(tasks), workers, _capacity(workers))
     count = _worker_count(workers)
     tasks = iter(tasks)
     head = list(islice(tasks, 2))
     if count <= 1 or len(head) <= 1:
         return map(function, chain(head, tasks))
-    return _map_on_pool(function, chain(head, tasks), count)
+    return _map_on_own_pool(function, chain(head, tasks), count)
 
 
-def _map_on_pool(function: Callable, tasks: Iterator, count: int) -> Iterator:
+def _capacity(executor) -> int:
+    """How many tasks an executor runs at once: its workers, or its threads on Dask."""
+    if hasattr(executor, "nthreads"):
+        return max(sum(executor.nthreads().values()), 1)
+    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
+
+
+def _map_on_own_pool(function: Callable, tasks: Iterator, count: int) -> Iterator:
     with ProcessPoolExecutor(max_workers=count) as pool:
-        pending = deque()
-        for task in tasks:
-            pending.append(pool.submit(function, task))
-            if len(pending) >= 2 * count:
-                yield pending.popleft().result()
-        while pending:
+        yield from _map_on_executor(function, tasks, pool, count)
+
+
+def _map_on_executor(function: Callable, tasks: Iterator, executor, capacity: int) -> Iterator:
+    pending = deque()
+    for task in tasks:
+        pending.append(executor.submit(function, task))
+        if len(pending) >= 2 * capacity:
             yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()

@@ -109,7 +109,7 @@ def _opening_chunk(config, size, seed_sequence):
 
 
 def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT_CHUNK_SIZE,
-                     workers=-1) -> OpeningSimulation:
+                     workers=-1, store=None, progress=False) -> OpeningSimulation:
     """Draw whole boards by the rule and count how often the first click opens.
 
     Parameters
@@ -126,8 +126,13 @@ def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT
         Seed of the run. None draws fresh entropy, recorded in the result's ``seed``.
     chunk_size : int, optional
         Boards per chunk. The result depends on (seed, n, chunk_size) only.
-    workers : int or map-like callable, optional
-        ``-1`` all cores (default), ``1`` this process; see `minestats.chunks.map_chunks`.
+    workers : int, executor or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client;
+        see `minestats.chunks.map_chunks`.
+    store : minestats.chunkstore.ChunkStore, optional
+        Keep finished chunks there, and take those already there: a rerun resumes.
+    progress : bool, optional
+        Show a progress bar on stderr.
 
     Returns
     -------
@@ -154,7 +159,8 @@ def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT
         exact = float(opening_probability(board, click, rule=rule))
     seed_sequence = as_seed_sequence(rng)
     [counts] = run_jobs(_opening_chunk, [((board, rule, click), seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers)
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress)
     if click is not None:
         counts = int(counts)
     return OpeningSimulation(board=board, rule=rule, click=click, n=int(n),

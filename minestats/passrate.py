@@ -147,7 +147,8 @@ def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
 
 def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=None,
               use_mine_count=True, max_configurations=200_000,
-              chunk_size=DEFAULT_CHUNK_SIZE, workers=-1) -> PassRate:
+              chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
+              progress=False) -> PassRate:
     """Share of boards a solver finishes without guessing, from one first click.
 
     Parameters
@@ -169,8 +170,12 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
         Per-stall cap of the ``logic`` solver; capped boards are counted apart.
     chunk_size : int, optional
         Boards per chunk; the result depends on (seed, n, chunk_size).
-    workers : int or map-like callable, optional
-        ``-1`` all cores (default), ``1`` this process.
+    workers : int, executor or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client.
+    store : minestats.chunkstore.ChunkStore, optional
+        Keep finished chunks there, and take those already there: a rerun resumes.
+    progress : bool, optional
+        Show a progress bar on stderr.
 
     Returns
     -------
@@ -189,12 +194,13 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
     n = _check_n(n)
     seed_sequence = as_seed_sequence(seed)
     [totals] = run_jobs(_pass_rate_chunk, [(config, seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers)
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress)
     return _result(config, totals, n=n, seed=seed_label(seed_sequence), chunk_size=chunk_size)
 
 
 def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
-                    workers=-1) -> pd.DataFrame:
+                    workers=-1, store=None, progress=False) -> pd.DataFrame:
     """Pass rates over a grid of configurations, as a tidy table.
 
     Parameters
@@ -203,7 +209,7 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
         Each dict holds the keyword arguments of `pass_rate` for one row: ``board``
         and ``solver``, optionally ``rule``, ``click``, ``use_mine_count`` and
         ``max_configurations``.
-    n, chunk_size, workers
+    n, chunk_size, workers, store, progress
         As in `pass_rate`, the same for every row.
     seed : int, numpy.random.SeedSequence, numpy.random.Generator or None
         Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so
@@ -235,7 +241,7 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
     n = _check_n(n)
     seeds = grid_seeds(seed, len(configs))
     totals = run_jobs(_pass_rate_chunk, list(zip(configs, seeds, strict=True)), n=n,
-                      chunk_size=chunk_size, workers=workers)
+                      chunk_size=chunk_size, workers=workers, store=store, progress=progress)
     rows = [_result(config, total, n=n, seed=seed_label(job_seed), chunk_size=chunk_size)
             for config, total, job_seed in zip(configs, totals, seeds, strict=True)]
     return pd.DataFrame([row.to_dict() for row in rows])

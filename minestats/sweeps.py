@@ -12,12 +12,15 @@ job alone with that child (seed label ``"seed/i"``) gives the same numbers.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
+from tqdm import tqdm
 
 from minestats.chunks import as_seed_sequence, chunk_seeds, chunk_sizes, map_chunks
+from minestats.chunkstore import ChunkStore, job_key
 
 __all__ = ["grid_seeds", "run_jobs"]
 
@@ -35,12 +38,12 @@ def grid_seeds(rng, count: int) -> list[np.random.SeedSequence]:
 
 
 def _run_tagged(chunk_function, task):
-    job, config, size, seed = task
-    return job, chunk_function(config, size, seed)
+    tag, config, size, seed = task
+    return tag, chunk_function(config, size, seed)
 
 
 def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: int,
-             workers=-1) -> list:
+             workers=-1, store: ChunkStore | None = None, progress: bool = False) -> list:
     """Run ``n`` trials of every job in seeded chunks and add up each job's chunk results.
 
     Parameters
@@ -55,8 +58,13 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: in
         Trials per job.
     chunk_size : int
         Trials per chunk.
-    workers : int or map-like callable, optional
+    workers : int, executor or map-like callable, optional
         See `minestats.chunks.map_chunks`.
+    store : ChunkStore, optional
+        Chunks already in the store are taken from it; every chunk computed is
+        written to it as soon as it arrives, so an interrupted run resumes.
+    progress : bool, optional
+        Show a progress bar (tqdm, on stderr) with boards per second and an ETA.
 
     Returns
     -------
@@ -65,17 +73,32 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: in
 
     Examples
     --------
-    >>> from minestats.sweeps import grid_seeds, run_jobs
     >>> jobs = list(zip(["a", "b"], grid_seeds(0, 2)))
     >>> run_jobs(lambda config, size, seed: size, jobs, n=25, chunk_size=10, workers=1)
     [25, 25]
     """
     sizes = chunk_sizes(n, chunk_size)
-    tasks = ((job, config, size, seed)
-             for job, (config, job_seed) in enumerate(jobs)
-             for size, seed in zip(sizes, chunk_seeds(job_seed, len(sizes)), strict=True))
+    keys = [job_key(chunk_function, config, seed) if store is not None else None
+            for config, seed in jobs]
     totals = [0] * len(jobs)
-    for job, result in map_chunks(partial(_run_tagged, chunk_function), tasks,
-                                  workers=workers):
-        totals[job] = totals[job] + result
+    with tqdm(total=n * len(jobs), unit="board", unit_scale=True, disable=not progress,
+              file=sys.stderr, smoothing=0.1) as bar:
+
+        def missing_chunks():
+            for job, (config, job_seed) in enumerate(jobs):
+                seeds = chunk_seeds(job_seed, len(sizes))
+                for chunk, (size, seed) in enumerate(zip(sizes, seeds, strict=True)):
+                    stored = None if store is None else store.get(keys[job], chunk, size)
+                    if stored is None:
+                        yield (job, chunk, size), config, size, seed
+                    else:
+                        totals[job] = totals[job] + stored
+                        bar.update(size)
+
+        for (job, chunk, size), result in map_chunks(
+                partial(_run_tagged, chunk_function), missing_chunks(), workers=workers):
+            if store is not None:
+                store.put(keys[job], chunk, size, result)
+            totals[job] = totals[job] + result
+            bar.update(size)
     return totals

@@ -1,0 +1,142 @@
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+import pytest
+
+from minestats.chunkstore import ChunkStore
+from minestats.montecarlo import simulate_opening
+from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.sweeps import grid_seeds, run_jobs
+
+
+def trials(config, size, seed_sequence):
+    return np.array([size, config])
+
+
+def test_run_jobs_adds_up_chunks_per_job():
+    jobs = list(zip([1, 10], grid_seeds(0, 2), strict=True))
+    totals = run_jobs(trials, jobs, n=25, chunk_size=10, workers=1)
+    assert [t.tolist() for t in totals] == [[25, 3], [25, 30]]
+
+
+def test_store_resumes_and_recomputes_only_missing_chunks(tmp_path):
+    kwargs = {"rule": "safe-click", "n": 50_000, "rng": 8, "chunk_size": 5_000, "workers": 1}
+    plain = simulate_opening("9x9/10", **kwargs)
+    with ChunkStore(tmp_path / "chunks.sqlite") as store:
+        first = simulate_opening("9x9/10", **kwargs, store=store)
+        assert (store.written, store.reused) == (10, 0)
+    with sqlite3.connect(tmp_path / "chunks.sqlite") as connection:
+        connection.execute("DELETE FROM chunks WHERE chunk IN (2, 7)")
+    with ChunkStore(tmp_path / "chunks.sqlite") as store:
+        resumed = simulate_opening("9x9/10", **kwargs, store=store)
+        assert (store.written, store.reused) == (2, 8)
+    assert (plain.counts == first.counts).all() and (plain.counts == resumed.counts).all()
+
+
+def test_store_keeps_jobs_apart_and_reuses_chunks_of_a_smaller_run(tmp_path):
+    with ChunkStore(tmp_path / "chunks.sqlite") as store:
+        small = pass_rate("8x8/10", solver="single-point", n=1_000, seed=4, chunk_size=250,
+                          workers=1, store=store)
+        other_seed = pass_rate("8x8/10", solver="single-point", n=1_000, seed=5,
+                               chunk_size=250, workers=1, store=store)
+        assert store.reused == 0
+        larger = pass_rate("8x8/10", solver="single-point", n=1_500, seed=4, chunk_size=250,
+                           workers=1, store=store)
+        assert store.reused == 4 and store.written == 10
+    alone = pass_rate("8x8/10", solver="single-point", n=1_500, seed=4, chunk_size=250,
+                      workers=1)
+    assert larger.successes == alone.successes
+    assert small.successes != other_seed.successes or small.seed != other_seed.seed
+
+
+def test_store_from_another_version_or_not_a_store_is_refused(tmp_path):
+    path = tmp_path / "chunks.sqlite"
+    ChunkStore(path).close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE meta SET value = '0.0.1' WHERE key = 'minestats'")
+    with pytest.raises(ValueError, match="was written with minestats '0.0.1'"):
+        ChunkStore(path)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_text("this is not a database, just text long enough " * 40)
+    with pytest.raises(ValueError, match="is not a minestats chunk store"):
+        ChunkStore(junk)
+
+
+RUN_SWEEP = """
+import sys
+from minestats.chunkstore import ChunkStore
+from minestats.montecarlo import simulate_opening
+with ChunkStore(sys.argv[1]) as store:
+    result = simulate_opening("expert", rule="winxp", n=500_000, rng=3, chunk_size=10_000,
+                              workers=1, store=store)
+    print(store.reused, store.written, *result.counts.ravel())
+"""
+
+
+def stored_chunks(path):
+    try:
+        with sqlite3.connect(path, timeout=5) as connection:
+            return connection.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+@pytest.fixture(scope="module")
+def uninterrupted_counts():
+    result = simulate_opening("expert", rule="winxp", n=500_000, rng=3, chunk_size=10_000,
+                              workers=1)
+    return result.counts.ravel().tolist()
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGKILL, signal.SIGINT])
+def test_interrupted_sweep_resumes_to_the_same_numbers(tmp_path, signal_number,
+                                                       uninterrupted_counts):
+    path = tmp_path / "chunks.sqlite"
+    process = subprocess.Popen([sys.executable, "-c", RUN_SWEEP, str(path)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while stored_chunks(path) < 10 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None, "the sweep ended before it could be interrupted"
+    process.send_signal(signal_number)
+    process.wait(timeout=60)
+    assert process.returncode != 0
+    interrupted_at = stored_chunks(path)
+    assert 10 <= interrupted_at < 50
+
+    rerun = subprocess.run([sys.executable, "-c", RUN_SWEEP, str(path)], capture_output=True,
+                           text=True, check=True)
+    reused, written, *counts = map(int, rerun.stdout.split())
+    assert reused == interrupted_at and reused + written == 50
+    assert counts == uninterrupted_counts
+
+
+def test_executor_objects_give_the_serial_numbers():
+    kwargs = {"rule": "uniform", "n": 60_000, "rng": 2, "chunk_size": 7_000}
+    serial = simulate_opening("16x16/40", **kwargs, workers=1)
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        pooled = simulate_opening("16x16/40", **kwargs, workers=pool)
+    assert (serial.counts == pooled.counts).all()
+
+
+def test_local_dask_cluster_gives_the_serial_numbers():
+    distributed = pytest.importorskip("distributed")
+    grid = [{"board": "9x9/10", "solver": "single-point"},
+            {"board": "8x8/10", "solver": "logic", "rule": "safe-click", "click": "corner"}]
+    serial_map = simulate_opening("expert", rule="winxp", n=100_000, rng=5, chunk_size=10_000,
+                                  workers=1)
+    serial_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert len(client.nthreads()) == 2
+        dask_map = simulate_opening("expert", rule="winxp", n=100_000, rng=5,
+                                    chunk_size=10_000, workers=client)
+        dask_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=client)
+    assert (serial_map.counts == dask_map.counts).all()
+    assert serial_rates["successes"].tolist() == dask_rates["successes"].tolist()
