@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import PRESETS, resolve_board
+from minestats.consistency import parse_counts, reconstruct
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.montecarlo import simulate_opening
 from minestats.rules import RULES
@@ -25,6 +26,23 @@ _EXAMPLES = """examples:
   minestats opening --board 9x9/10 --rule safe-click --click centre -n 200000 --seed 42
   minestats opening-map --board beginner --rule uniform
   minestats opening-map --board expert --rule winxp -n 100000 --csv > winxp.csv
+  minestats reconstruct counts.txt
+"""
+
+_RECONSTRUCT_EPILOG = """input: rows of whitespace-separated counts 0..9, one row per line (blank
+lines are skipped); each count is the number of mines in the cell's 3x3 block, the
+cell itself included.
+
+output: one solution as rows of X (mine) and _ (safe), or the single line -1 when no
+layout fits; then a last line 'solutions: N, unique: yes|no' with the exact number
+of layouts that fit.
+
+example:
+  $ printf '1 1 1\\n1 1 1\\n0 0 0\\n' | minestats reconstruct
+  _ X _
+  _ _ _
+  _ _ _
+  solutions: 1, unique: yes
 """
 
 
@@ -66,6 +84,14 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_common(opening_map, click=False)
     opening_map.add_argument("--csv", action="store_true",
                              help="write one tidy CSV row per click position to stdout")
+    reconstruct_parser = commands.add_parser(
+        "reconstruct", help="find the mine layout behind a matrix of 3x3 counts",
+        description="Reconstruct a mine layout from each cell's count of mines in its 3x3 "
+                    "block (itself included), count the layouts that fit and say whether "
+                    "the answer is unique.",
+        epilog=_RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    reconstruct_parser.add_argument("file", nargs="?", default="-",
+                                    help="file holding the counts ('-' or none: stdin)")
     return parser
 
 
@@ -118,6 +144,25 @@ def _run_opening_map(args) -> None:
           "with the closed form")
 
 
+def _run_reconstruct(args) -> None:
+    if args.file == "-":
+        name, text = "<stdin>", sys.stdin.read()
+    else:
+        name = args.file
+        try:
+            with open(name, encoding="utf-8") as source:
+                text = source.read()
+        except OSError as error:
+            raise ValueError(f"cannot read {name!r}: {error.strerror}") from None
+    try:
+        counts = parse_counts(text)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    result = reconstruct(counts)
+    print(result.to_text())
+    print(f"solutions: {result.n_solutions}, unique: {'yes' if result.unique else 'no'}")
+
+
 def main(argv=None) -> int:
     """Run the ``minestats`` command; return its exit status.
 
@@ -129,7 +174,8 @@ def main(argv=None) -> int:
     0
     """
     args = _build_parser().parse_args(argv)
-    runners = {"opening": _run_opening, "opening-map": _run_opening_map}
+    runners = {"opening": _run_opening, "opening-map": _run_opening_map,
+               "reconstruct": _run_reconstruct}
     try:
         runners[args.command](args)
     except ValueError as error:
