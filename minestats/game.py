@@ -91,22 +91,21 @@ def neighbour_counts(mines) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _flood(start, counts, table, revealed, opened):
+def _flood(start, counts, table, revealed, opened, end=0):
     """Reveal ``start`` and flood through zeros, on flat arrays.
 
     ``counts`` are the numbers (int8, length N), ``table`` the neighbour table,
-    ``revealed`` the bool mask updated in place. Newly revealed cells are written
-    to ``opened[:k]`` (the buffer doubles as the breadth-first queue) and ``k`` is
-    returned; 0 if ``start`` was already revealed. The caller checks ``start`` is
-    safe: the neighbours of a safe zero cell are always safe.
+    ``revealed`` the bool mask updated in place. Newly revealed cells are appended
+    to ``opened[end:]`` (that part doubles as the breadth-first queue) and the new
+    end is returned; ``end`` itself if ``start`` was already revealed. The caller
+    checks ``start`` is safe: the neighbours of a safe zero cell are always safe.
     """
     if revealed[start]:
-        return 0
+        return end
     revealed[start] = True
-    opened[0] = start
-    found = 1
-    head = 0
-    while head < found:
+    opened[end] = start
+    head, end = end, end + 1
+    while head < end:
         cell = opened[head]
         head += 1
         if counts[cell] == 0:
@@ -116,9 +115,9 @@ def _flood(start, counts, table, revealed, opened):
                     break
                 if not revealed[neighbour]:
                     revealed[neighbour] = True
-                    opened[found] = neighbour
-                    found += 1
-    return found
+                    opened[end] = neighbour
+                    end += 1
+    return end
 
 
 def reveal(mines, click) -> np.ndarray:
