@@ -8,7 +8,9 @@
    centre 3x3), centre click, with the mine count; pass and capped shares.
 
 Layouts are drawn from numpy's default_rng with the given seed (one spawned stream
-per section); compile time is excluded (a warm-up call) and reported.
+per section); compile time is excluded (a warm-up call) and reported. Times are CPU
+time of this process (`time.process_time`; everything runs on one core), so other
+work on the machine does not inflate them.
 
 Run: ``.venv/bin/python benchmarks/bench_solvers.py [--seed S] [--n-plain N] ...``
 """
@@ -32,25 +34,26 @@ LEVELS = {"Beginner 9x9/10": (9, 9, 10), "Intermediate 16x16/40": (16, 16, 40),
 def _best_time(function, repeats):
     best = float("inf")
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         result = function()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best, result
 
 
 def bench_single_point(rng, n, repeats):
     print(f"single-point vs plain Python, same layouts, n = {n} per level, centre click, "
           "safe-opening")
-    start = time.perf_counter()
+    start = time.process_time()
     solve_batch(np.zeros((1, 3, 3), dtype=bool), "centre", solver="single-point")
-    print(f"  compile/warm-up: {time.perf_counter() - start:.2f} s")
+    print(f"  compile/warm-up: {time.process_time() - start:.2f} s")
+    plain_total = fast_total = 0.0
     for name, (width, height, mines) in LEVELS.items():
         click = (width // 2, height // 2)
         layouts = random_layouts(rng, n, width, height, mines, click)
         rows = [layout.tolist() for layout in layouts]
-        start = time.perf_counter()
+        start = time.process_time()
         plain = [plain_single_point(row, click) for row in rows]
-        plain_time = time.perf_counter() - start
+        plain_time = time.process_time() - start
         plain_solved = np.array([len(opened) == width * height - mines
                                  for opened, _ in plain])
         fast_time, result = _best_time(
@@ -62,21 +65,25 @@ def bench_single_point(rng, n, repeats):
               f"boards/s ({1e3 * plain_time / n:.2f} ms/board)  compiled "
               f"{n / fast_time:10.0f} boards/s ({1e6 * fast_time / n:.1f} us/board)  "
               f"ratio {plain_time / fast_time:.0f}x")
+        plain_total += plain_time
+        fast_total += fast_time
+    print(f"  {'all three levels pooled':22s} plain {3 * n / plain_total:9.0f} boards/s"
+          f"  compiled {3 * n / fast_total:10.0f} boards/s  ratio {plain_total / fast_total:.0f}x")
 
 
 def bench_logic(rng, n, max_configurations):
     width, height, mines = LEVELS["Expert 30x16/99"]
     click = (width // 2, height // 2)
     layouts = random_layouts(rng, n, width, height, mines, click)
-    start = time.perf_counter()
+    start = time.process_time()
     solve_batch(layouts[:1], click, solver="logic")
     print(f"logic on Expert 30x16/99, centre click, safe-opening, mine count used, "
           f"max_configurations = {max_configurations}, n = {n}")
-    print(f"  compile/warm-up: {time.perf_counter() - start:.2f} s")
-    start = time.perf_counter()
+    print(f"  compile/warm-up: {time.process_time() - start:.2f} s")
+    start = time.process_time()
     result = solve_batch(layouts, click, solver="logic",
                          max_configurations=max_configurations)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     print(f"  {n / elapsed:.0f} boards/s ({1e3 * elapsed / n:.2f} ms/board), "
           f"pass {result.solved.mean():.4f}, capped {result.capped.sum()} / {n} "
           f"({result.capped.mean():.4f})")
