@@ -42,7 +42,7 @@ from typing import NamedTuple
 import numpy as np
 
 from minestats.board import Board
-from minestats.game import _as_layouts, neighbour_counts
+from minestats.game import _as_layouts, _neighbour_table, neighbour_counts
 from minestats.solvers.logic import _groups_by_component, _search_order, _sums
 
 __all__ = [
@@ -482,7 +482,7 @@ def reconstruct(counts) -> ReconstructResult:
     """
     array = _as_counts(counts)
     height, width = array.shape
-    table = Board(width, height, 0).neighbour_table
+    table = _neighbour_table(width, height)
     constraints = [(tuple(row[row >= 0].tolist()), need)
                    for row, need in zip(table, array.ravel().tolist(), strict=True)]
     outcome = _solve(constraints, width * height)
@@ -632,10 +632,9 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> Consi
         mines = int(mines)
     open_cells = (hidden & ~flagged).ravel()
     local = np.cumsum(open_cells) - 1
-    constraints = []
+    table, constraints = _neighbour_table(width, height), []
     for cell in np.flatnonzero(~hidden.ravel()).tolist():
-        around = Board(width, height, 0).neighbour_table[cell]
-        around = around[(around >= 0) & (around != cell)]
+        around = table[cell][(table[cell] >= 0) & (table[cell] != cell)]
         constraints.append((tuple(local[around[open_cells[around]]].tolist()),
                             int(array.flat[cell]) - int(flagged.ravel()[around].sum())))
     left = None if mines is None else mines - int(flagged.sum())
