@@ -145,7 +145,7 @@ def test_two_rows_count_exactly_beyond_machine_integers():
         ways = step
     expected = sum(w for (a, b), w in ways.items() if a + b == 2)
     result = reconstruct(counts)
-    assert expected > 2**64
+    assert expected > 2**64 and type(result.n_solutions) is int
     assert result.n_solutions == expected and not result.unique
     assert_reproduces(result)
 
@@ -334,3 +334,17 @@ def test_board_far_cells_counted_with_binomials():
 def test_board_consistency_rejects_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         board_consistency(**kwargs)
+
+
+def test_results_are_read_only_and_leave_the_input_alone():
+    counts = np.array([[1, 1], [1, 1]])
+    result = reconstruct(counts)
+    assert not result.mines.flags.writeable and not result.counts.flags.writeable
+    assert counts.flags.writeable
+    numbers = np.array([[1, -1], [-1, -1]])
+    checked = board_consistency(numbers, mines=1)
+    for array in (checked.numbers, checked.unknown, checked.flags, checked.forced_safe,
+                  checked.forced_mine, checked.example):
+        assert not array.flags.writeable
+    assert numbers.flags.writeable
+    assert checked.n_solutions == 3 and not checked.unique
