@@ -18,9 +18,9 @@ steps, never by trying cells one by one in board order:
    ``-|A \ B|``) both differences are decided (the subset rule is the case
    ``A \ B`` empty). A constraint that cannot be met proves there is no solution.
 2. The cells left are grouped (cells in the same constraints are alike) and split
-   into independent components with `minestats.solvers.logic`'s grouping.
-3. Each component is searched group by group in the breadth-first order of
-   `minestats.solvers.logic`, memoizing partial assignments by the mines still
+   into independent components (groups linked through shared constraints).
+3. Each component is searched group by group, in an order that completes each
+   constraint soon after it starts, memoizing partial assignments by the mines still
    needed by the constraints left open (a dynamic program over the search tree):
    for every search state it counts the completions by their number of mines,
    exactly (Python ints, a group of k cells with v mines counting C(k, v) times).
@@ -34,7 +34,7 @@ count matrices (30x30, densities 0.05 to 0.7) are solved by step 1 alone.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass
 from math import comb
 from typing import NamedTuple
@@ -43,7 +43,7 @@ import numpy as np
 
 from minestats.board import Board
 from minestats.game import _as_layouts, _neighbour_table, neighbour_counts
-from minestats.solvers.logic import _groups_by_component, _search_order, _sums
+from minestats.solvers.logic import _sums
 
 __all__ = [
     "ConsistencyResult",
@@ -121,6 +121,43 @@ def _propagate(constraints):
     return values, rest
 
 
+def _components(constraints):
+    """Group the cells by the constraints they lie in; split the groups into components.
+
+    Returns ``(components, frontier)``: each component is a list of groups
+    ``(constraint indices, cells)`` in search order (constraints ranked
+    breadth-first through shared groups, groups sorted by their best-ranked
+    constraint, so that each constraint is completed soon after it starts);
+    ``frontier`` is the set of cells in some constraint.
+    """
+    membership = defaultdict(list)
+    for index, (cells, _) in enumerate(constraints):
+        for cell in cells:
+            membership[cell].append(index)
+    groups = defaultdict(list)
+    for cell, indices in membership.items():
+        groups[tuple(indices)].append(cell)
+    touching = defaultdict(list)
+    for indices in groups:
+        for index in indices:
+            touching[index].append(indices)
+    rank, components = {}, []
+    for seed in touching:
+        if seed in rank:
+            continue
+        rank[seed], queue, found = len(rank), deque([seed]), set()
+        while queue:
+            for indices in touching[queue.popleft()]:
+                found.add(indices)
+                for other in indices:
+                    if other not in rank:
+                        rank[other] = len(rank)
+                        queue.append(other)
+        order = sorted(found, key=lambda indices: min(rank[index] for index in indices))
+        components.append([(indices, groups[indices]) for indices in order])
+    return components, set(membership)
+
+
 class _Component:
     """One independent component, searched group by group with memoized states.
 
@@ -132,7 +169,7 @@ class _Component:
     """
 
     def __init__(self, groups, need, *, by_total: bool):
-        self.groups = _search_order(groups)
+        self.groups = groups
         self.by_total = by_total
         capacity, last = defaultdict(int), {}
         for depth, (indices, members) in enumerate(self.groups):
@@ -257,7 +294,7 @@ def _solve(constraints, cells: int, *, mines=None) -> _Outcome:
         return _Outcome(0, nothing, nothing, None)
     values, rest = propagated
     need = [needed for _, needed in rest]
-    grouped, frontier = _groups_by_component(rest)
+    grouped, frontier = _components(rest)
     components = [_Component(groups, need, by_total=mines is not None) for groups in grouped]
     free = [cell for cell in range(cells) if cell not in values and cell not in frontier]
     target = None if mines is None else mines - sum(values.values())
