@@ -113,7 +113,7 @@ def _deduce(state, solver, use_mine_count, max_configurations):
     moves = subset_moves(state, use_mine_count=use_mine_count)
     if solver == "subset" or moves.safe or moves.mines:
         return moves
-    return logic_moves(state, state.constraints(), use_mine_count=use_mine_count,
+    return logic_moves(state, use_mine_count=use_mine_count,
                        max_configurations=max_configurations)
 
 

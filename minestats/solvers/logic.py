@@ -8,9 +8,10 @@ with the revealed numbers and, optionally, the total mine count.
 - Frontier cells that lie in exactly the same constraints form a *group*; all cells
   of a group are alike, so only the number of mines per group is enumerated.
 - Groups that share no constraint, directly or through others, form independent
-  *components*, enumerated one at a time by backtracking with interval pruning.
+  *components*. Grouping, components and the search order are compiled.
 - For each component and each achievable mine total t, a compiled depth-first
-  search records which groups can hold a mine and which can hold a safe cell.
+  search with interval pruning records which groups can hold a mine and which can
+  hold a safe cell.
 - With the mine count, total t of one component is feasible iff the other components
   can reach some sum s with ``0 <= remaining - t - s <= unconstrained`` (the rest go
   to the unconstrained cells beyond the frontier); those cells are decided the same
@@ -21,8 +22,6 @@ with the revealed numbers and, optionally, the total mine count.
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
-
 import numba
 import numpy as np
 
@@ -31,50 +30,155 @@ from minestats.solvers.state import GameState, Moves
 __all__ = ["logic_moves"]
 
 
-def _groups_by_component(constraints):
-    """Group frontier cells by constraint set; collect the groups of each component."""
-    membership = defaultdict(list)
-    for index, (cells, _) in enumerate(constraints):
-        for cell in cells:
-            membership[cell].append(index)
-    groups = defaultdict(list)
-    for cell, indices in membership.items():
-        groups[tuple(indices)].append(cell)
-    parent = list(range(len(constraints)))
+@numba.njit(cache=True)
+def _frontier_groups(counts, around, revealed, flagged, width):
+    """Constraints, groups and components of the frontier, in search order.
 
-    def root(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    A constraint is a revealed number with unknown neighbours; the constraints that
+    contain an unknown cell are exactly its revealed neighbours with a constraint, so
+    a group's key is its least such neighbour plus a 15-bit mask of where the others
+    lie in the 5x3 window starting two columns left of it. Constraints are ranked
+    breadth-first through shared groups, component after component, and groups are
+    sorted by their best-ranked constraint: each component is then one run of
+    groups, and each constraint is completed soon after it starts.
 
-    for indices in groups:
-        for other in indices[1:]:
-            parent[root(other)] = root(indices[0])
-    components = defaultdict(list)
-    for indices, cells in groups.items():
-        components[root(indices[0])].append((indices, cells))
-    return list(components.values()), set(membership)
-
-
-def _search_order(groups):
-    """Order a component's groups so that each constraint is completed soon after it starts.
-
-    Constraints are ranked breadth-first through shared groups; groups are sorted by
-    their best-ranked constraint.
+    Returns ``(frontier, sizes, starts, members, need, component_starts,
+    cell_starts, group_cells)``: the frontier mask; per group (in search order) its
+    size and constraints ``members[starts[g]:starts[g + 1]]``; each constraint's
+    mines ``need``; the first group of each component; and the cells of group g,
+    ``group_cells[cell_starts[g]:cell_starts[g + 1]]``.
     """
-    touching = defaultdict(list)
-    for g, (indices, _) in enumerate(groups):
-        for index in indices:
-            touching[index].append(g)
-    rank, queue = {}, deque([groups[0][0][0]])
-    while queue:
-        index = queue.popleft()
-        if index in rank:
+    cells = counts.size
+    constraint = np.full(cells, -1, dtype=np.int64)
+    need = np.zeros(cells, dtype=np.int64)
+    constraints = 0
+    for cell in range(cells):
+        if not revealed[cell] or counts[cell] == 0:
             continue
-        rank[index] = len(rank)
-        queue.extend(i for g in touching[index] for i in groups[g][0] if i not in rank)
-    return sorted(groups, key=lambda group: min(rank[i] for i in group[0]))
+        left, unknown = counts[cell], False
+        for t in range(around.shape[1]):
+            j = around[cell, t]
+            if j == cells:
+                break
+            if flagged[j]:
+                left -= 1
+            elif not revealed[j]:
+                unknown = True
+        if unknown:
+            constraint[cell] = constraints
+            need[constraints] = left
+            constraints += 1
+    need = need[:constraints]
+    frontier = np.zeros(cells, dtype=np.bool_)
+    keys = np.empty(cells, dtype=np.int64)
+    members_of = np.empty(cells, dtype=np.int64)
+    found = 0
+    for cell in range(cells):
+        if revealed[cell] or flagged[cell]:
+            continue
+        anchor, mask = -1, 0
+        for t in range(around.shape[1]):
+            j = around[cell, t]
+            if j == cells:
+                break
+            if constraint[j] >= 0:
+                if anchor < 0:
+                    anchor = j
+                mask |= 1 << ((j // width - anchor // width) * 5 + j % width - anchor % width + 2)
+        if anchor >= 0:
+            frontier[cell] = True
+            keys[found] = anchor * (1 << 15) + mask
+            members_of[found] = cell
+            found += 1
+    order = np.argsort(keys[:found], kind="mergesort")
+    # Groups: runs of equal keys.
+    group_of = np.empty(found, dtype=np.int64)
+    groups = 0
+    for k in range(found):
+        if k > 0 and keys[order[k]] != keys[order[k - 1]]:
+            groups += 1
+        group_of[k] = groups
+    groups = groups + 1 if found else 0
+    sizes = np.zeros(groups, dtype=np.int64)
+    first_cell = np.empty(groups, dtype=np.int64)
+    for k in range(found):
+        if sizes[group_of[k]] == 0:
+            first_cell[group_of[k]] = members_of[order[k]]
+        sizes[group_of[k]] += 1
+    # Constraints of each group, and groups of each constraint.
+    starts = np.zeros(groups + 1, dtype=np.int64)
+    members = np.empty(groups * 8, dtype=np.int64)
+    for g in range(groups):
+        starts[g + 1] = starts[g]
+        for t in range(around.shape[1]):
+            j = around[first_cell[g], t]
+            if j == cells:
+                break
+            if constraint[j] >= 0:
+                members[starts[g + 1]] = constraint[j]
+                starts[g + 1] += 1
+    touching_starts = np.zeros(constraints + 1, dtype=np.int64)
+    for k in range(starts[groups]):
+        touching_starts[members[k] + 1] += 1
+    touching_starts = np.cumsum(touching_starts)
+    touching = np.empty(starts[groups], dtype=np.int64)
+    filled = touching_starts[:-1].copy()
+    for g in range(groups):
+        for k in range(starts[g], starts[g + 1]):
+            touching[filled[members[k]]] = g
+            filled[members[k]] += 1
+    # Breadth-first ranks, component by component.
+    rank = np.full(constraints, -1, dtype=np.int64)
+    component = np.empty(constraints, dtype=np.int64)
+    queue = np.empty(constraints, dtype=np.int64)
+    ranked = components = 0
+    for seed in range(constraints):
+        if rank[seed] >= 0:
+            continue
+        rank[seed], component[seed], queue[ranked] = ranked, components, seed
+        head, ranked = ranked, ranked + 1
+        while head < ranked:
+            c = queue[head]
+            head += 1
+            for k in range(touching_starts[c], touching_starts[c + 1]):
+                g = touching[k]
+                for m in range(starts[g], starts[g + 1]):
+                    other = members[m]
+                    if rank[other] < 0:
+                        rank[other], component[other] = ranked, components
+                        queue[ranked] = other
+                        ranked += 1
+        components += 1
+    best = np.empty(groups, dtype=np.int64)
+    for g in range(groups):
+        best[g] = constraints
+        for k in range(starts[g], starts[g + 1]):
+            best[g] = min(best[g], rank[members[k]])
+    search = np.argsort(best, kind="mergesort")
+    # Everything again, in search order.
+    ordered_sizes = sizes[search]
+    ordered_starts = np.zeros(groups + 1, dtype=np.int64)
+    ordered_members = np.empty(starts[groups], dtype=np.int64)
+    component_starts = np.zeros(components + 1, dtype=np.int64)
+    for position in range(groups):
+        g = search[position]
+        count = starts[g + 1] - starts[g]
+        ordered_starts[position + 1] = ordered_starts[position] + count
+        ordered_members[ordered_starts[position]:ordered_starts[position + 1]] = (
+            members[starts[g]:starts[g + 1]])
+        component_starts[component[members[starts[g]]] + 1] = position + 1
+    position_of = np.empty(groups, dtype=np.int64)
+    position_of[search] = np.arange(groups)
+    cell_starts = np.zeros(groups + 1, dtype=np.int64)
+    cell_starts[1:] = np.cumsum(ordered_sizes)
+    group_cells = np.empty(found, dtype=np.int64)
+    filled = cell_starts[:-1].copy()
+    for k in range(found):
+        position = position_of[group_of[k]]
+        group_cells[filled[position]] = members_of[order[k]]
+        filled[position] += 1
+    return (frontier, ordered_sizes, ordered_starts, ordered_members, need,
+            component_starts, cell_starts, group_cells)
 
 
 @numba.njit(cache=True)
@@ -150,12 +254,11 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
 
 def _sums(first: int, second: int) -> int:
     """Bitset of a + b for a in ``first`` and b in ``second``."""
-    result, shift = 0, 0
+    result = 0
     while second:
-        if second & 1:
-            result |= first << shift
-        second >>= 1
-        shift += 1
+        lowest = second & -second
+        result |= first << (lowest.bit_length() - 1)
+        second ^= lowest
     return result
 
 
@@ -165,16 +268,13 @@ def _any_between(bits: int, low: int, high: int) -> bool:
     return high >= low and (bits >> low) & ((1 << (high - low + 1)) - 1) != 0
 
 
-def logic_moves(state: GameState, constraints, *, use_mine_count: bool,
-                max_configurations: int) -> Moves:
+def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: int) -> Moves:
     """Every cell that perfect logic proves safe or mined on the current state.
 
     Parameters
     ----------
     state : GameState
         The game; not changed.
-    constraints : list of (cells, mines)
-        ``state.constraints()``.
     use_mine_count : bool
         Require placements to use exactly the remaining mines.
     max_configurations : int
@@ -196,8 +296,7 @@ def logic_moves(state: GameState, constraints, *, use_mine_count: bool,
     ...                    [0, 0, 0],
     ...                    [0, 1, 0]], dtype=bool)
     >>> state = GameState(layout, "corner")
-    >>> moves = logic_moves(state, state.constraints(), use_mine_count=False,
-    ...                     max_configurations=100)
+    >>> moves = logic_moves(state, use_mine_count=False, max_configurations=100)
     >>> sorted(moves.safe), sorted(moves.mines), moves.capped
     ([6, 8], [7], False)
 
@@ -205,52 +304,57 @@ def logic_moves(state: GameState, constraints, *, use_mine_count: bool,
     must be at the frontier cell 2, so the far cells 3 and 4 are safe.
 
     >>> state = GameState(np.array([[0, 0, 1, 0, 0]], dtype=bool), "corner")
-    >>> moves = logic_moves(state, state.constraints(), use_mine_count=True,
-    ...                     max_configurations=100)
+    >>> moves = logic_moves(state, use_mine_count=True, max_configurations=100)
     >>> sorted(moves.safe), sorted(moves.mines)
     ([3, 4], [2])
     """
-    components, frontier = _groups_by_component(constraints)
-    ordered = [group for groups in components for group in _search_order(groups)]
-    component_starts = np.cumsum([0] + [len(groups) for groups in components])
-    mine, safe, seen, visited = _enumerate(
-        np.array([len(cells) for _, cells in ordered], dtype=np.int64),
-        np.cumsum([0] + [len(indices) for indices, _ in ordered], dtype=np.int64),
-        np.array([i for indices, _ in ordered for i in indices], dtype=np.int64),
-        np.array([mines for _, mines in constraints], dtype=np.int64),
-        component_starts, max_configurations)
+    (frontier, sizes, starts, members, need, component_starts, cell_starts,
+     group_cells) = _frontier_groups(state.counts, state.around, state.revealed,
+                                     state.flagged, state.board.width)
+    mine, safe, seen, visited = _enumerate(sizes, starts, members, need, component_starts,
+                                           max_configurations)
     if visited > max_configurations:
         return Moves(frozenset(), frozenset(), capped=True)
-    unconstrained = [cell for cell in state.unknown.tolist() if cell not in frontier]
+    unconstrained = np.flatnonzero(~state.revealed & ~state.flagged & ~frontier).tolist()
     remaining, free = state.remaining_mines, len(unconstrained)
     totals = [np.flatnonzero(row).tolist() for row in seen]
     feasible = seen.copy()
     if use_mine_count:
-        limit = (1 << (remaining + 1)) - 1
-        reach = [sum(1 << total for total in row) for row in totals]
-        prefix, suffix = [1], [1]
-        for bits in reach:
-            prefix.append(_sums(prefix[-1], bits) & limit)
-        for bits in reversed(reach):
-            suffix.append(_sums(suffix[-1], bits) & limit)
-        suffix.reverse()
-        for k, row in enumerate(totals):
-            others = _sums(prefix[k], suffix[k + 1])
-            for total in row:
-                feasible[k, total] = _any_between(
-                    others, remaining - free - total, remaining - total)
-    component_of = np.repeat(np.arange(len(components)), np.diff(component_starts))
-    can_mine = (mine & feasible[component_of]).any(axis=1).tolist()
-    can_safe = (safe & feasible[component_of]).any(axis=1).tolist()
-    safe_cells, mined = set(), set()
-    for (_, cells), may_mine, may_be_safe in zip(ordered, can_mine, can_safe, strict=True):
-        if not may_mine:
-            safe_cells.update(cells)
-        elif not may_be_safe:
-            mined.update(cells)
+        lowest = sum(row[0] for row in totals)
+        highest = sum(row[-1] for row in totals)
+        if lowest < remaining - free or highest > remaining:
+            # The count binds: combine the components' totals as bitsets of sums.
+            limit = (1 << (remaining + 1)) - 1
+            reach = [sum(1 << total for total in row) for row in totals]
+            prefix, suffix = [1], [1]
+            for bits in reach:
+                prefix.append(_sums(prefix[-1], bits) & limit)
+            for bits in reversed(reach):
+                suffix.append(_sums(suffix[-1], bits) & limit)
+            suffix.reverse()
+            for k, row in enumerate(totals):
+                others = _sums(prefix[k], suffix[k + 1])
+                for total in row:
+                    feasible[k, total] = _any_between(
+                        others, remaining - free - total, remaining - total)
+
+            def reachable(low, high):
+                return _any_between(prefix[-1], low, high)
+        else:
+            # Every combination leaves between 0 and `free` mines for the unconstrained
+            # cells, so all are feasible; and for the two windows asked below, which
+            # contain one end of [lowest, highest] if they meet it, overlap is exact.
+            def reachable(low, high):
+                return low <= highest and lowest <= high
+    component_of = np.repeat(np.arange(len(totals)), np.diff(component_starts))
+    can_mine = (mine & feasible[component_of]).any(axis=1)
+    can_safe = (safe & feasible[component_of]).any(axis=1)
+    group_sizes = np.diff(cell_starts)
+    safe_cells = set(group_cells[np.repeat(~can_mine, group_sizes)].tolist())
+    mined = set(group_cells[np.repeat(can_mine & ~can_safe, group_sizes)].tolist())
     if use_mine_count and free:
-        if not _any_between(prefix[-1], remaining - free, remaining - 1):
+        if not reachable(remaining - free, remaining - 1):
             safe_cells.update(unconstrained)
-        elif not _any_between(prefix[-1], remaining - free + 1, remaining):
+        elif not reachable(remaining - free + 1, remaining):
             mined.update(unconstrained)
     return Moves(frozenset(safe_cells), frozenset(mined))

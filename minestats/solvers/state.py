@@ -82,8 +82,8 @@ class GameState:
     --------
     >>> layout = np.array([[0, 0, 0, 1]], dtype=bool)
     >>> state = GameState(layout, "corner")
-    >>> state.revealed.astype(int), state.constraints()
-    (array([1, 1, 1, 0]), [((3,), 1)])
+    >>> state.revealed.astype(int), state.unknown
+    (array([1, 1, 1, 0]), array([3]))
     >>> state.flag([3], solver="demo")
     >>> state.solved, state.remaining_mines
     (True, 0)
@@ -151,25 +151,3 @@ class GameState:
     def solved(self) -> bool:
         """True when every safe cell is revealed."""
         return not self.lost and int(self.revealed.sum()) == self.board.cells - self.board.mines
-
-    def constraints(self) -> list[tuple[tuple[int, ...], int]]:
-        """List what the revealed numbers say about the unknown cells.
-
-        Returns
-        -------
-        list of (cells, mines)
-            One entry per distinct set of unknown neighbours of a revealed number:
-            the sorted linear indices of those cells and how many of them are mines
-            (the number minus the flags around it).
-        """
-        cells = self.board.cells
-        numbers = np.flatnonzero(self.revealed & (self.counts > 0))
-        around = self.around[numbers]
-        unknown = np.append(~self.revealed & ~self.flagged, False)[around]
-        flags = np.append(self.flagged, False)[around].sum(axis=1)
-        keep = unknown.any(axis=1)
-        mines = (self.counts[numbers] - flags)[keep].tolist()
-        rows = np.where(unknown, around, cells)[keep].tolist()
-        below = cells.__gt__
-        found = {tuple(filter(below, row)): m for row, m in zip(rows, mines, strict=True)}
-        return list(found.items())
