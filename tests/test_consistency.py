@@ -3,6 +3,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from reference import random_layouts
 
 from minestats.consistency import (
     board_consistency,
@@ -11,6 +12,8 @@ from minestats.consistency import (
     random_counts,
     reconstruct,
 )
+from minestats.game import neighbour_counts, reveal
+from minestats.solvers import solve
 
 PUBLISHED = [
     # (counts, solution rows): 7 is not 2 mod 3, so the 3x3 block sum is invertible on
@@ -348,3 +351,36 @@ def test_results_are_read_only_and_leave_the_input_alone():
         assert not array.flags.writeable
     assert numbers.flags.writeable
     assert checked.n_solutions == 3 and not checked.unique
+
+
+def solve_with_forced_cells(layout, click, *, use_mine_count):
+    """Open the forced-safe cells and flag the forced mines until none are left."""
+    revealed, flagged = reveal(layout, click), np.zeros_like(layout)
+    numbers = neighbour_counts(layout)
+    while True:
+        result = board_consistency(np.where(revealed, numbers, -1), flags=flagged,
+                                   mines=int(layout.sum()) if use_mine_count else None)
+        assert result.consistent
+        assert not (result.forced_safe & layout).any() and (layout[result.forced_mine]).all()
+        if not (result.forced_safe.any() or result.forced_mine.any()):
+            return revealed, flagged
+        flagged = flagged | result.forced_mine
+        for y, x in np.argwhere(result.forced_safe).tolist():
+            revealed = revealed | reveal(layout, (x, y))
+
+
+@pytest.mark.parametrize("use_mine_count", [True, False])
+def test_forced_cells_finish_exactly_the_boards_perfect_logic_finishes(use_mine_count):
+    # Perfect logic's end state is the fixed point of "open every forced-safe cell, flag
+    # every forced mine", so it must match the `logic` solver's, cell for cell.
+    rng = np.random.default_rng(8 + use_mine_count)
+    outcomes = Counter()
+    for layout in random_layouts(rng, 25, 16, 16, 40, (8, 8)):
+        reference = solve(layout, (8, 8), solver="logic", use_mine_count=use_mine_count)
+        assert not reference.capped
+        revealed, flagged = solve_with_forced_cells(layout, (8, 8),
+                                                    use_mine_count=use_mine_count)
+        np.testing.assert_array_equal(revealed, reference.revealed)
+        np.testing.assert_array_equal(flagged, reference.flagged)
+        outcomes[reference.solved] += 1
+    assert len(outcomes) == 2, outcomes
