@@ -1,7 +1,8 @@
 """Count-matrix reconstruction speed, in one run.
 
 1. `reconstruct` on random 30x30 count matrices from per-cell density 0.2 (one
-   spawned seed per matrix): median and max wall time per matrix; every answer is
+   spawned seed per matrix): median and max process CPU time per matrix (the
+   machine may be shared; both sides are single-threaded); every answer is
    checked (unique, and equal to the hidden layout: 31 is not 0 mod 3, so the 3x3
    block sum is invertible on 30x30).
 2. The same against a plain-Python baseline that tries cells one by one in
@@ -56,9 +57,9 @@ def plain_backtracking(counts):
 
 
 def _timed(function, argument):
-    start = time.perf_counter()
+    start = time.process_time()
     result = function(argument)
-    return time.perf_counter() - start, result
+    return time.process_time() - start, result
 
 
 def bench_30x30(seeds, density):
