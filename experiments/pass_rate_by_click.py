@@ -87,12 +87,12 @@ def main(argv=None):
     for board in BOARDS:
         rows = table[table["board"] == str(board)]
         grid = rows["pass_rate"].to_numpy().reshape(board.shape)
+        half_width = ((rows["ci_high"] - rows["ci_low"]) / 2).max()
         figure = plot_probability_map(
-            grid, label=f"P({SOLVER} solver passes), {RULE}",
-            title=f"Logic pass rate by first click, {board}, rule {RULE}\n"
-                  f"n = {n_by_board[str(board)]:,} boards per cell, seed {args.seed}/"
-                  f"{BOARDS.index(board)}/(x + y * {board.width}); 95% half-width <= "
-                  f"{((rows['ci_high'] - rows['ci_low']) / 2).max():.3f}")
+            grid, label=f"P({SOLVER} solver passes); 95% half-width <= {half_width:.3f}",
+            title=f"Logic pass rate by first click, {board}, {RULE}\n"
+                  f"n = {n_by_board[str(board)]:,} per cell, seed {args.seed}/"
+                  f"{BOARDS.index(board)}/(x + {board.width}y)")
         png = write_png(figure, args.out / f"pass_rate_by_click_{board_slug(board)}.png",
                         metadata=metadata | {"board": str(board)})
         print(f"\n{board} ({png.name}):")
