@@ -1,4 +1,8 @@
-"""minestats: Monte Carlo research and benchmarking toolkit for Minesweeper statistics."""
+"""minestats: Monte Carlo research and benchmarking toolkit for Minesweeper statistics.
+
+The names below are the public API (DESIGN.md, section 3); each lives in a module
+with one job, listed in its docstring.
+"""
 
 from minestats.board import (
     BEGINNER,
@@ -9,8 +13,16 @@ from minestats.board import (
     Board,
     resolve_board,
 )
+from minestats.chunkstore import ChunkStore
+from minestats.consistency import board_consistency, reconstruct
 from minestats.exact import opening_probability, opening_probability_map
+from minestats.game import bbbv, islands, neighbour_counts, openings, reveal
+from minestats.montecarlo import simulate_opening
+from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
+from minestats.sampling import sample_mines
+from minestats.solvers import SOLVERS, BatchSolveResult, SolveResult, solve, solve_batch
+from minestats.stats import wilson_interval
 
 __all__ = [
     "BEGINNER",
@@ -19,10 +31,28 @@ __all__ = [
     "INTERMEDIATE",
     "PRESETS",
     "RULES",
+    "SOLVERS",
+    "BatchSolveResult",
     "Board",
+    "ChunkStore",
+    "SolveResult",
+    "bbbv",
+    "board_consistency",
+    "islands",
+    "neighbour_counts",
     "opening_probability",
     "opening_probability_map",
+    "openings",
+    "pass_rate",
+    "pass_rate_sweep",
+    "reconstruct",
     "resolve_board",
+    "reveal",
+    "sample_mines",
+    "simulate_opening",
+    "solve",
+    "solve_batch",
+    "wilson_interval",
 ]
 
 __version__ = "0.1.0"
