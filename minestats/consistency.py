@@ -41,9 +41,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.bitsets import sumset
 from minestats.board import Board
 from minestats.game import _as_layouts, _neighbour_table, neighbour_counts
-from minestats.solvers.logic import _sums
 
 __all__ = [
     "ConsistencyResult",
@@ -230,7 +230,7 @@ class _Component:
             can_mine = can_safe = False
             for source, options in self.moves[depth].items():
                 for mines, target in options:
-                    reach = _sums(self.above[depth][source], self.supports[depth + 1][target])
+                    reach = sumset(self.above[depth][source], self.supports[depth + 1][target])
                     if (reach << self._shift(mines)) & totals:
                         can_mine |= mines > 0
                         can_safe |= mines < len(members)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from minestats.bitsets import sumset
 from minestats.solvers.state import GameState, Moves
 
 __all__ = ["logic_moves"]
@@ -252,16 +253,6 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
     return mine, safe, seen, visited
 
 
-def _sums(first: int, second: int) -> int:
-    """Bitset of a + b for a in ``first`` and b in ``second``."""
-    result = 0
-    while second:
-        lowest = second & -second
-        result |= first << (lowest.bit_length() - 1)
-        second ^= lowest
-    return result
-
-
 def _any_between(bits: int, low: int, high: int) -> bool:
     """Tell whether ``bits`` holds some value in ``[low, high]``."""
     low = max(low, 0)
@@ -328,12 +319,12 @@ def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: i
             reach = [sum(1 << total for total in row) for row in totals]
             prefix, suffix = [1], [1]
             for bits in reach:
-                prefix.append(_sums(prefix[-1], bits) & limit)
+                prefix.append(sumset(prefix[-1], bits) & limit)
             for bits in reversed(reach):
-                suffix.append(_sums(suffix[-1], bits) & limit)
+                suffix.append(sumset(suffix[-1], bits) & limit)
             suffix.reverse()
             for k, row in enumerate(totals):
-                others = _sums(prefix[k], suffix[k + 1])
+                others = sumset(prefix[k], suffix[k + 1])
                 for total in row:
                     feasible[k, total] = _any_between(
                         others, remaining - free - total, remaining - total)
