@@ -43,7 +43,7 @@ import numpy as np
 
 from minestats.bitsets import sumset
 from minestats.board import Board
-from minestats.game import _as_layouts, _neighbour_table, neighbour_counts
+from minestats.game import _neighbour_table, as_layouts, neighbour_counts
 
 __all__ = [
     "ConsistencyResult",
@@ -353,7 +353,7 @@ def counts_from_mines(mines) -> np.ndarray:
     array([[1, 2, 1],
            [1, 2, 1]])
     """
-    layout = _as_layouts(mines, ndims=(2,))
+    layout = as_layouts(mines, ndims=(2,))
     return neighbour_counts(layout).astype(np.int64) + layout
 
 

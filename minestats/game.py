@@ -25,15 +25,24 @@ from scipy import ndimage
 
 from minestats.board import Board
 
-__all__ = ["bbbv", "islands", "neighbour_counts", "openings", "reveal"]
+__all__ = ["as_layouts", "bbbv", "islands", "neighbour_counts", "openings", "reveal"]
 
 _EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
 
 
-def _as_layouts(mines, *, ndims=(2, 3)) -> np.ndarray:
+def as_layouts(mines, *, ndims=(2, 3)) -> np.ndarray:
     """Return ``mines`` as a boolean array, checking its values and dimensions.
 
     Integer arrays holding only 0 and 1 are accepted and converted.
+
+    Examples
+    --------
+    >>> as_layouts([[0, 1], [1, 0]], ndims=(2,)).tolist()
+    [[False, True], [True, False]]
+    >>> as_layouts([[2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: mines (dtype int64) must be a boolean array or hold only 0 and 1
     """
     layout = np.asarray(mines)
     if layout.ndim not in ndims:
@@ -79,7 +88,7 @@ def neighbour_counts(mines) -> np.ndarray:
     >>> neighbour_counts(np.stack([mines, ~mines])).shape
     (2, 2, 3)
     """
-    layout = _as_layouts(mines)
+    layout = as_layouts(mines)
     height, width = layout.shape[-2:]
     padding = [(0, 0)] * (layout.ndim - 2) + [(1, 1), (1, 1)]
     padded = np.pad(layout, padding).astype(np.int8)
@@ -150,7 +159,7 @@ def reveal(mines, click) -> np.ndarray:
            [0, 0, 0, 0],
            [0, 0, 1, 0]])
     """
-    layout = _as_layouts(mines, ndims=(2,))
+    layout = as_layouts(mines, ndims=(2,))
     height, width = layout.shape
     x, y = Board(width, height, 0).resolve_click(click)
     revealed = np.zeros(layout.size, dtype=bool)
@@ -201,7 +210,7 @@ def openings(mines) -> tuple[np.ndarray, int]:
     array([[1, 1, 0, 0, 0, 2, 2],
            [1, 1, 0, 0, 0, 2, 2]], dtype=int32)
     """
-    layout = _as_layouts(mines, ndims=(2,))
+    layout = as_layouts(mines, ndims=(2,))
     labels, count = ndimage.label(_zero_cells(layout), structure=_EIGHT_CONNECTED)
     return labels, int(count)
 
@@ -231,7 +240,7 @@ def islands(mines) -> tuple[np.ndarray, int]:
     >>> labels
     array([[0, 1, 1, 0, 0, 0, 0]], dtype=int32)
     """
-    layout = _as_layouts(mines, ndims=(2,))
+    layout = as_layouts(mines, ndims=(2,))
     labels, count = ndimage.label(_lone_cells(layout), structure=_EIGHT_CONNECTED)
     return labels, int(count)
 
@@ -287,7 +296,7 @@ def bbbv(mines):
     >>> bbbv(np.stack([mines, np.zeros((2, 7), dtype=bool)]))
     array([2, 1])
     """
-    layout = _as_layouts(mines)
+    layout = as_layouts(mines)
     if layout.ndim == 2:
         return openings(layout)[1] + int(_lone_cells(layout).sum())
     boards, height, width = layout.shape

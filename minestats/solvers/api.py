@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from minestats.board import Board
-from minestats.game import _as_layouts
+from minestats.game import as_layouts
 from minestats.solvers.exhaustive import check_size, exhaustive_moves
 from minestats.solvers.logic import logic_moves
 from minestats.solvers.single_point import propagate, single_point_batch
@@ -161,7 +161,7 @@ def solve(mines, click, *, solver="logic", use_mine_count=True, max_configuratio
     True
     """
     _check_options(solver, use_mine_count, max_configurations)
-    layout = _as_layouts(mines, ndims=(2,))
+    layout = as_layouts(mines, ndims=(2,))
     if solver == "exhaustive":
         check_size(layout.shape[1], layout.shape[0])
     state = GameState(layout, click)
@@ -265,7 +265,7 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
     array([ True])
     """
     _check_options(solver, use_mine_count, max_configurations)
-    layouts = _as_layouts(mines, ndims=(3,))
+    layouts = as_layouts(mines, ndims=(3,))
     boards, height, width = layouts.shape
     board = Board(width, height, int(layouts[0].sum()) if boards else 0)
     click = board.resolve_click(click)

@@ -1,0 +1,123 @@
+"""Layouts as text grids and as MBF bytes, both ways.
+
+Text grid
+    one line per row, ``*`` for a mine and ``.`` for a safe cell; blank lines and
+    surrounding whitespace are ignored.
+MBF
+    the compact binary board format of Minesweeper Arbiter and tools that read it:
+    byte 0 the width, byte 1 the height (1..255 each), bytes 2-3 the number of
+    mines (unsigned, big-endian), then two bytes ``x, y`` per mine.
+
+Functions here convert between bool layouts (``[y, x]``, shape ``(height, width)``)
+and ``str``/``bytes``; reading and writing files is left to the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from minestats.game import as_layouts
+
+__all__ = ["format_text", "from_mbf", "parse_text", "to_mbf"]
+
+
+def format_text(mines) -> str:
+    """Write a layout as rows of ``*`` (mine) and ``.`` (safe).
+
+    Examples
+    --------
+    >>> print(format_text([[1, 0, 0], [0, 0, 1]]))
+    *..
+    ..*
+    """
+    layout = as_layouts(mines, ndims=(2,))
+    return "\n".join("".join("*" if cell else "." for cell in row) for row in layout)
+
+
+def parse_text(text: str) -> np.ndarray:
+    r"""Read a layout written as rows of ``*`` and ``.``.
+
+    Raises
+    ------
+    ValueError
+        On an empty grid, a character other than ``*`` and ``.``, or rows of
+        different lengths, naming the line.
+
+    Examples
+    --------
+    >>> parse_text("*..\n..*\n").astype(int).tolist()
+    [[1, 0, 0], [0, 0, 1]]
+    >>> parse_text("*..\n.*")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 2: row has 2 cells, expected 3 like line 1
+    """
+    rows, first_line = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        bad = sorted(set(line) - {"*", "."})
+        if bad:
+            raise ValueError(f"line {number}: unexpected character {bad[0]!r}; "
+                             "use '*' for a mine and '.' for a safe cell")
+        if rows and len(line) != len(rows[0]):
+            raise ValueError(f"line {number}: row has {len(line)} cells, expected "
+                             f"{len(rows[0])} like line {first_line}")
+        if not rows:
+            first_line = number
+        rows.append([cell == "*" for cell in line])
+    if not rows:
+        raise ValueError("the board is empty: no rows of '*' and '.'")
+    return np.array(rows, dtype=bool)
+
+
+def to_mbf(mines) -> bytes:
+    """Encode a layout as MBF bytes.
+
+    Examples
+    --------
+    >>> to_mbf([[1, 0, 0], [0, 0, 1]]).hex()
+    '0302000200000201'
+    """
+    layout = as_layouts(mines, ndims=(2,))
+    height, width = layout.shape
+    if width > 255 or height > 255:
+        raise ValueError(f"MBF holds boards up to 255x255; got {width}x{height}")
+    ys, xs = np.nonzero(layout)
+    header = bytes([width, height]) + len(xs).to_bytes(2, "big")
+    return header + bytes(np.column_stack([xs, ys]).astype(np.uint8).ravel())
+
+
+def from_mbf(data: bytes) -> np.ndarray:
+    """Decode MBF bytes into a layout.
+
+    Raises
+    ------
+    ValueError
+        If the data is too short or too long for its mine count, a size is 0, a
+        mine lies off the board or a cell holds two mines.
+
+    Examples
+    --------
+    >>> from_mbf(bytes.fromhex("0302000200000201")).astype(int).tolist()
+    [[1, 0, 0], [0, 0, 1]]
+    """
+    data = bytes(data)
+    if len(data) < 4:
+        raise ValueError(f"MBF data of {len(data)} bytes is shorter than its 4-byte header")
+    width, height, count = data[0], data[1], int.from_bytes(data[2:4], "big")
+    if width == 0 or height == 0:
+        raise ValueError(f"MBF board size {width}x{height} must be at least 1x1")
+    if len(data) != 4 + 2 * count:
+        raise ValueError(f"MBF header says {count} mines ({4 + 2 * count} bytes) but the "
+                         f"data has {len(data)} bytes")
+    layout = np.zeros((height, width), dtype=bool)
+    for index in range(count):
+        x, y = data[4 + 2 * index], data[5 + 2 * index]
+        if x >= width or y >= height:
+            raise ValueError(f"MBF mine {index} at ({x}, {y}) is off the {width}x{height} board")
+        if layout[y, x]:
+            raise ValueError(f"MBF mine {index} at ({x}, {y}) repeats an earlier mine")
+        layout[y, x] = True
+    return layout
