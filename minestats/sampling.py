@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.rules import check_rule, placement_cells
 
 __all__ = [
@@ -190,7 +190,8 @@ def sample_mines(board: Board, n: int, *, rule: str, click, rng=None) -> np.ndar
 
     Parameters
     ----------
-    board : Board
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
     n : int
         Number of layouts.
     rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
@@ -214,6 +215,7 @@ def sample_mines(board: Board, n: int, *, rule: str, click, rng=None) -> np.ndar
     >>> bool(layouts[:, 3:6, 3:6].any())
     False
     """
+    board = resolve_board(board)
     n = _check_count(n)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
     generator = _default_rng(rng)
@@ -233,6 +235,7 @@ def count_openings(board: Board, n: int, *, rule: str, click, rng=None) -> int:
     >>> count_openings(BEGINNER, 1000, rule="safe-opening", click="centre", rng=0)
     1000
     """
+    board = resolve_board(board)
     n = _check_count(n)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
     in_neighbourhood = np.zeros(board.cells, dtype=bool)
@@ -262,11 +265,12 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, rng=None) -> n
 
     Examples
     --------
-    >>> from minestats.board import Board
+    >>> from minestats.board import Board, resolve_board
     >>> counts = count_openings_all_clicks(Board(3, 3, 0), 50, rule="uniform", rng=0)
     >>> counts.tolist()
     [[50, 50, 50], [50, 50, 50], [50, 50, 50]]
     """
+    board = resolve_board(board)
     n = _check_count(n)
     for click in ((0, 0), board.centre):
         check_rule(board, click, rule)
