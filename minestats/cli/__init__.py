@@ -1,0 +1,42 @@
+"""The ``minestats`` command: parse the flags, call the library, print the answer.
+
+No mathematics lives here. Every error a user can cause ends the command with one
+line on stderr and exit status 2; `parser` holds the flags, `commands` one function
+per subcommand, `output` the printing and reading.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from minestats.cli.commands import COMMANDS
+from minestats.cli.parser import build_parser
+
+__all__ = ["main"]
+
+
+def main(argv=None) -> int:
+    """Run the ``minestats`` command; return its exit status.
+
+    Examples
+    --------
+    >>> main(["opening", "--board", "9x9/10", "--rule", "uniform", "--click", "centre"])
+    board 9x9/10  rule uniform  click (4, 4)
+    exact  0.285463  (52079636/182439045)
+    0
+    """
+    args = build_parser().parse_args(argv)
+    try:
+        COMMANDS[args.command](args)
+    except ValueError as error:
+        print(f"minestats {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"minestats {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. `head`) closed the pipe: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0

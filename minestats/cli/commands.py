@@ -1,0 +1,262 @@
+"""One function per ``minestats`` subcommand: call the library, print the answer."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from minestats.board import resolve_board
+from minestats.boardio import format_text, to_mbf
+from minestats.chunkstore import ChunkStore
+from minestats.cli.output import emit_table, print_grid, read_board_file, read_text, workers_for
+from minestats.consistency import parse_counts, reconstruct
+from minestats.exact import opening_probability, opening_probability_map
+from minestats.game import bbbv, neighbour_counts
+from minestats.generators import generate_no_guess
+from minestats.metrics import bbbv_histogram
+from minestats.montecarlo import simulate_opening
+from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.sampling import sample_mines
+from minestats.solvers import solve
+
+__all__ = ["COMMANDS"]
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+# Experiment scripts in the order `reproduce` runs them, with their paper-grade sizes.
+REPRODUCE = {
+    "first_click": ["--n", "2000000"],
+    "opening_maps": ["--n", "10000000", "--n-safe-opening", "200000"],
+    "solver_pass_rates": ["--n", "500000", "--n-single-point", "2000000"],
+    "pass_rate_by_density": ["--n", "100000", "--n-single-point", "500000"],
+    "pass_rate_by_click": ["--n", "20000", "--n-intermediate", "5000"],
+    "bbbv": ["--n", "5000000"],
+    "no_guess_generation": [],
+    "no_guess_bias": [],
+}
+
+
+def _check_n(n) -> None:
+    if n is not None and n < 1:
+        raise ValueError(f"n ({n}) must be a positive integer")
+
+
+@contextlib.contextmanager
+def _run_context(args):
+    """Yield the keyword arguments shared by simulations: workers, store, progress."""
+    _check_n(getattr(args, "n", None))
+    with workers_for(args) as workers, contextlib.ExitStack() as stack:
+        store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
+        yield {"workers": workers, "store": store, "progress": not args.quiet}
+
+
+def run_opening(args) -> None:
+    board = resolve_board(args.board)
+    click = board.resolve_click(args.click)
+    exact = opening_probability(board, click, rule=args.rule)
+    row = {"board": str(board), "rule": args.rule, "click_x": click[0], "click_y": click[1],
+           "exact": float(exact), "exact_fraction": str(exact)}
+    if args.n is not None:
+        with _run_context(args) as options:
+            row = simulate_opening(board, rule=args.rule, n=args.n, click=click,
+                                   rng=args.seed, **options).to_dict() | {
+                "exact_fraction": str(exact)}
+    if args.csv or args.json:
+        emit_table(pd.DataFrame([row]), args)
+        return
+    print(f"board {board}  rule {args.rule}  click {click}")
+    print(f"exact  {float(exact):.6f}  ({exact})")
+    if args.n is not None:
+        print(f"mc     {row['mc']:.6f}  95% Wilson [{row['ci_low']:.6f}, {row['ci_high']:.6f}]"
+              f"  z {row['z']:+.2f}  n {row['n']}  seed {row['seed']}")
+
+
+def run_opening_map(args) -> None:
+    board = resolve_board(args.board)
+    if args.n is None:
+        grid = opening_probability_map(board, rule=args.rule)
+        if args.csv or args.json:
+            ys, xs = np.indices(board.shape)
+            emit_table(pd.DataFrame({"board": str(board), "rule": args.rule,
+                                     "click_x": xs.ravel(), "click_y": ys.ravel(),
+                                     "exact": grid.ravel()}), args)
+            return
+        print_grid(f"exact opening probability, board {board}, rule {args.rule} "
+                   f"(rows y = 0..{board.height - 1}, columns x = 0..{board.width - 1})",
+                   grid, ".4f")
+        return
+    with _run_context(args) as options:
+        result = simulate_opening(board, rule=args.rule, n=args.n, rng=args.seed, **options)
+    if args.csv or args.json:
+        emit_table(result.to_frame(), args)
+        return
+    print_grid(f"exact opening probability, board {board}, rule {args.rule}", result.exact,
+               ".4f")
+    print_grid(f"Monte Carlo z-scores, n {result.n} per click, seed {result.seed}",
+               result.z_scores(), "+.1f")
+    _print_holm(result)
+
+
+def _print_holm(result) -> None:
+    rejected = int(result.holm_reject(alpha=0.05).sum())
+    print(f"Holm at family-wise 5%: {rejected} of {result.board.cells} positions disagree "
+          "with the closed form")
+
+
+def run_simulate(args) -> None:
+    board = resolve_board(args.board)
+    click = None if args.all_clicks else board.resolve_click(args.click)
+    with _run_context(args) as options:
+        result = simulate_opening(board, rule=args.rule, n=args.n, click=click, rng=args.seed,
+                                  **options)
+    emit_table(result.to_frame(), args,
+               title=f"board {board}, rule {args.rule}, n {result.n} per click, "
+                     f"seed {result.seed}, 95% Wilson intervals")
+    if click is None and not (args.csv or args.json):
+        _print_holm(result)
+
+
+def _layout_to_solve(args) -> np.ndarray:
+    if (args.file is None) == (args.board is None):
+        raise ValueError("give either --file or --board (with --rule and --seed)")
+    if args.file is not None:
+        return read_board_file(args.file)
+    return sample_mines(args.board, 1, rule=args.rule, click=args.click, rng=args.seed)[0]
+
+
+def _player_view(mines: np.ndarray, result) -> np.ndarray:
+    """Show the end of a game as the player sees it: numbers, F flags, # hidden cells."""
+    numbers = neighbour_counts(mines)
+    view = np.where(result.revealed, numbers.astype(str), "#")
+    view = np.where(result.revealed & (numbers == 0), ".", view)
+    view = np.where(result.revealed & mines, "*", view)
+    return np.where(result.flagged, "F", view)
+
+
+def run_solve(args) -> None:
+    mines = _layout_to_solve(args)
+    result = solve(mines, args.click, solver=args.solver, use_mine_count=args.use_mine_count,
+                   max_configurations=args.max_configurations)
+    row = result.to_dict()
+    if args.seed is not None and args.file is None:
+        row |= {"rule": args.rule, "seed": args.seed}
+    if args.csv or args.json:
+        emit_table(pd.DataFrame([row]), args)
+        return
+    outcome = ("lost: the first click hit a mine" if result.lost else "solved" if result.solved
+               else "capped: gave up at the configuration cap" if result.capped
+               else "stuck: needs a guess")
+    print(f"board {result.board}  click {result.click}  solver {args.solver}  {outcome}  "
+          f"rounds {result.rounds}  open {row['revealed_cells']}  flagged "
+          f"{row['flagged_cells']}")
+    print_grid("final view (# hidden, F flag, . empty):", _player_view(mines, result), "s")
+
+
+def run_pass_rate(args) -> None:
+    with _run_context(args) as options:
+        result = pass_rate(args.board, solver=args.solver, rule=args.rule, click=args.click,
+                           n=args.n, seed=args.seed, use_mine_count=args.use_mine_count,
+                           max_configurations=args.max_configurations, **options)
+    emit_table(pd.DataFrame([result.to_dict()]), args,
+               title=f"pass rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
+
+
+def run_sweep(args) -> None:
+    grid = [{"board": board, "rule": rule, "click": click, "solver": solver,
+             "use_mine_count": args.use_mine_count}
+            for board, rule, click, solver in itertools.product(
+                args.boards, args.rules, args.clicks, args.solvers)]
+    with _run_context(args) as options:
+        table = pass_rate_sweep(grid, n=args.n, seed=args.seed, **options)
+    emit_table(table, args, title=f"pass rates with 95% Wilson intervals, n {args.n} per row")
+
+
+def run_generate(args) -> None:
+    options = {name: value for name, value in (("max_tries", args.max_tries),
+                                               ("timeout", args.timeout)) if value is not None}
+    result = generate_no_guess(args.board, args.click, method=args.method, solver=args.solver,
+                               rule=args.rule, seed=args.seed, **options)
+    row = result.to_dict()
+    if not result.ok:
+        raise ValueError(f"no verified board within the limits: {row['tries']} tries, "
+                         f"{row['seconds']:.1f} s (seed {result.seed})")
+    if args.out is not None:
+        binary = args.format == "mbf" or (args.format is None
+                                          and args.out.lower().endswith(".mbf"))
+        try:
+            with open(args.out, "wb") as target:
+                target.write(to_mbf(result.mines) if binary
+                             else (format_text(result.mines) + "\n").encode())
+        except OSError as error:
+            raise ValueError(f"cannot write {args.out!r}: {error.strerror}") from None
+    if args.csv or args.json:
+        emit_table(pd.DataFrame([row]), args)
+        return
+    if args.out is None:
+        print(format_text(result.mines))
+    print(f"no-guess board {result.board}, {args.method}, seed {result.seed}: "
+          f"{result.tries} tries, {result.perturbations} perturbations, "
+          f"{result.seconds:.2f} s", file=sys.stderr)
+
+
+def run_bbbv(args) -> None:
+    if args.file is not None:
+        emit_table(pd.DataFrame([{"file": args.file, "bbbv": bbbv(read_board_file(args.file))}]),
+                   args)
+        return
+    if args.board is None or args.n is None:
+        raise ValueError("give --file, or --board with -n")
+    with _run_context(args) as options:
+        options.pop("store")
+        options.pop("progress")
+        histogram = bbbv_histogram(args.board, rule=args.rule, click=args.click, n=args.n,
+                                   seed=args.seed, **options)
+    summary = histogram.summary()
+    if args.between is not None:
+        summary |= {f"share_{key}": value
+                    for key, value in histogram.share_between(*args.between).items()}
+    emit_table(pd.DataFrame([summary]), args,
+               title=f"3BV over n {histogram.n} boards, seed {histogram.seed}")
+
+
+def run_reconstruct(args) -> None:
+    name, text = read_text(args.file)
+    try:
+        counts = parse_counts(text)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    result = reconstruct(counts)
+    print(result.to_text())
+    print(f"solutions: {result.n_solutions}, unique: {'yes' if result.unique else 'no'}")
+
+
+def run_reproduce(args) -> None:
+    if not EXPERIMENTS.is_dir():
+        raise ValueError(f"no experiments/ folder at {EXPERIMENTS}: reproduce needs a source "
+                         "checkout of minestats")
+    names = args.only or list(REPRODUCE)
+    unknown = sorted(set(names) - set(REPRODUCE))
+    if unknown:
+        raise ValueError(f"unknown experiments {unknown}; choose from {', '.join(REPRODUCE)}")
+    for name in names:
+        command = [sys.executable, str(EXPERIMENTS / f"{name}.py"), "--out", args.out,
+                   "--seed", str(args.seed), "--workers", str(args.workers)]
+        if args.full:
+            command += REPRODUCE[name]
+        print(f"== {name}", file=sys.stderr)
+        run = subprocess.run(command, stdout=subprocess.DEVNULL if args.quiet else None)
+        if run.returncode != 0:
+            raise ValueError(f"experiment {name} failed with exit status {run.returncode}")
+
+
+COMMANDS = {
+    "opening": run_opening, "opening-map": run_opening_map, "simulate": run_simulate,
+    "solve": run_solve, "pass-rate": run_pass_rate, "sweep": run_sweep,
+    "generate": run_generate, "bbbv": run_bbbv, "reconstruct": run_reconstruct,
+    "reproduce": run_reproduce,
+}

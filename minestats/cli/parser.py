@@ -1,0 +1,228 @@
+"""The flags of every ``minestats`` subcommand, with one vocabulary throughout."""
+
+from __future__ import annotations
+
+import argparse
+
+from minestats.board import PRESETS
+from minestats.rules import RULES
+from minestats.solvers import SOLVERS
+
+__all__ = ["build_parser"]
+
+EXAMPLES = """examples:
+  minestats opening --board expert --rule winxp --click 0,0
+  minestats opening --board 9x9/10 --rule safe-click -n 200000 --seed 42
+  minestats opening-map --board beginner --rule uniform
+  minestats simulate --board expert --rule winxp --all-clicks -n 1000000 --csv > xp.csv
+  minestats solve --board expert --seed 7 --solver logic
+  minestats solve --file board.txt --click 3,4 --solver subset
+  minestats pass-rate --board intermediate --solver single-point -n 100000 --seed 1
+  minestats sweep --boards beginner expert --solvers single-point logic -n 20000 --csv
+  minestats generate --board expert --method perturb --seed 2026-11-29 --out daily.mbf
+  minestats bbbv --board expert --rule safe-opening -n 100000 --between 70 130
+  minestats reconstruct counts.txt
+  minestats reproduce --quiet
+  minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
+  minestats pass-rate --board expert --solver logic -n 1000000 --seed 3 --store run.sqlite
+"""
+
+RECONSTRUCT_EPILOG = """input: rows of whitespace-separated counts 0..9, one row per line (blank
+lines are skipped); each count is the number of mines in the cell's 3x3 block, the
+cell itself included.
+
+output: one solution as rows of X (mine) and _ (safe), or the single line -1 when no
+layout fits; then a last line 'solutions: N, unique: yes|no' with the exact number
+of layouts that fit.
+
+example:
+  $ printf '1 1 1\\n1 1 1\\n0 0 0\\n' | minestats reconstruct
+  _ X _
+  _ _ _
+  _ _ _
+  solutions: 1, unique: yes
+"""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _board(parser, *, required=True):
+    presets = ", ".join(PRESETS)
+    parser.add_argument("--board", required=required,
+                        help=f"a preset ({presets}) or WxH/M, e.g. 30x16/99")
+
+
+def _rule(parser, *, default):
+    parser.add_argument("--rule", required=default is None, default=default,
+                        help=f"first-click rule: {', '.join(RULES)}"
+                             + (f" (default {default})" if default else ""))
+
+
+def _click(parser):
+    parser.add_argument("--click", default="centre",
+                        help="x,y (0-based column,row), 'centre' or 'corner' (default centre)")
+
+
+def _solver(parser):
+    parser.add_argument("--solver", default="logic",
+                        help=f"{', '.join(SOLVERS)} (default logic)")
+    parser.add_argument("--no-mine-count", dest="use_mine_count", action="store_false",
+                        help="do not let the solver use the total mine count")
+    parser.add_argument("--max-configurations", type=int, default=200_000,
+                        help="logic: give up a stall after this many configurations")
+
+
+def _run_options(parser, *, n_required, n_help="boards to simulate"):
+    parser.add_argument("-n", "--n", type=int, required=n_required, default=None, help=n_help)
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed (default: fresh entropy, printed with the result)")
+    parser.add_argument("--workers", type=int, default=-1,
+                        help="worker processes (-1: all cores, 1: this process)")
+    parser.add_argument("--scheduler", default=None,
+                        help="Dask scheduler address (default $DASK_SCHEDULER_ADDRESS); "
+                             "runs the chunks on that cluster")
+    parser.add_argument("--store", default=None,
+                        help="SQLite file keeping finished chunks: a rerun resumes")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _output(parser):
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--csv", action="store_true", help="write CSV to stdout")
+    group.add_argument("--json", action="store_true", help="write JSON to stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the parser of the ``minestats`` command and all its subcommands."""
+    parser = Parser(prog="minestats", description="Minesweeper statistics, exact and simulated.",
+                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+
+    def command(name, summary, description):
+        examples = [line for line in EXAMPLES.splitlines()
+                    if line.strip().startswith(f"minestats {name} ")]
+        return commands.add_parser(name, help=summary, description=description,
+                                   epilog="examples:\n" + "\n".join(examples),
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    opening = command("opening", "probability that one first click opens (shows 0)",
+                      "Exact opening probability of one first click; with -n, Monte Carlo "
+                      "too, with its Wilson interval, n and seed.")
+    _board(opening)
+    _rule(opening, default=None)
+    _click(opening)
+    _run_options(opening, n_required=False, n_help="also simulate this many boards")
+    _output(opening)
+
+    opening_map = command("opening-map", "opening probability of every click position",
+                          "Exact opening probability of every click position as rows (y) and "
+                          "columns (x); with -n, Monte Carlo z-scores and a Holm verdict too.")
+    _board(opening_map)
+    _rule(opening_map, default=None)
+    _run_options(opening_map, n_required=False, n_help="also simulate this many boards per "
+                                                       "click position")
+    _output(opening_map)
+
+    simulate = command("simulate", "Monte Carlo opening counts with intervals",
+                       "Draw whole boards by the rule and count how often the click opens; "
+                       "prints the exact value, the estimate, its Wilson interval and z.")
+    _board(simulate)
+    _rule(simulate, default=None)
+    _click(simulate)
+    simulate.add_argument("--all-clicks", action="store_true",
+                          help="simulate every click position at once")
+    _run_options(simulate, n_required=True, n_help="boards per click position")
+    _output(simulate)
+
+    solve = command("solve", "play one board from one click without guessing",
+                    "Solve one board, read from --file (text grid of '*' and '.', or .mbf) "
+                    "or drawn by --rule from --board with --seed, and show where the "
+                    "solver stops.")
+    _board(solve, required=False)
+    solve.add_argument("--file", default=None,
+                       help="board file: rows of '*' (mine) and '.', or MBF if it ends .mbf")
+    _rule(solve, default="safe-opening")
+    _click(solve)
+    _solver(solve)
+    solve.add_argument("--seed", type=int, default=None, help="seed for a drawn board")
+    _output(solve)
+
+    pass_rate = command("pass-rate", "share of boards a solver finishes without guessing",
+                        "Pass rate of one solver from one click, with its Wilson interval.")
+    _board(pass_rate)
+    _rule(pass_rate, default="safe-opening")
+    _click(pass_rate)
+    _solver(pass_rate)
+    _run_options(pass_rate, n_required=True)
+    _output(pass_rate)
+
+    sweep = command("sweep", "pass rates over boards x rules x clicks x solvers",
+                    "Pass rates over every combination of the listed boards, rules, clicks "
+                    "and solvers; row i is seeded with child i of --seed.")
+    sweep.add_argument("--boards", nargs="+", default=["beginner", "intermediate", "expert"])
+    sweep.add_argument("--rules", nargs="+", default=["safe-opening"])
+    sweep.add_argument("--clicks", nargs="+", default=["centre"])
+    sweep.add_argument("--solvers", nargs="+", default=["single-point", "subset", "logic"])
+    sweep.add_argument("--no-mine-count", dest="use_mine_count", action="store_false",
+                       help="do not let the solvers use the total mine count")
+    _run_options(sweep, n_required=True, n_help="boards per row")
+    _output(sweep)
+
+    generate = command("generate", "a board that can be solved without guessing",
+                       "Generate a no-guess board (retry or Tatham-style perturb), verified "
+                       "by a full solve from the click. A seed may be a date such as "
+                       "2026-11-29: the same seed gives the same board on every machine.")
+    _board(generate)
+    _rule(generate, default="safe-opening")
+    _click(generate)
+    generate.add_argument("--method", default="retry", help="retry or perturb (default retry)")
+    generate.add_argument("--solver", default="logic", help=f"{', '.join(SOLVERS)}")
+    generate.add_argument("--seed", default=None, help="an integer or a string such as a date")
+    generate.add_argument("--max-tries", type=int, default=None, help="give up after this many")
+    generate.add_argument("--timeout", type=float, default=None,
+                          help="give up after this many seconds")
+    generate.add_argument("--format", choices=("text", "mbf"), default=None,
+                          help="board format of --out (default: mbf for *.mbf, else text)")
+    generate.add_argument("--out", default=None, help="write the board to this file")
+    _output(generate)
+
+    bbbv = command("bbbv", "3BV of a board, or its distribution over many boards",
+                   "3BV (the minimum number of left clicks) of the board in --file, or its "
+                   "distribution over -n boards drawn by --rule from --board.")
+    _board(bbbv, required=False)
+    bbbv.add_argument("--file", default=None, help="board file (text grid or .mbf)")
+    _rule(bbbv, default="uniform")
+    _click(bbbv)
+    bbbv.add_argument("--between", nargs=2, type=int, metavar=("LOW", "HIGH"), default=None,
+                      help="also the share of boards with LOW <= 3BV <= HIGH")
+    _run_options(bbbv, n_required=False, n_help="boards to draw")
+    _output(bbbv)
+
+    reconstruct = commands.add_parser(
+        "reconstruct", help="find the mine layout behind a matrix of 3x3 counts",
+        description="Reconstruct a mine layout from each cell's count of mines in its 3x3 "
+                    "block (itself included), count the layouts that fit and say whether "
+                    "the answer is unique.",
+        epilog=RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    reconstruct.add_argument("file", nargs="?", default="-",
+                             help="file holding the counts ('-' or none: stdin)")
+
+    reproduce = command("reproduce", "regenerate every table and figure in results/",
+                        "Run every experiment script (experiments/*.py of a source checkout) "
+                        "and write its CSV, PNG and JSON files.")
+    reproduce.add_argument("--full", action="store_true",
+                           help="paper-grade sample sizes (hours, not minutes)")
+    reproduce.add_argument("--only", nargs="+", default=None,
+                           help="run only these experiments (names without .py)")
+    reproduce.add_argument("--out", default="results", help="output folder (default results)")
+    reproduce.add_argument("--seed", type=int, default=42, help="root seed (default 42)")
+    reproduce.add_argument("--workers", type=int, default=-1,
+                           help="worker processes (-1: all cores)")
+    reproduce.add_argument("--quiet", action="store_true", help="do not echo the scripts' "
+                                                                "tables")
+    return parser

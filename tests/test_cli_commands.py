@@ -1,0 +1,171 @@
+"""The subcommands beyond opening/opening-map/reconstruct, and their error paths."""
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from minestats.boardio import format_text, from_mbf, parse_text, to_mbf
+from minestats.cli import main
+from minestats.game import bbbv
+from minestats.generators import generate_no_guess
+from minestats.passrate import pass_rate
+from minestats.solvers import solve
+
+
+def run(capsys, *argv):
+    try:
+        status = main(list(argv))
+    except SystemExit as exit:
+        status = exit.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_simulate_csv_is_the_result_table(capsys):
+    status, out, err = run(capsys, "simulate", "--board", "8x8/10", "--rule", "winxp",
+                           "--all-clicks", "-n", "3000", "--seed", "5", "--workers", "1",
+                           "--csv")
+    assert status == 0
+    table = pd.read_csv(io.StringIO(out))
+    assert len(table) == 64 and (table["n"] == 3000).all() and (table["seed"] == 5).all()
+    assert "board/s" in err  # the progress bar goes to stderr, never into the CSV
+
+
+def test_pass_rate_json_matches_the_library(capsys):
+    status, out, _ = run(capsys, "pass-rate", "--board", "beginner", "--solver", "subset",
+                         "-n", "600", "--seed", "4", "--workers", "1", "--quiet", "--json")
+    assert status == 0
+    row = json.loads(out)
+    expected = pass_rate("beginner", solver="subset", n=600, seed=4, workers=1)
+    assert row["successes"] == expected.successes and row["n"] == 600 and row["seed"] == 4
+    assert row["ci_low"] <= row["pass_rate"] <= row["ci_high"]
+
+
+def test_sweep_covers_the_product_of_its_lists(capsys):
+    status, out, _ = run(capsys, "sweep", "--boards", "8x8/10", "beginner", "--solvers",
+                         "single-point", "logic", "--clicks", "centre", "0,0", "-n", "200",
+                         "--seed", "3", "--workers", "1", "--quiet", "--csv")
+    assert status == 0
+    table = pd.read_csv(io.StringIO(out))
+    assert len(table) == 8
+    assert table["seed"].tolist() == [f"3/{i}" for i in range(8)]
+
+
+def test_solve_reads_text_and_mbf_files(capsys, tmp_path):
+    layout = parse_text("..*.\n....\n....\n*...\n")
+    (tmp_path / "board.txt").write_text(format_text(layout))
+    (tmp_path / "board.mbf").write_bytes(to_mbf(layout))
+    expected = solve(layout, (2, 2), solver="logic").to_dict()
+    for name in ("board.txt", "board.mbf"):
+        status, out, _ = run(capsys, "solve", "--file", str(tmp_path / name), "--click", "2,2",
+                             "--json")
+        assert status == 0
+        row = json.loads(out)
+        assert (row["solved"], row["revealed_cells"]) == (expected["solved"],
+                                                          expected["revealed_cells"])
+    status, out, _ = run(capsys, "solve", "--file", str(tmp_path / "board.txt"),
+                         "--click", "2,2")
+    assert status == 0 and "final view" in out
+
+
+def test_generate_writes_the_library_board(capsys, tmp_path):
+    target = tmp_path / "daily.mbf"
+    status, _, err = run(capsys, "generate", "--board", "beginner", "--seed", "2026-11-29",
+                         "--out", str(target))
+    assert status == 0 and "seed 2026-11-29" in err
+    expected = generate_no_guess("beginner", "centre", seed="2026-11-29")
+    assert (from_mbf(target.read_bytes()) == expected.mines).all()
+
+
+def test_bbbv_of_a_file_and_of_many_boards(capsys, tmp_path):
+    layout = parse_text("*...\n....\n...*\n")
+    (tmp_path / "b.txt").write_text(format_text(layout))
+    status, out, _ = run(capsys, "bbbv", "--file", str(tmp_path / "b.txt"), "--json")
+    assert status == 0 and json.loads(out)["bbbv"] == bbbv(layout)
+    status, out, _ = run(capsys, "bbbv", "--board", "beginner", "-n", "2000", "--seed", "1",
+                         "--workers", "1", "--between", "10", "20", "--json")
+    summary = json.loads(out)
+    assert status == 0 and summary["n"] == 2000 and summary["share_low"] == 10
+    assert summary["share_ci_low"] <= summary["share_share"] <= summary["share_ci_high"]
+
+
+def test_store_makes_a_rerun_resume(capsys, tmp_path):
+    argv = ["pass-rate", "--board", "8x8/10", "--solver", "single-point", "-n", "3000",
+            "--seed", "2", "--workers", "1", "--quiet", "--json", "--store",
+            str(tmp_path / "run.sqlite")]
+    first = json.loads(run(capsys, *argv)[1])
+    second = json.loads(run(capsys, *argv)[1])
+    assert first["successes"] == second["successes"]
+
+
+def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
+    status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", str(tmp_path),
+                         "--workers", "1", "--quiet")
+    assert status == 0 and "== first_click" in err
+    assert (tmp_path / "first_click.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--board", "expert", "--rule", "xp", "-n", "10"],
+         "rule 'xp' is not one of"),
+        (["pass-rate", "--board", "3x3/5", "--solver", "logic", "-n", "10"],
+         r"mines (5) must be at most 0 for rule 'safe-opening'"),
+        (["simulate", "--board", "expert", "--rule", "uniform", "--click", "30,0", "-n", "10"],
+         "click (30, 0) is off the 30x16 board"),
+        (["pass-rate", "--board", "expert", "--solver", "logic", "-n", "-3"],
+         "n (-3) must be a positive integer"),
+        (["sweep", "--boards", "expert", "-n", "0"], "n (0) must be a positive integer"),
+        (["pass-rate", "--board", "expert", "--solver", "psychic", "-n", "5"],
+         "solver 'psychic' is not one of"),
+        (["solve", "--board", "expert"], None),  # fine: drawn with fresh entropy
+        (["solve", "--board", "expert", "--file", "x.txt"], "give either --file or --board"),
+        (["bbbv", "--board", "expert"], "give --file, or --board with -n"),
+        (["generate", "--board", "30x16/300", "--max-tries", "2"],
+         "no verified board within the limits"),
+        (["reproduce", "--only", "everything"], "unknown experiments ['everything']"),
+        (["simulate", "--board", "expert", "--rule", "uniform", "-n", "5", "--scheduler",
+          "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_status_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    if message is None:
+        assert status == 0
+        return
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("*.\n*x\n", "line 2: unexpected character 'x'"),
+     ("*.\n*..\n", "line 2: row has 3 cells, expected 2")],
+)
+def test_malformed_board_file_names_file_and_line(capsys, tmp_path, content, message):
+    path = tmp_path / "bad.txt"
+    path.write_text(content)
+    status, _, err = run(capsys, "solve", "--file", str(path))
+    assert status == 2 and f"{path}: {message}" in err and err.count("\n") == 1
+
+
+def test_malformed_mbf_and_missing_file(capsys, tmp_path):
+    path = tmp_path / "bad.mbf"
+    path.write_bytes(bytes([3, 3, 0, 5]))
+    status, _, err = run(capsys, "bbbv", "--file", str(path))
+    assert status == 2 and "says 5 mines" in err
+    status, _, err = run(capsys, "solve", "--file", str(tmp_path / "missing.txt"))
+    assert status == 2 and "cannot read" in err and "No such file" in err
+
+
+def test_help_shows_examples(capsys):
+    status, out, _ = run(capsys, "pass-rate", "--help")
+    assert status == 0 and "examples:" in out and "minestats pass-rate --board" in out
+    assert np.all([flag in out for flag in ("--board", "--rule", "--click", "--solver", "-n",
+                                            "--seed", "--workers", "--scheduler", "--csv",
+                                            "--json", "--store", "--quiet")])
