@@ -34,6 +34,7 @@ __all__ = [
 
 ANNOTATE_LIMIT = 16
 _CELL_INCHES = 0.42
+_HIDDEN_COLOUR = "0.85"
 
 
 def _as_grid(grid, name: str) -> np.ndarray:
@@ -67,8 +68,13 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
     axes.set_title(title)
     colorbar = figure.colorbar(mesh, ax=axes, extend=extend, shrink=0.9)
     colorbar.set_label(label)
+    hidden = np.ma.getmaskarray(grid)
+    if hidden.any():
+        axes.set_facecolor(_HIDDEN_COLOUR)
     if annotate:
-        for (y, x), value in np.ndenumerate(grid):
+        for (y, x), value in np.ndenumerate(np.ma.getdata(grid)):
+            if hidden[y, x]:
+                continue
             red, green, blue, _ = mesh.cmap(mesh.norm(value))
             light = 0.299 * red + 0.587 * green + 0.114 * blue > 0.5
             axes.text(x, y, format(value, value_format), ha="center", va="center",
@@ -77,7 +83,8 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
 
 
 def plot_probability_map(grid, *, title, label="P(first click opens)", limits=None,
-                         cmap="viridis", value_format=".2f", annotate=None) -> Figure:
+                         cmap="viridis", value_format=".2f", annotate=None,
+                         mask=None) -> Figure:
     """Heat map of a probability per cell, such as `~minestats.exact.opening_probability_map`.
 
     Parameters
@@ -98,6 +105,9 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     annotate : bool, optional
         Print the value in each cell; default when both sides are at most
         `ANNOTATE_LIMIT` cells.
+    mask : array_like of bool, shape (height, width), optional
+        Cells to leave blank (light grey, no value), such as the cells a first-click
+        rule keeps mine-free; they are left out of the default colour limits.
 
     Returns
     -------
@@ -106,8 +116,8 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     Raises
     ------
     ValueError
-        If ``grid`` is not 2-D, holds values outside [0, 1] or NaN, or ``limits``
-        is not increasing.
+        If ``grid`` is not 2-D, holds values outside [0, 1] or NaN, ``limits`` is
+        not increasing, or ``mask`` has another shape or hides every cell.
 
     Examples
     --------
@@ -120,19 +130,35 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     [-0.5, 8.5, 8.5, -0.5]
     >>> len(axes.texts), axes.texts[0].get_text()  # one value per cell; (0, 0) first
     (81, '0.58')
+
+    A mask blanks cells and keeps them out of the colour scale:
+
+    >>> mask = np.zeros((9, 9), dtype=bool)
+    >>> mask[3:6, 3:6] = True
+    >>> axes = plot_probability_map(np.where(mask, 0.0, 0.2 + grid / 2), title="t",
+    ...                             mask=mask).axes[0]
+    >>> len(axes.texts), bool(axes.collections[0].norm.vmin == 0.2 + grid[~mask].min() / 2)
+    (72, True)
     """
     grid = _as_grid(grid, "grid")
-    if grid.min() < 0 or grid.max() > 1:
+    hidden = np.zeros(grid.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    if hidden.shape != grid.shape:
+        raise ValueError(f"mask has shape {hidden.shape}, grid has shape {grid.shape}")
+    if hidden.all():
+        raise ValueError("mask hides every cell of grid")
+    shown = grid[~hidden]
+    if shown.min() < 0 or shown.max() > 1:
         raise ValueError(f"grid values must lie in [0, 1]; got range "
-                         f"[{grid.min()}, {grid.max()}]")
+                         f"[{shown.min()}, {shown.max()}]")
     if limits is None:
-        low, high = float(grid.min()), float(grid.max())
+        low, high = float(shown.min()), float(shown.max())
         limits = (low, high) if low < high else (0.0, 1.0)
     low, high = limits
     if not low < high:
         raise ValueError(f"limits ({low}, {high}) must be increasing")
-    figure, _ = _heat_map(grid, title=title, cmap=cmap, norm=Normalize(low, high), label=label,
-                          value_format=value_format, annotate=annotate, extend="neither")
+    figure, _ = _heat_map(np.ma.masked_array(grid, hidden), title=title, cmap=cmap,
+                          norm=Normalize(low, high), label=label, value_format=value_format,
+                          annotate=annotate, extend="neither")
     return figure
 
 

@@ -193,3 +193,21 @@ def test_distributions_reject_negative_counts():
     with pytest.raises(ValueError, match="negative"):
         plot_distributions(table, value="bbbv", count="count", series="rule", panel="board",
                            title="T", xlabel="3BV")
+
+
+def test_probability_map_mask_blanks_cells_and_leaves_them_out_of_the_scale():
+    grid = np.full((3, 4), 0.5)
+    grid[0, 0], grid[2, 3] = 0.25, 0.75
+    mask = np.zeros(grid.shape, dtype=bool)
+    mask[1, 1:3] = True
+    grid[mask] = 0.0  # outside the shown range: must not set the lower limit
+    axes = _board_axes(plot_probability_map(grid, title="t", mask=mask))
+    assert (axes.collections[0].norm.vmin, axes.collections[0].norm.vmax) == (0.25, 0.75)
+    texts = _texts_by_cell(axes)
+    assert set(texts) == {(x, y) for y in range(3) for x in range(4)} - {(1, 1), (2, 1)}
+    assert np.ma.getmaskarray(axes.collections[0].get_array()).sum() == 2
+    assert axes.get_facecolor()[:3] == (0.85, 0.85, 0.85)
+    with pytest.raises(ValueError, match="mask has shape"):
+        plot_probability_map(grid, title="t", mask=mask[:, :2])
+    with pytest.raises(ValueError, match="hides every cell"):
+        plot_probability_map(grid, title="t", mask=np.ones(grid.shape, dtype=bool))
