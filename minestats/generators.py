@@ -246,11 +246,14 @@ def _solve(config: _Config, layout: np.ndarray):
 
 
 def _protected(config: _Config) -> np.ndarray:
-    """Cells the rule keeps mine-free for the click (flat mask); moves never mine them."""
+    """Cells moves never mine (flat mask): the click's 3x3 for ``safe-opening``, else the click.
+
+    Under ``uniform`` the rule may mine the click, but a no-guess board may not.
+    """
     protected = np.zeros(config.board.cells, dtype=bool)
     if config.rule == "safe-opening":
         protected[config.board.closed_neighbourhood(config.click)] = True
-    elif config.rule != "uniform":
+    else:
         protected[config.board.index(config.click)] = True
     return protected
 
@@ -447,18 +450,27 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
       mined unknown cells elsewhere (single-point then flags them all).
 
     The move relocating the fewest mines is made, over all stuck numbers and both
-    kinds, ties broken at random. "Elsewhere" is the unknown cells outside that
-    neighbourhood and outside the rule's protected cells (the click's closed
-    neighbourhood for ``safe-opening``, the click for ``safe-click`` and
-    ``winxp``); cells touching no revealed number are used first, so that no other
-    revealed number changes, and frontier cells only when those run out. The mine
-    count is kept. The mines relocated in a round are its perturbations
-    (`NoGuessResult.round_perturbations`). Progress is the number of cells a solve
-    leaves undecided (neither open nor flagged): fewer is progress. After
-    ``patience`` rounds in a row without a new fewest, when no move is possible, or
-    when the first click loses (``uniform``), the placement is dropped and a fresh
-    one drawn, which counts as a new try. Rounds per try are thus bounded, and
-    ``max_tries`` and ``timeout`` bound the whole call.
+    kinds, ties broken at random; the mine count is kept. The mines go to (come
+    from) cells outside that neighbourhood and outside the protected cells (the
+    click's closed neighbourhood for ``safe-opening``, the click for the other
+    rules), chosen uniformly at random in this order of preference: unknown cells
+    touching no revealed number (so no other revealed number changes), then other
+    unknown cells, then cells already decided (opened or flagged), which are needed
+    only in end games such as a 50/50 with no unknown cell elsewhere. When no
+    revealed number has an unknown neighbour (the unknown cells are walled off by
+    flagged mines), the move instead clears one flagged mine that touches an unknown
+    cell, sending its mine to a free cell by the same preference.
+
+    The mines relocated after a round's solve are that round's perturbations
+    (`NoGuessResult.round_perturbations`). Unlike Tatham's solver, which carries its
+    deductions across a move and re-solves from scratch only after a whole pass,
+    every round here is a clean solve, so rounds cannot be compared by their number
+    of moves (one each); progress is instead the number of cells a round leaves
+    undecided (neither open nor flagged): fewer is progress. After ``patience``
+    rounds in a row without a new fewest, when no move is possible, or when the first
+    click loses (``uniform``), the placement is dropped and a fresh one drawn, which
+    counts as a new try. Rounds per try are thus bounded, and ``max_tries`` and
+    ``timeout`` bound the whole call.
 
     Clear moves relocate fewer mines whenever a stuck number has fewer mined than
     safe unknown neighbours, as it usually does, so mines drift away from the

@@ -22,7 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference import plain_single_point  # noqa: E402
 
 RULE_CELLS = {"safe-opening": lambda board, click: board.closed_neighbourhood(click),
-              "safe-click": lambda board, click: [board.index(click)]}
+              "safe-click": lambda board, click: [board.index(click)],
+              "winxp": lambda board, click: [board.index(click)],
+              "uniform": lambda board, click: [board.index(click)]}  # a no-guess board
 
 
 def assert_layout(mines, board, click, rule="safe-opening"):
@@ -41,7 +43,8 @@ def assert_plain_single_point_passes(mines, click):
 
 
 @pytest.mark.parametrize("method", ["retry", "perturb"])
-@pytest.mark.parametrize("rule, click", [("safe-opening", (2, 2)), ("safe-click", (0, 0))])
+@pytest.mark.parametrize("rule, click", [("safe-opening", (2, 2)), ("safe-click", (0, 0)),
+                                         ("winxp", (3, 1)), ("uniform", (5, 4))])
 def test_tiny_boards_pass_the_exhaustive_reference(method, rule, click):
     board = Board(6, 5, 8)  # 30 cells: small enough to enumerate every placement
     for seed in range(8):
