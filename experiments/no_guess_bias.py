@@ -61,7 +61,7 @@ from scipy import stats as scipy_stats
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.chunks import chunk_seeds, chunk_sizes, map_chunks, seed_label
-from minestats.generators import METHODS, generate_no_guess_batch
+from minestats.generators import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import placement_cells
 from minestats.sampling import sample_mines
@@ -234,7 +234,8 @@ def analyse(*, seed, n, permutations, workers):
                             label=f"z = ({label} - {reference}) / SE",
                             title=f"{board} {RULE}: {label} vs {reference}\n"
                                   f"n = {len(layouts):,} vs "
-                                  f"{n_reference or 'exact p'}, seed {label_seed}")))
+                                  f"{'exact p' if n_reference is None else f'{n_reference:,}'}"
+                                  f", seed {label_seed}")))
     return pd.DataFrame(tests), pd.DataFrame(profiles), figures
 
 
@@ -272,7 +273,8 @@ def main(argv=None):
     tests, profiles, figures = analyse(seed=args.seed, n=args.n,
                                        permutations=args.permutations, workers=args.workers)
     metadata = collect_metadata(
-        seed=args.seed, n=args.n, chunk_size={"generators": 10, "reference": REFERENCE_CHUNK},
+        seed=args.seed, n=args.n,
+        chunk_size={"generators": DEFAULT_BATCH_CHUNK_SIZE, "reference": REFERENCE_CHUNK},
         wall_time_s=time.perf_counter() - start,
         extra={"rule": RULE, "click": CLICK, "solver": SOLVER, "use_mine_count": True,
                "permutations": args.permutations, "holm_alpha": ALPHA,

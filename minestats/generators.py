@@ -45,6 +45,7 @@ from minestats.stats import wilson_interval
 from minestats.sweeps import run_jobs
 
 __all__ = [
+    "DEFAULT_BATCH_CHUNK_SIZE",
     "DEFAULT_MAX_TRIES",
     "DEFAULT_PATIENCE",
     "DEFAULT_TIMEOUT",
@@ -60,6 +61,7 @@ METHODS = ("retry", "perturb")
 DEFAULT_MAX_TRIES = 10_000
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_PATIENCE = 20
+DEFAULT_BATCH_CHUNK_SIZE = 10
 
 
 def resolve_seed(seed) -> tuple[np.random.SeedSequence, int | str]:
@@ -493,9 +495,6 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
                      max_tries, timeout, patience)
     seed_sequence, label = resolve_seed(seed)
     return _generate(config, seed_sequence, label)
-
-
-DEFAULT_BATCH_CHUNK_SIZE = 10
 
 
 class _Part:
