@@ -47,6 +47,16 @@ def _as_grid(grid, name: str) -> np.ndarray:
     return array
 
 
+def _hidden_cells(mask, grid, name: str) -> np.ndarray:
+    """Return ``mask`` as a bool array of ``grid``'s shape (all False for None)."""
+    hidden = np.zeros(grid.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    if hidden.shape != grid.shape:
+        raise ValueError(f"mask has shape {hidden.shape}, {name} has shape {grid.shape}")
+    if hidden.all():
+        raise ValueError(f"mask hides every cell of {name}")
+    return hidden
+
+
 def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend):
     """Draw ``grid`` cell by cell; return the Figure and its board axes."""
     height, width = grid.shape
@@ -141,11 +151,7 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     (72, True)
     """
     grid = _as_grid(grid, "grid")
-    hidden = np.zeros(grid.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    if hidden.shape != grid.shape:
-        raise ValueError(f"mask has shape {hidden.shape}, grid has shape {grid.shape}")
-    if hidden.all():
-        raise ValueError("mask hides every cell of grid")
+    hidden = _hidden_cells(mask, grid, "grid")
     shown = grid[~hidden]
     if shown.min() < 0 or shown.max() > 1:
         raise ValueError(f"grid values must lie in [0, 1]; got range "
@@ -163,7 +169,7 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
 
 
 def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
-               cmap="RdBu_r", annotate=None) -> Figure:
+               cmap="RdBu_r", annotate=None, mask=None) -> Figure:
     """Heat map of z-scores (Monte Carlo vs exact), centred on 0, marking Holm rejections.
 
     Parameters
@@ -187,6 +193,8 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
         A diverging colour map, default ``"RdBu_r"`` (white at 0).
     annotate : bool, optional
         Print z in each cell (one decimal); default as in `plot_probability_map`.
+    mask : array_like of bool, optional
+        Cells not tested, left blank (light grey) and out of the legend's count.
 
     Returns
     -------
@@ -195,8 +203,8 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
     Raises
     ------
     ValueError
-        If ``z`` is not 2-D or holds NaN, ``reject`` has another shape, or
-        ``limit`` is not positive.
+        If ``z`` is not 2-D or holds NaN, ``reject`` or ``mask`` has another shape,
+        ``mask`` hides every cell or a rejected cell, or ``limit`` is not positive.
 
     Examples
     --------
@@ -211,24 +219,27 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
     [(1.5, -0.5)]
     """
     z = _as_grid(z, "z")
+    hidden = _hidden_cells(mask, z, "z")
     if not limit > 0:
         raise ValueError(f"limit ({limit}) must be positive")
     if label is None:
         label = "z = (MC - exact) / SE"
-    figure, axes = _heat_map(z, title=title, cmap=cmap, norm=Normalize(-limit, limit),
-                             label=label, value_format=".1f", annotate=annotate,
-                             extend="both")
+    figure, axes = _heat_map(np.ma.masked_array(z, hidden), title=title, cmap=cmap,
+                             norm=Normalize(-limit, limit), label=label, value_format=".1f",
+                             annotate=annotate, extend="both")
     if reject is not None:
         reject = np.asarray(reject, dtype=bool)
         if reject.shape != z.shape:
             raise ValueError(f"reject has shape {reject.shape}, z has shape {z.shape}")
+        if (reject & hidden).any():
+            raise ValueError(f"mask hides {int((reject & hidden).sum())} rejected cells")
         for y, x in np.argwhere(reject):
             axes.add_patch(Rectangle((float(x) - 0.5, float(y) - 0.5), 1, 1, fill=False,
                                      edgecolor="black", linewidth=2.0))
         marker = Line2D([], [], marker="s", markersize=10, markerfacecolor="none",
                         markeredgecolor="black", markeredgewidth=2.0, linestyle="none")
         figure.legend([marker], [f"Holm rejects at alpha = {alpha}: "
-                                 f"{int(reject.sum())} of {reject.size} cells"],
+                                 f"{int(reject.sum())} of {int((~hidden).sum())} cells"],
                       loc="outside lower center", frameon=False)
     return figure
 

@@ -211,3 +211,16 @@ def test_probability_map_mask_blanks_cells_and_leaves_them_out_of_the_scale():
         plot_probability_map(grid, title="t", mask=mask[:, :2])
     with pytest.raises(ValueError, match="hides every cell"):
         plot_probability_map(grid, title="t", mask=np.ones(grid.shape, dtype=bool))
+
+
+def test_z_map_mask_blanks_untested_cells_and_counts_only_tested_ones():
+    z = np.array([[0.5, -1.0, 5.0], [0.0, 2.0, -0.3]])
+    mask = np.array([[False, False, False], [True, False, False]])
+    figure = plot_z_map(z, title="t", reject=z > 4, mask=mask)
+    axes = _board_axes(figure)
+    assert set(_texts_by_cell(axes)) == {(0, 0), (1, 0), (2, 0), (1, 1), (2, 1)}
+    assert "1 of 5 cells" in figure.legends[0].get_texts()[0].get_text()
+    with pytest.raises(ValueError, match="mask hides 1 rejected cells"):
+        plot_z_map(z, title="t", reject=z > 4, mask=z > 4)
+    with pytest.raises(ValueError, match="mask has shape"):
+        plot_z_map(z, title="t", mask=mask[:, :2])
