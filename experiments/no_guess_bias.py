@@ -35,7 +35,8 @@ cells of one board are not independent (each board holds exactly M mines):
   between the cells of one board.
 
 Per cell, z-scores against the reference (one- or two-sample binomial) are judged
-by Holm's method at 0.05 (valid under any dependence) and drawn as heat maps.
+by Holm's method at 0.05 (valid under any dependence) and drawn as heat maps (the
+click's 3x3, mine-free by the rule and not tested, in grey).
 Distance profile: the mean mine frequency of the cells at each Chebyshev distance d
 from the click (d >= 2; the 3x3 is mine-free), with a 95% t-interval over boards
 (each board's share of mined cells at distance d is one independent observation), and
@@ -230,7 +231,7 @@ def analyse(*, seed, n, permutations, workers):
                                   else samples[REFERENCE][1]})
                     if label in METHODS and (reference == REFERENCE or board in DENSE):
                         figures.append((f"{board_slug(board)}_{label}_z.png", plot_z_map(
-                            grid, reject=reject, alpha=ALPHA,
+                            grid, reject=reject, alpha=ALPHA, mask=protected,
                             label=f"z = ({label} - {reference}) / SE",
                             title=f"{board} {RULE}: {label} vs {reference}\n"
                                   f"n = {len(layouts):,} vs "
