@@ -15,8 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 results: $(STAMP)
-	$(BIN)/python experiments/first_click.py
-	$(BIN)/python experiments/opening_maps.py
+	$(BIN)/minestats reproduce
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
