@@ -17,6 +17,8 @@ from minestats.chunkstore import ChunkStore
 from minestats.consistency import board_consistency, reconstruct
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, islands, neighbour_counts, openings, reveal
+from minestats.generators import generate_no_guess, generate_no_guess_batch
+from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
@@ -37,7 +39,10 @@ __all__ = [
     "ChunkStore",
     "SolveResult",
     "bbbv",
+    "bbbv_histogram",
     "board_consistency",
+    "generate_no_guess",
+    "generate_no_guess_batch",
     "islands",
     "neighbour_counts",
     "opening_probability",

@@ -630,7 +630,7 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
                             rule="safe-opening", seed=None, max_tries=DEFAULT_MAX_TRIES,
                             timeout=DEFAULT_TIMEOUT, use_mine_count=True,
                             max_configurations=200_000, patience=DEFAULT_PATIENCE,
-                            chunk_size=DEFAULT_BATCH_CHUNK_SIZE, workers=-1,
+                            chunk_size=DEFAULT_BATCH_CHUNK_SIZE, workers=-1, store=None,
                             progress=False) -> NoGuessBatch:
     """Generate ``n`` no-guess boards in seeded chunks over workers.
 
@@ -652,6 +652,8 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     workers : int, executor or map-like callable, optional
         ``-1`` all cores (default), ``1`` this process, or a pool or Dask client
         (`minestats.chunks.map_chunks`).
+    store : minestats.chunkstore.ChunkStore, optional
+        Keep finished chunks there, and take those already there: a rerun resumes.
     progress : bool, optional
         Show a progress bar on stderr.
 
@@ -674,7 +676,8 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
         raise ValueError(f"n ({n!r}) must be a positive integer")
     seed_sequence, label = resolve_seed(seed)
     [part] = run_jobs(_batch_chunk, [(config, seed_sequence)], n=int(n),
-                      chunk_size=chunk_size, workers=workers, progress=progress)
+                      chunk_size=chunk_size, workers=workers, store=store,
+                      progress=progress)
     results = part.ordered()
     mines = np.zeros((len(results), *config.board.shape), dtype=bool)
     for index, result in enumerate(results):

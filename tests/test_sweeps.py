@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from minestats.chunkstore import ChunkStore
+from minestats.generators import generate_no_guess_batch
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.sweeps import grid_seeds, run_jobs
@@ -70,6 +71,7 @@ def test_store_from_another_version_or_not_a_store_is_refused(tmp_path):
 RUN_SWEEP = """
 import sys
 from minestats.chunkstore import ChunkStore
+from minestats.generators import generate_no_guess_batch
 from minestats.montecarlo import simulate_opening
 with ChunkStore(sys.argv[1]) as store:
     result = simulate_opening("expert", rule="winxp", n=500_000, rng=3, chunk_size=10_000,
@@ -140,3 +142,14 @@ def test_local_dask_cluster_gives_the_serial_numbers():
         dask_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=client)
     assert (serial_map.counts == dask_map.counts).all()
     assert serial_rates["successes"].tolist() == dask_rates["successes"].tolist()
+
+
+def test_no_guess_batch_resumes_from_its_store(tmp_path):
+    kwargs = {"n": 6, "seed": 3, "chunk_size": 2, "workers": 1}
+    plain = generate_no_guess_batch("8x8/10", "centre", **kwargs)
+    with ChunkStore(tmp_path / "boards.sqlite") as store:
+        generate_no_guess_batch("8x8/10", "centre", **kwargs, store=store)
+    with ChunkStore(tmp_path / "boards.sqlite") as store:
+        again = generate_no_guess_batch("8x8/10", "centre", **kwargs, store=store)
+        assert (store.reused, store.written) == (3, 0)
+    assert (again.mines == plain.mines).all()
