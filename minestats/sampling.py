@@ -254,9 +254,9 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, rng=None) -> n
     For ``uniform`` and ``winxp`` one layout per board serves every click (for
     ``winxp`` relocated per click); for ``safe-click`` one draw of mines over N - 1
     slots is mapped onto the cells other than each click. Each click's layouts thus
-    follow its rule exactly; counts at different clicks are correlated. For
-    ``safe-opening`` the excluded region differs in size between clicks, so each
-    click gets its own ``n`` layouts.
+    follow its rule exactly; counts at different clicks are correlated. Other rules
+    (``safe-opening``, whose excluded region differs in size between clicks) draw
+    ``n`` layouts of their own for each click.
 
     Returns
     -------
@@ -275,7 +275,7 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, rng=None) -> n
     for click in ((0, 0), board.centre):
         check_rule(board, click, rule)
     generator = _default_rng(rng)
-    if rule == "safe-opening":
+    if rule not in _ALL_CLICKS_MODES:  # no shared draw serves every click
         counts = [count_openings(board, n, rule=rule, click=(i % board.width, i // board.width),
                                  rng=generator) for i in range(board.cells)]
         return np.array(counts, dtype=np.int64).reshape(board.shape)
