@@ -5,7 +5,7 @@ so the single-worker run takes well over 10 seconds; both runs must return
 identical counts. Pool start-up is included in the k-worker time, as a user
 would see it.
 
-Run: ``python benchmarks/bench_scaling.py [--n 12000] [--workers 2]``.
+Run: ``python benchmarks/bench_scaling.py [--n 20000] [--workers 2]``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def timed_sweep(n, workers, chunk_size):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=12_000, help="boards per grid row")
+    parser.add_argument("--n", type=int, default=20_000, help="boards per grid row")
     parser.add_argument("--workers", type=int, default=2, help="workers of the parallel run")
     parser.add_argument("--chunk-size", type=int, default=500)
     args = parser.parse_args()
