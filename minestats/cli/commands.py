@@ -36,8 +36,8 @@ REPRODUCE = {
     "pass_rate_by_density": ["--n", "100000", "--n-single-point", "500000"],
     "pass_rate_by_click": ["--n", "20000", "--n-intermediate", "5000"],
     "bbbv": ["--n", "5000000"],
-    "no_guess_generation": [],
-    "no_guess_bias": [],
+    "no_guess_generation": ["--n", "5000", "--n-dense-retry", "200"],
+    "no_guess_bias": ["--n", "20000", "--permutations", "9999"],
 }
 
 
