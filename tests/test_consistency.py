@@ -3,6 +3,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from forced_play import solve_with_forced_cells
 from reference import random_layouts
 
 from minestats.consistency import (
@@ -12,7 +13,6 @@ from minestats.consistency import (
     random_counts,
     reconstruct,
 )
-from minestats.game import neighbour_counts, reveal
 from minestats.solvers import solve
 
 PUBLISHED = [
@@ -351,22 +351,6 @@ def test_results_are_read_only_and_leave_the_input_alone():
         assert not array.flags.writeable
     assert numbers.flags.writeable
     assert checked.n_solutions == 3 and not checked.unique
-
-
-def solve_with_forced_cells(layout, click, *, use_mine_count):
-    """Open the forced-safe cells and flag the forced mines until none are left."""
-    revealed, flagged = reveal(layout, click), np.zeros_like(layout)
-    numbers = neighbour_counts(layout)
-    while True:
-        result = board_consistency(np.where(revealed, numbers, -1), flags=flagged,
-                                   mines=int(layout.sum()) if use_mine_count else None)
-        assert result.consistent
-        assert not (result.forced_safe & layout).any() and (layout[result.forced_mine]).all()
-        if not (result.forced_safe.any() or result.forced_mine.any()):
-            return revealed, flagged
-        flagged = flagged | result.forced_mine
-        for y, x in np.argwhere(result.forced_safe).tolist():
-            revealed = revealed | reveal(layout, (x, y))
 
 
 @pytest.mark.parametrize("use_mine_count", [True, False])
