@@ -76,9 +76,10 @@ def _git(folder: Path, *arguments: str) -> str | None:
 def git_revision(folder=_PACKAGE_ROOT) -> str | None:
     """Return the git commit of ``folder``'s work tree, ``"<sha>-dirty"`` if tracked files changed.
 
-    As ``git describe --dirty``, only changes to tracked files count. The answer is
-    computed once per folder and process, so a run that rewrites committed result
-    files does not mark its own later files dirty.
+    As ``git describe --dirty``, only changes to tracked files count, and changes
+    under ``results/`` do not: they are what a run writes, so one experiment's output
+    never marks the next experiment's files dirty. The answer is computed once per
+    folder and process.
 
     Parameters
     ----------
@@ -103,7 +104,9 @@ def git_revision(folder=_PACKAGE_ROOT) -> str | None:
     sha = _git(folder, "rev-parse", "--verify", "HEAD")
     if not sha:
         return None
-    changes = _git(folder, "status", "--porcelain", "--untracked-files=no")
+    # Result files are outputs, not inputs: rewriting them does not make a run dirty.
+    changes = _git(folder, "status", "--porcelain", "--untracked-files=no", "--",
+                   ":(top)", ":(top,exclude)results")
     if changes is None:
         return None
     return f"{sha}-dirty" if changes else sha

@@ -141,13 +141,17 @@ def test_git_revision_clean_dirty_and_outside(tmp_path):
     _git(repository, "init", "-q")
     assert revision(repository) is None  # no commit yet
     (repository / "a.txt").write_text("1")
-    _git(repository, "add", "a.txt")
+    (repository / "results").mkdir()
+    (repository / "results" / "table.csv").write_text("x\n1\n")
+    _git(repository, "add", "a.txt", "results/table.csv")
     _git(repository, "commit", "-q", "-m", "first")
     sha = subprocess.run(["git", "-C", str(repository), "rev-parse", "HEAD"],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert revision(repository) == sha
     (repository / "untracked.txt").write_text("ignored, as by git describe --dirty")
     assert revision(repository) == sha
+    (repository / "results" / "table.csv").write_text("x\n2\n")  # an output, not an input
+    assert revision(repository / "results") == sha
     (repository / "a.txt").write_text("2")
     assert revision(repository) == f"{sha}-dirty"
 
