@@ -19,7 +19,7 @@ from minestats.chunks import as_seed_sequence, seed_label
 from minestats.rules import check_rule
 from minestats.sampling import sample_mines
 from minestats.solvers import solve_batch
-from minestats.solvers.api import SOLVERS
+from minestats.solvers.api import check_options
 from minestats.stats import wilson_interval
 from minestats.sweeps import grid_seeds, run_jobs
 
@@ -118,15 +118,8 @@ def _pass_rate_chunk(config, size, seed_sequence):
 
 def _config(board, solver, rule, click, use_mine_count, max_configurations):
     board = resolve_board(board)
-    if solver not in SOLVERS:
-        raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
+    check_options(solver, use_mine_count, max_configurations)
     click = check_rule(board, click, rule)
-    if not isinstance(use_mine_count, bool | np.bool_):
-        raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
-    if (isinstance(max_configurations, bool) or not isinstance(max_configurations, int)
-            or max_configurations < 1):
-        raise ValueError(f"max_configurations ({max_configurations!r}) must be a positive "
-                         "integer")
     return (board, rule, click, solver, bool(use_mine_count), max_configurations)
 
 

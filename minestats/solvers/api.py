@@ -31,12 +31,22 @@ from minestats.solvers.single_point import propagate, single_point_batch
 from minestats.solvers.state import GameState
 from minestats.solvers.subset import subset_moves
 
-__all__ = ["SOLVERS", "BatchSolveResult", "SolveResult", "solve", "solve_batch"]
+__all__ = ["SOLVERS", "BatchSolveResult", "SolveResult", "check_options", "solve", "solve_batch"]
 
 SOLVERS = ("single-point", "subset", "logic", "exhaustive")
 
 
-def _check_options(solver, use_mine_count, max_configurations) -> None:
+def check_options(solver, use_mine_count, max_configurations) -> None:
+    """Raise ValueError, naming the value, unless the solver options are valid.
+
+    Examples
+    --------
+    >>> check_options("logic", True, 200_000)
+    >>> check_options("psychic", True, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: solver 'psychic' is not one of single-point, subset, logic, exhaustive
+    """
     if solver not in SOLVERS:
         raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
     if not isinstance(use_mine_count, bool | np.bool_):
@@ -160,7 +170,7 @@ def solve(mines, click, *, solver="logic", use_mine_count=True, max_configuratio
     >>> solve(layout, (0, 2)).lost
     True
     """
-    _check_options(solver, use_mine_count, max_configurations)
+    check_options(solver, use_mine_count, max_configurations)
     layout = as_layouts(mines, ndims=(2,))
     if solver == "exhaustive":
         check_size(layout.shape[1], layout.shape[0])
@@ -264,7 +274,7 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
     >>> solve_batch(np.array([stuck]), "corner", use_mine_count=False).solved
     array([ True])
     """
-    _check_options(solver, use_mine_count, max_configurations)
+    check_options(solver, use_mine_count, max_configurations)
     layouts = as_layouts(mines, ndims=(3,))
     boards, height, width = layouts.shape
     board = Board(width, height, int(layouts[0].sum()) if boards else 0)
