@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from minestats.consistency import random_counts, reconstruct
+from minestats.inference import random_counts, reconstruct
 
 
 def plain_backtracking(counts):

@@ -23,7 +23,6 @@ import time
 import numpy as np
 
 from minestats.board import Board
-from minestats.chunks import seed_label
 from minestats.generators import (
     DEFAULT_MAX_TRIES,
     DEFAULT_TIMEOUT,
@@ -31,7 +30,8 @@ from minestats.generators import (
     generate_no_guess,
     generate_no_guess_batch,
 )
-from minestats.sweeps import grid_seeds
+from minestats.runs.chunks import seed_label
+from minestats.runs.sweeps import grid_seeds
 
 CLICK = "centre"
 

@@ -27,10 +27,10 @@ import pandas as pd
 from common import base_parser, format_proportion, row_seeds, worker_pool
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
+from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.metrics import DEFAULT_CHUNK_SIZE, bbbv_histogram
 from minestats.plots import plot_distributions
 from minestats.rules import RULES
-from minestats.store import collect_metadata, write_csv, write_png
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 CLICK = "centre"

@@ -21,10 +21,10 @@ import pandas as pd
 from common import base_parser, exact_in_interval, row_seeds, worker_map
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.io.results import collect_metadata, write_csv
 from minestats.montecarlo import DEFAULT_CHUNK_SIZE, simulate_opening
 from minestats.rules import RULES
 from minestats.stats import holm_reject
-from minestats.store import collect_metadata, write_csv
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 PUBLISHED_EXACT = {  # the published table, centre click, rounded to 4 places

@@ -61,14 +61,14 @@ from common import base_parser, board_slug, row_seeds, worker_pool
 from scipy import stats as scipy_stats
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
-from minestats.chunks import chunk_seeds, chunk_sizes, map_chunks, seed_label
 from minestats.generators import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
+from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import placement_cells
+from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks, seed_label
 from minestats.sampling import sample_mines
 from minestats.solvers import solve_batch
 from minestats.stats import holm_reject, two_sided_p_values, z_scores
-from minestats.store import collect_metadata, write_csv, write_png
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 DENSE = (Board(30, 16, 130), Board(30, 16, 170))

@@ -40,7 +40,7 @@ from minestats.generators import (
     METHODS,
     generate_no_guess_batch,
 )
-from minestats.store import collect_metadata, write_csv
+from minestats.io.results import collect_metadata, write_csv
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT, Board(30, 16, 130), Board(30, 16, 170))
 DENSE = {130, 170}

@@ -39,10 +39,10 @@ from common import base_parser, board_slug, exact_in_interval, row_seeds, worker
 
 from minestats.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
 from minestats.exact import opening_probability, opening_probability_map
+from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.montecarlo import simulate_opening
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import RULES
-from minestats.store import collect_metadata, write_csv, write_png
 
 BOARDS = (CLASSIC_BEGINNER, BEGINNER, INTERMEDIATE, EXPERT)
 CHUNK_SIZE = {"uniform": 100_000, "safe-click": 100_000, "safe-opening": 2_000,

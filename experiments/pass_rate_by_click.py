@@ -24,8 +24,8 @@ import pandas as pd
 from common import base_parser, board_slug, format_proportion, pass_rate_groups, solver_pool
 
 from minestats.board import BEGINNER, INTERMEDIATE
+from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.plots import plot_probability_map
-from minestats.store import collect_metadata, write_csv, write_png
 
 BOARDS = (BEGINNER, INTERMEDIATE)
 RULE = "safe-click"

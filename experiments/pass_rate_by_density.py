@@ -26,8 +26,8 @@ import pandas as pd
 from common import base_parser, pass_rate_groups, solver_pool
 
 from minestats.board import Board
+from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.plots import plot_proportion_bands
-from minestats.store import collect_metadata, write_csv, write_png
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = np.round(np.arange(0.05, 0.30 + 1e-9, 0.025), 3)

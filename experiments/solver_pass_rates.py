@@ -36,9 +36,9 @@ from scipy.stats import fisher_exact
 from statsmodels.stats.proportion import proportions_ztest
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.io.results import collect_metadata, write_csv
 from minestats.passrate import DEFAULT_CHUNK_SIZE
 from minestats.stats import holm_reject, wilson_interval
-from minestats.store import collect_metadata, write_csv
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 SETTINGS = (("safe-opening", "centre"), ("safe-click", "centre"), ("safe-click", "corner"))

@@ -13,15 +13,15 @@ from minestats.board import (
     Board,
     resolve_board,
 )
-from minestats.chunkstore import ChunkStore
-from minestats.consistency import board_consistency, reconstruct
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, islands, neighbour_counts, openings, reveal
 from minestats.generators import generate_no_guess, generate_no_guess_batch
+from minestats.inference import board_consistency, reconstruct
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
+from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import SOLVERS, BatchSolveResult, SolveResult, solve, solve_batch
 from minestats.stats import wilson_interval

@@ -1,4 +1,4 @@
-"""Game mechanics: numbers, flood fill, openings, islands and 3BV.
+"""Game mechanics: numbers, flood fill, one game that can be lost, openings, islands and 3BV.
 
 A layout is a boolean array of shape ``(height, width)``, True where a mine lies;
 a batch of layouts has shape ``(n, height, width)``. Cells are ``(x, y)`` and arrays
@@ -10,6 +10,8 @@ are indexed ``[y, x]``.
 - An *opening* is an 8-connected region of safe zero cells.
 - An *island* is an 8-connected group of safe numbered cells that touch no zero
   cell, so no opening reveals them.
+- A `Game` is one game on a known layout: the player opens and flags cells and
+  sees only the revealed numbers; opening a mine loses, opening every safe cell wins.
 - *3BV* (Bechtel's Board Benchmark Value), the least number of left clicks that
   clears a board, is the number of openings plus the number of safe numbered cells
   that touch no zero cell (one click each).
@@ -25,7 +27,8 @@ from scipy import ndimage
 
 from minestats.board import Board
 
-__all__ = ["as_layouts", "bbbv", "islands", "neighbour_counts", "openings", "reveal"]
+__all__ = ["EXPLODED", "FLAG", "UNKNOWN", "Game", "as_layouts", "bbbv", "islands",
+           "neighbour_counts", "neighbour_table", "openings", "reveal"]
 
 _EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
 
@@ -60,8 +63,19 @@ def as_layouts(mines, *, ndims=(2, 3)) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def _neighbour_table(width: int, height: int) -> np.ndarray:
-    """`Board.neighbour_table` for a board size, built once per size."""
+def neighbour_table(width: int, height: int) -> np.ndarray:
+    """Return the library's one neighbour table, `Board.neighbour_table`, cached per size.
+
+    Row ``i`` lists cell ``i``'s closed neighbourhood (itself included) in ascending
+    order, padded with ``-1`` to 9 entries. Every compiled kernel walks this table and
+    stops at the first ``-1``; kernels that want only the 8 neighbours skip the cell
+    itself.
+
+    Examples
+    --------
+    >>> neighbour_table(3, 2)[0]
+    array([ 0,  1,  3,  4, -1, -1, -1, -1, -1])
+    """
     return Board(width, height, 0).neighbour_table
 
 
@@ -129,6 +143,164 @@ def _flood(start, counts, table, revealed, opened, end=0):
     return end
 
 
+UNKNOWN, FLAG, EXPLODED = -1, -2, -3
+"""Codes in `Game.view` for a hidden cell, a flag and the opened mine of a lost game."""
+
+
+class Game:
+    """One game on a known layout: open cells (with flood fill), flag them, win or lose.
+
+    The layout is hidden from the player: what a player may look at is `view` (or the
+    flat ``revealed`` and ``flagged`` masks and the ``numbers`` of revealed cells) and
+    the mine count ``board.mines``. A game is lost when a mine is opened and won when
+    every safe cell is open; after either, no move is accepted.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width)
+        The layout; it defines the board (size and mine count).
+
+    Attributes
+    ----------
+    board : Board
+        Size and mine count.
+    revealed, flagged : numpy.ndarray of bool, shape (cells,)
+        Flat masks of the open and the flagged cells (linear index ``x + y * width``).
+    numbers : numpy.ndarray of int8, shape (cells,)
+        Every cell's number of neighbouring mines; a player reads it only where
+        ``revealed`` is True.
+    table : numpy.ndarray of int64
+        The neighbour table (`neighbour_table`).
+
+    Examples
+    --------
+    >>> game = Game([[0, 0, 0, 1, 0],
+    ...              [0, 0, 0, 1, 0]])
+    >>> game.open((0, 0))
+    6
+    >>> game.view
+    array([[ 0,  0,  2, -1, -1],
+           [ 0,  0,  2, -1, -1]], dtype=int8)
+    >>> game.open((4, 0)), game.won
+    (1, False)
+    >>> game.open((4, 1)), game.won
+    (1, True)
+    >>> game.open((3, 0))
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot open cell (3, 0): the game is won
+    >>> lost = Game([[0, 1]])
+    >>> lost.open((1, 0)), lost.lost, lost.view
+    (0, True, array([[-1, -3]], dtype=int8))
+    """
+
+    def __init__(self, mines):
+        layout = as_layouts(mines, ndims=(2,))
+        height, width = layout.shape
+        self.board = Board(width, height, int(layout.sum()))
+        self._mines = layout.ravel().copy()
+        self.numbers = neighbour_counts(layout).ravel()
+        self.table = neighbour_table(width, height)
+        self.revealed = np.zeros(self.board.cells, dtype=bool)
+        self.flagged = np.zeros(self.board.cells, dtype=bool)
+        self.lost = False
+        self._queue = np.empty(self.board.cells, dtype=np.int64)
+
+    def cell(self, index: int) -> tuple[int, int]:
+        """``(x, y)`` of a linear index."""
+        return (int(index) % self.board.width, int(index) // self.board.width)
+
+    def _check_move(self, index: int, move: str) -> None:
+        if self.over:
+            state = "lost" if self.lost else "won"
+            raise ValueError(f"cannot {move} cell {self.cell(index)}: the game is {state}")
+        if self.revealed[index]:
+            raise ValueError(f"cannot {move} cell {self.cell(index)}: it is already open")
+
+    def open(self, cell) -> int:
+        """Open a cell; a zero floods through its neighbours. Return the cells revealed.
+
+        Parameters
+        ----------
+        cell : tuple of int or str
+            ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
+
+        Returns
+        -------
+        int
+            Number of cells newly revealed; 0 if the cell held a mine (the game is lost).
+
+        Raises
+        ------
+        ValueError
+            If the game is over, or the cell is open or flagged.
+        """
+        return self.open_index(self.board.index(cell))
+
+    def open_index(self, index: int) -> int:
+        """`open` by linear index ``x + y * width`` (the fast path for players)."""
+        self._check_move(index, "open")
+        if self.flagged[index]:
+            raise ValueError(f"cannot open cell {self.cell(index)}: it is flagged")
+        return self._open(index)
+
+    def _open(self, index: int) -> int:
+        """Open a cell without checking the move."""
+        if self._mines[index]:
+            self.lost = True
+            self.revealed[index] = True
+            return 0
+        return _flood(index, self.numbers, self.table, self.revealed, self._queue)
+
+    def flag(self, cell) -> None:
+        """Flag a cell (a player may flag wrongly; only opening a mine loses).
+
+        Raises
+        ------
+        ValueError
+            If the game is over or the cell is open.
+        """
+        self.flag_index(self.board.index(cell))
+
+    def flag_index(self, index: int) -> None:
+        """`flag` by linear index."""
+        self._check_move(index, "flag")
+        self.flagged[index] = True
+
+    @property
+    def won(self) -> bool:
+        """True when every safe cell is open (and no mine was)."""
+        return (not self.lost
+                and int(self.revealed.sum()) == self.board.cells - self.board.mines)
+
+    @property
+    def over(self) -> bool:
+        """True once the game is won or lost."""
+        return self.lost or self.won
+
+    @property
+    def unknown(self) -> np.ndarray:
+        """Linear indices of the cells neither open nor flagged."""
+        return np.flatnonzero(~self.revealed & ~self.flagged)
+
+    @property
+    def remaining_mines(self) -> int:
+        """Total mines minus flags: what the mine counter shows."""
+        return self.board.mines - int(self.flagged.sum())
+
+    @property
+    def view(self) -> np.ndarray:
+        """What the player sees, shape ``(height, width)``, int8.
+
+        The number (0..8) on open cells, `UNKNOWN` (-1) on hidden cells, `FLAG` (-2)
+        on flags and `EXPLODED` (-3) on the mine that lost the game.
+        """
+        picture = np.where(self.revealed, self.numbers, UNKNOWN).astype(np.int8)
+        picture[self.flagged] = FLAG
+        picture[self.revealed & self._mines] = EXPLODED
+        return picture.reshape(self.board.shape)
+
+
 def reveal(mines, click) -> np.ndarray:
     """Cells revealed by clicking ``click`` on a fresh board, flood fill included.
 
@@ -168,7 +340,7 @@ def reveal(mines, click) -> np.ndarray:
         revealed[start] = True
     else:
         counts = neighbour_counts(layout).ravel()
-        _flood(start, counts, _neighbour_table(width, height), revealed,
+        _flood(start, counts, neighbour_table(width, height), revealed,
                np.empty(layout.size, dtype=np.int64))
     return revealed.reshape(height, width)
 
@@ -302,4 +474,4 @@ def bbbv(mines):
     boards, height, width = layout.shape
     flat = layout.reshape(boards, height * width)
     counts = neighbour_counts(layout).reshape(boards, height * width)
-    return _bbbv_batch(flat, counts, _neighbour_table(width, height))
+    return _bbbv_batch(flat, counts, neighbour_table(width, height))

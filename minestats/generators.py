@@ -36,13 +36,13 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board, resolve_board
-from minestats.chunks import as_seed_sequence, chunk_seeds, seed_label
-from minestats.game import neighbour_counts
+from minestats.perturb import perturb_once
 from minestats.rules import check_rule
+from minestats.runs.chunks import as_seed_sequence, chunk_seeds, seed_label
+from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
-from minestats.solvers import SOLVERS, solve
+from minestats.solvers import DEFAULT_MAX_CONFIGURATIONS, SOLVERS, solve
 from minestats.stats import wilson_interval
-from minestats.sweeps import run_jobs
 
 __all__ = [
     "DEFAULT_BATCH_CHUNK_SIZE",
@@ -73,8 +73,8 @@ def resolve_seed(seed) -> tuple[np.random.SeedSequence, int | str]:
         A non-empty string (for example a date, ``"2026-11-29"``) becomes the int
         read big-endian from the SHA-256 digest of its UTF-8 bytes, the same on every
         machine, and is recorded as itself. Anything else is handled by
-        `minestats.chunks.as_seed_sequence` and recorded by
-        `minestats.chunks.seed_label` (None draws fresh entropy, which is recorded).
+        `minestats.runs.chunks.as_seed_sequence` and recorded by
+        `minestats.runs.chunks.seed_label` (None draws fresh entropy, which is recorded).
 
     Returns
     -------
@@ -260,80 +260,6 @@ def _protected(config: _Config) -> np.ndarray:
     return protected
 
 
-def _pick(rng, tiers, count):
-    """``count`` distinct cells: uniformly from the first tier, then the next, and so on."""
-    chosen = []
-    for cells in tiers:
-        take = min(count, cells.size)
-        chosen.append(rng.choice(cells, take, replace=False))
-        count -= take
-    return np.concatenate(chosen)
-
-
-def _stuck_move(layout, unknown, rows, hidden, allowed, rng):
-    """Choose the cheapest clear or fill of a stuck number's unknown neighbours.
-
-    ``rows`` are the neighbour-table rows of the stuck numbers and ``hidden`` marks
-    their unknown neighbours. Returns ``(cells, fill)``, the unknown neighbours of
-    the chosen number, or None when no cells elsewhere can take (give) the mines.
-    """
-    mined = (np.append(layout, False)[rows] & hidden).sum(axis=1)
-    safe = hidden.sum(axis=1) - mined
-    free_elsewhere = int((allowed & ~layout).sum()) - safe
-    mines_elsewhere = int((allowed & layout).sum()) - mined
-    impossible = layout.size + 1
-    costs = np.stack([np.where(free_elsewhere >= mined, mined, impossible),   # clear
-                      np.where(mines_elsewhere >= safe, safe, impossible)])   # fill
-    best = costs.min()
-    if best == impossible:
-        return None
-    fill, candidate = (int(v) for v in rng.choice(np.argwhere(costs == best)))
-    around = rows[candidate][hidden[candidate]]
-    return around, bool(fill)
-
-
-def _wall_move(layout, unknown, flagged, table, allowed, rng):
-    """Clear one flagged mine that walls off unknown cells no revealed number touches.
-
-    Returns ``([cell], False)``, or None when there is no such mine or no free cell.
-    """
-    walls = np.flatnonzero(flagged & allowed & np.append(unknown, False)[table].any(axis=1))
-    if walls.size == 0 or not (allowed & ~layout).any():
-        return None
-    return walls[[rng.integers(walls.size)]], False
-
-
-def _perturb_once(layout, result, table, protected, rng) -> int:
-    """Apply one move at the solver's stall to the flat ``layout``; return mines moved.
-
-    Returns 0, leaving the layout alone, when no move is possible.
-    """
-    revealed, flagged = result.revealed.ravel(), result.flagged.ravel()
-    unknown = ~revealed & ~flagged
-    counts = neighbour_counts(layout.reshape(result.revealed.shape)).ravel()
-    rows = table[np.flatnonzero(revealed & (counts > 0))]
-    near_number = np.zeros(layout.size, dtype=bool)
-    near_number[rows[rows >= 0]] = True
-    hidden = np.append(unknown, False)[rows]  # index -1 (padding) reads the False
-    stuck = hidden.any(axis=1)
-    allowed = ~protected
-    if stuck.any():
-        move = _stuck_move(layout, unknown, rows[stuck], hidden[stuck], allowed, rng)
-    else:
-        move = _wall_move(layout, unknown, flagged, table, allowed, rng)
-    if move is None:
-        return 0
-    around, fill = move
-    changed = around[layout[around] != fill]
-    pool = allowed & (layout if fill else ~layout)
-    pool[around] = False
-    tiers = [np.flatnonzero(pool & unknown & ~near_number),
-             np.flatnonzero(pool & unknown & near_number), np.flatnonzero(pool & ~unknown)]
-    layout[_pick(rng, tiers, changed.size)] = not fill
-    layout[changed] = fill
-    return int(changed.size)
-
-
 def _perturb_try(config, layout, rng, clock, table, protected):
     """Solve, move, solve again from scratch, until a solve passes or progress stops.
 
@@ -353,7 +279,7 @@ def _perturb_try(config, layout, rng, clock, table, protected):
             stale += 1
         if result.lost or stale >= config.patience or clock.expired():
             return False, len(per_round) + 1, per_round
-        moved = _perturb_once(layout, result, table, protected, rng)
+        moved = perturb_once(layout, result, table, protected, rng)
         if moved == 0:
             return False, len(per_round) + 1, per_round
         per_round.append(moved)
@@ -391,7 +317,7 @@ def _generate(config: _Config, seed_sequence, label) -> NoGuessResult:
 
 def generate_no_guess(board, click, *, method="retry", solver="logic", rule="safe-opening",
                       seed=None, max_tries=DEFAULT_MAX_TRIES, timeout=DEFAULT_TIMEOUT,
-                      use_mine_count=True, max_configurations=200_000,
+                      use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
                       patience=DEFAULT_PATIENCE) -> NoGuessResult:
     """Generate a board that ``solver`` finishes from ``click`` without guessing.
 
@@ -500,7 +426,7 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
 class _Part:
     """Results of one chunk of a batch, tagged with the chunk's index; parts add up.
 
-    `minestats.sweeps.run_jobs` adds chunk results starting from 0; adding parts
+    `minestats.runs.sweeps.run_jobs` adds chunk results starting from 0; adding parts
     collects them, and `_Part.ordered` puts them back in chunk order whatever order
     they arrived in.
     """
@@ -629,7 +555,8 @@ class NoGuessBatch:
 def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
                             rule="safe-opening", seed=None, max_tries=DEFAULT_MAX_TRIES,
                             timeout=DEFAULT_TIMEOUT, use_mine_count=True,
-                            max_configurations=200_000, patience=DEFAULT_PATIENCE,
+                            max_configurations=DEFAULT_MAX_CONFIGURATIONS,
+                            patience=DEFAULT_PATIENCE,
                             chunk_size=DEFAULT_BATCH_CHUNK_SIZE, workers=-1, store=None,
                             progress=False) -> NoGuessBatch:
     """Generate ``n`` no-guess boards in seeded chunks over workers.
@@ -651,8 +578,8 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
         Boards per chunk.
     workers : int, executor or map-like callable, optional
         ``-1`` all cores (default), ``1`` this process, or a pool or Dask client
-        (`minestats.chunks.map_chunks`).
-    store : minestats.chunkstore.ChunkStore, optional
+        (`minestats.runs.chunks.map_chunks`).
+    store : minestats.runs.store.ChunkStore, optional
         Keep finished chunks there, and take those already there: a rerun resumes.
     progress : bool, optional
         Show a progress bar on stderr.

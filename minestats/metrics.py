@@ -2,7 +2,7 @@
 
 Boards are drawn whole by a first-click rule (`minestats.sampling.sample_mines`),
 their 3BV computed in batches (`minestats.game.bbbv`) and counted into a histogram
-of fixed length in seeded chunks (`minestats.sweeps.run_jobs`), so the histogram
+of fixed length in seeded chunks (`minestats.runs.sweeps.run_jobs`), so the histogram
 depends only on its seed, ``n`` and chunk size, never on the number of workers.
 
 A histogram carries its inputs and computes its summaries on request: mean,
@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board, resolve_board
-from minestats.chunks import as_seed_sequence, seed_label
 from minestats.game import bbbv
 from minestats.rules import check_rule
+from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
 from minestats.stats import wilson_interval
-from minestats.sweeps import run_jobs
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "BBBVHistogram", "bbbv_histogram"]
 
@@ -42,7 +42,7 @@ class BBBVHistogram:
     n : int
         Boards drawn.
     seed : int or str
-        Seed label of the run (see `minestats.chunks.seed_label`).
+        Seed label of the run (see `minestats.runs.chunks.seed_label`).
     chunk_size : int
     counts : numpy.ndarray of int64
         ``counts[v]`` boards had 3BV ``v``, for ``v`` from 0 to the number of safe

@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board, resolve_board
-from minestats.chunks import as_seed_sequence, seed_label
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.rules import check_rule
+from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.runs.sweeps import run_jobs
 from minestats.sampling import count_openings, count_openings_all_clicks
 from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
-from minestats.sweeps import run_jobs
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
 
@@ -128,8 +128,8 @@ def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT
         Boards per chunk. The result depends on (seed, n, chunk_size) only.
     workers : int, executor or map-like callable, optional
         ``-1`` all cores (default), ``1`` this process, or a pool or Dask client;
-        see `minestats.chunks.map_chunks`.
-    store : minestats.chunkstore.ChunkStore, optional
+        see `minestats.runs.chunks.map_chunks`.
+    store : minestats.runs.store.ChunkStore, optional
         Keep finished chunks there, and take those already there: a rerun resumes.
     progress : bool, optional
         Show a progress bar on stderr.

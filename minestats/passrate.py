@@ -2,7 +2,7 @@
 
 Boards are drawn whole by the placement rule (`minestats.sampling.sample_mines`),
 solved from the same click (`minestats.solvers.solve_batch`), and counted in seeded
-chunks (`minestats.sweeps`), so a pass rate depends only on its seed, ``n`` and
+chunks (`minestats.runs.sweeps`), so a pass rate depends only on its seed, ``n`` and
 chunk size, never on the number of workers.
 """
 
@@ -15,13 +15,13 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board, resolve_board
-from minestats.chunks import as_seed_sequence, seed_label
 from minestats.rules import check_rule
+from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.runs.sweeps import grid_seeds, run_jobs
 from minestats.sampling import sample_mines
-from minestats.solvers import solve_batch
+from minestats.solvers import DEFAULT_MAX_CONFIGURATIONS, solve_batch
 from minestats.solvers.api import check_options
 from minestats.stats import wilson_interval
-from minestats.sweeps import grid_seeds, run_jobs
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
 
@@ -43,7 +43,7 @@ class PassRate:
     n : int
         Boards drawn (trials).
     seed : int or str
-        Seed label of the run (see `minestats.chunks.seed_label`).
+        Seed label of the run (see `minestats.runs.chunks.seed_label`).
     chunk_size : int
     successes : int
         Boards on which every safe cell was opened.
@@ -139,7 +139,7 @@ def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
 
 
 def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=None,
-              use_mine_count=True, max_configurations=200_000,
+              use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
               chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
               progress=False) -> PassRate:
     """Share of boards a solver finishes without guessing, from one first click.
@@ -165,7 +165,7 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
         Boards per chunk; the result depends on (seed, n, chunk_size).
     workers : int, executor or map-like callable, optional
         ``-1`` all cores (default), ``1`` this process, or a pool or Dask client.
-    store : minestats.chunkstore.ChunkStore, optional
+    store : minestats.runs.store.ChunkStore, optional
         Keep finished chunks there, and take those already there: a rerun resumes.
     progress : bool, optional
         Show a progress bar on stderr.
@@ -221,7 +221,7 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
     [['single-point', 500, '3/0'], ['subset', 500, '3/1']]
     """
     defaults = {"rule": "safe-opening", "click": "centre", "use_mine_count": True,
-                "max_configurations": 200_000}
+                "max_configurations": DEFAULT_MAX_CONFIGURATIONS}
     configs = []
     for row in grid:
         unknown = set(row) - set(defaults) - {"board", "solver"}

@@ -12,7 +12,7 @@ DataFrames: one panel per value of a ``panel`` column, one colour per value of a
 
 Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
 global state is touched and no backend needs choosing; save them with
-`minestats.store.write_png` or ``Figure.savefig``.
+`minestats.io.results.write_png` or ``Figure.savefig``.
 """
 
 from __future__ import annotations

@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from minestats.boardio import format_text, from_mbf, parse_text, to_mbf
 from minestats.cli import main
 from minestats.game import bbbv
 from minestats.generators import generate_no_guess
+from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
 from minestats.passrate import pass_rate
 from minestats.solvers import solve
 

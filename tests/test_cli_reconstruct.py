@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from minestats.cli import main
-from minestats.consistency import counts_from_mines, random_counts
+from minestats.inference import counts_from_mines, random_counts
 
 PUBLISHED = """1 1 0 0 1 1 1
 2 3 2 1 1 2 2

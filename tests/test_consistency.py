@@ -6,7 +6,7 @@ import pytest
 from forced_play import solve_with_forced_cells
 from reference import random_layouts
 
-from minestats.consistency import (
+from minestats.inference import (
     board_consistency,
     counts_from_mines,
     parse_counts,

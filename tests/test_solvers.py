@@ -7,7 +7,7 @@ from reference import plain_single_point, random_layouts
 from minestats.board import Board
 from minestats.solvers import SOLVERS, solve, solve_batch
 from minestats.solvers.single_point import propagate
-from minestats.solvers.state import GameState
+from minestats.solvers.state import CheckedGame
 
 TINY_SHAPES = [(4, 4), (5, 4), (4, 5), (5, 3), (3, 6), (6, 3), (2, 8)]
 
@@ -221,11 +221,11 @@ def test_no_solver_makes_an_unsound_move(board, use_mine_count):
 
 def test_unsound_moves_raise():
     layout = np.array([[0, 0, 0], [0, 0, 0], [0, 1, 1]], dtype=bool)
-    state = GameState(layout, "corner")
+    state = CheckedGame(layout, "corner")
     with pytest.raises(RuntimeError, match=r"would flag cell \(0, 2\), which is safe"):
-        state.flag([6], solver="test")
+        state.flag_proven([6])
     with pytest.raises(RuntimeError, match=r"would open cell \(1, 2\), which is a mine"):
-        state.open([7], solver="test")
+        state.open_proven([7])
     # A wrong flag (forced in, bypassing the check) makes single-point open a mine.
     state.flagged[6] = True
     with pytest.raises(RuntimeError, match=r"'single-point' would open cell \(1, 2\)"):

@@ -3,7 +3,13 @@ import math
 import numpy as np
 import pytest
 
-from minestats.chunks import as_seed_sequence, chunk_seeds, chunk_sizes, map_chunks, seed_label
+from minestats.runs.chunks import (
+    as_seed_sequence,
+    chunk_seeds,
+    chunk_sizes,
+    map_chunks,
+    seed_label,
+)
 from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
 
 

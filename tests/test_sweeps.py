@@ -8,11 +8,11 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from minestats.chunkstore import ChunkStore
 from minestats.generators import generate_no_guess_batch
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
-from minestats.sweeps import grid_seeds, run_jobs
+from minestats.runs.store import ChunkStore
+from minestats.runs.sweeps import grid_seeds, run_jobs
 
 
 def trials(config, size, seed_sequence):
@@ -70,7 +70,7 @@ def test_store_from_another_version_or_not_a_store_is_refused(tmp_path):
 
 RUN_SWEEP = """
 import sys
-from minestats.chunkstore import ChunkStore
+from minestats.runs.store import ChunkStore
 from minestats.generators import generate_no_guess_batch
 from minestats.montecarlo import simulate_opening
 with ChunkStore(sys.argv[1]) as store:

@@ -12,16 +12,16 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import resolve_board
-from minestats.boardio import format_text, to_mbf
-from minestats.chunkstore import ChunkStore
 from minestats.cli.output import emit_table, print_grid, read_board_file, read_text, workers_for
-from minestats.consistency import parse_counts, reconstruct
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
 from minestats.generators import generate_no_guess
+from minestats.inference import parse_counts, reconstruct
+from minestats.io.boards import format_text, to_mbf
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import solve
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from minestats.boardio import from_mbf, parse_text
+from minestats.io.boards import from_mbf, parse_text
 
 __all__ = ["emit_table", "print_grid", "read_board_file", "read_text", "workers_for"]
 

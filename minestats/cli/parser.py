@@ -6,7 +6,7 @@ import argparse
 
 from minestats.board import PRESETS
 from minestats.rules import RULES
-from minestats.solvers import SOLVERS
+from minestats.solvers import DEFAULT_MAX_CONFIGURATIONS, SOLVERS
 
 __all__ = ["build_parser"]
 
@@ -73,7 +73,7 @@ def _solver(parser):
                         help=f"{', '.join(SOLVERS)} (default logic)")
     parser.add_argument("--no-mine-count", dest="use_mine_count", action="store_false",
                         help="do not let the solver use the total mine count")
-    parser.add_argument("--max-configurations", type=int, default=200_000,
+    parser.add_argument("--max-configurations", type=int, default=DEFAULT_MAX_CONFIGURATIONS,
                         help="logic: give up a stall after this many configurations")
 
 

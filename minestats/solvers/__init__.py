@@ -3,6 +3,16 @@
 See `minestats.solvers.api` for what each solver deduces.
 """
 
-from minestats.solvers.api import SOLVERS, BatchSolveResult, SolveResult, solve, solve_batch
+from minestats.solvers.api import (
+    DEFAULT_MAX_CONFIGURATIONS,
+    SOLVERS,
+    BatchSolveResult,
+    SolveResult,
+    SolverOptions,
+    deduce,
+    solve,
+    solve_batch,
+)
 
-__all__ = ["SOLVERS", "BatchSolveResult", "SolveResult", "solve", "solve_batch"]
+__all__ = ["DEFAULT_MAX_CONFIGURATIONS", "SOLVERS", "BatchSolveResult", "SolveResult",
+           "SolverOptions", "deduce", "solve", "solve_batch"]

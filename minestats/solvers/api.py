@@ -28,12 +28,15 @@ from minestats.game import as_layouts
 from minestats.solvers.exhaustive import check_size, exhaustive_moves
 from minestats.solvers.logic import logic_moves
 from minestats.solvers.single_point import propagate, single_point_batch
-from minestats.solvers.state import GameState
+from minestats.solvers.state import CheckedGame, Moves
 from minestats.solvers.subset import subset_moves
 
-__all__ = ["SOLVERS", "BatchSolveResult", "SolveResult", "check_options", "solve", "solve_batch"]
+__all__ = ["DEFAULT_MAX_CONFIGURATIONS", "SOLVERS", "BatchSolveResult", "SolveResult",
+           "SolverOptions", "check_options", "deduce", "solve", "solve_batch"]
 
 SOLVERS = ("single-point", "subset", "logic", "exhaustive")
+DEFAULT_MAX_CONFIGURATIONS = 200_000
+"""The default cap on configurations enumerated by ``logic`` at one stall."""
 
 
 def check_options(solver, use_mine_count, max_configurations) -> None:
@@ -55,6 +58,40 @@ def check_options(solver, use_mine_count, max_configurations) -> None:
             or not isinstance(max_configurations, int | np.integer)
             or max_configurations < 1):
         raise ValueError(f"max_configurations ({max_configurations!r}) must be a positive integer")
+
+
+@dataclass(frozen=True)
+class SolverOptions:
+    """Which deductions a solver (or a player, between guesses) may use; validated.
+
+    Parameters
+    ----------
+    solver : {'logic', 'subset', 'single-point', 'exhaustive'}, optional
+    use_mine_count : bool, optional
+        Whether the solver may use the total mine count (``single-point`` never does).
+    max_configurations : int, optional
+        ``logic`` gives up (``capped``) when one stall needs more configurations.
+
+    Examples
+    --------
+    >>> SolverOptions()
+    SolverOptions(solver='logic', use_mine_count=True, max_configurations=200000)
+    >>> SolverOptions("subset", use_mine_count=False).solver
+    'subset'
+    >>> SolverOptions(max_configurations=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_configurations (0) must be a positive integer
+    """
+
+    solver: str = "logic"
+    use_mine_count: bool = True
+    max_configurations: int = DEFAULT_MAX_CONFIGURATIONS
+
+    def __post_init__(self):
+        check_options(self.solver, self.use_mine_count, self.max_configurations)
+        object.__setattr__(self, "use_mine_count", bool(self.use_mine_count))
+        object.__setattr__(self, "max_configurations", int(self.max_configurations))
 
 
 @dataclass(frozen=True)
@@ -116,18 +153,64 @@ class SolveResult:
         }
 
 
-def _deduce(state, solver, use_mine_count, max_configurations):
-    """Deductions of ``solver`` beyond single-point, cheapest first."""
-    if solver == "exhaustive":
-        return exhaustive_moves(state, use_mine_count=use_mine_count)
-    moves = subset_moves(state, use_mine_count=use_mine_count)
-    if solver == "subset" or moves.safe or moves.mines:
+def _moves(state: CheckedGame, options: SolverOptions) -> Moves:
+    """Deductions of the solver beyond single-point, cheapest first."""
+    if options.solver == "exhaustive":
+        return exhaustive_moves(state, use_mine_count=options.use_mine_count)
+    moves = subset_moves(state, use_mine_count=options.use_mine_count)
+    if options.solver == "subset" or moves.safe or moves.mines:
         return moves
-    return logic_moves(state, use_mine_count=use_mine_count,
-                       max_configurations=max_configurations)
+    return logic_moves(state, use_mine_count=options.use_mine_count,
+                       max_configurations=options.max_configurations)
 
 
-def solve(mines, click, *, solver="logic", use_mine_count=True, max_configurations=200_000):
+def deduce(state: CheckedGame, options: SolverOptions) -> tuple[int, bool]:
+    """Open and flag every cell the solver can prove, until it stalls.
+
+    A won game goes on until every provable mine is flagged too, so the final flags
+    are the solver's full knowledge.
+
+    This is one step of a game: `solve` calls it once after the first click, and a
+    player calls it again after each guess.
+
+    Parameters
+    ----------
+    state : CheckedGame
+        The game, changed in place; every move is checked against the layout.
+    options : SolverOptions
+
+    Returns
+    -------
+    rounds : int
+        Rounds of deductions that made a move.
+    capped : bool
+        ``logic`` gave up at the stall (too many configurations).
+
+    Examples
+    --------
+    >>> state = CheckedGame(np.array([[0, 0, 0], [0, 0, 0], [0, 1, 0]], dtype=bool),
+    ...                     "corner")
+    >>> deduce(state, SolverOptions("logic")), state.won
+    ((2, False), True)
+    """
+    rounds, capped = 0, False
+    while not state.lost:
+        if options.solver != "exhaustive":
+            rounds += propagate(state, solver=options.solver)
+        if options.solver == "single-point":
+            break
+        moves = _moves(state, options)
+        capped = moves.capped
+        if capped or not (moves.safe or moves.mines):
+            break
+        state.open_proven(sorted(moves.safe))
+        state.flag_proven(sorted(moves.mines))
+        rounds += 1
+    return rounds, capped
+
+
+def solve(mines, click, *, solver="logic", use_mine_count=True,
+          max_configurations=DEFAULT_MAX_CONFIGURATIONS):
     """Play a board from one click using only sound deductions.
 
     Parameters
@@ -170,30 +253,18 @@ def solve(mines, click, *, solver="logic", use_mine_count=True, max_configuratio
     >>> solve(layout, (0, 2)).lost
     True
     """
-    check_options(solver, use_mine_count, max_configurations)
+    options = SolverOptions(solver, use_mine_count, max_configurations)
     layout = as_layouts(mines, ndims=(2,))
     if solver == "exhaustive":
         check_size(layout.shape[1], layout.shape[0])
-    state = GameState(layout, click)
-    rounds, capped = 0, False
-    while not state.lost:
-        if solver != "exhaustive":
-            rounds += propagate(state, solver=solver)
-        if solver == "single-point":
-            break
-        moves = _deduce(state, solver, use_mine_count, max_configurations)
-        capped = moves.capped
-        if capped or not (moves.safe or moves.mines):
-            break
-        state.open(sorted(moves.safe), solver=solver)
-        state.flag(sorted(moves.mines), solver=solver)
-        rounds += 1
+    state = CheckedGame(layout, click, solver=solver)
+    rounds, capped = deduce(state, options)
     revealed, flagged = (mask.reshape(layout.shape) for mask in (state.revealed, state.flagged))
     revealed.flags.writeable = flagged.flags.writeable = False
     return SolveResult(
         board=state.board, click=state.click, solver=solver,
         use_mine_count=bool(use_mine_count), max_configurations=int(max_configurations),
-        solved=state.solved, capped=capped, lost=state.lost, rounds=rounds,
+        solved=state.won, capped=capped, lost=state.lost, rounds=rounds,
         revealed=revealed, flagged=flagged,
     )
 
@@ -245,7 +316,7 @@ class BatchSolveResult:
 
 
 def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
-                max_configurations=200_000):
+                max_configurations=DEFAULT_MAX_CONFIGURATIONS):
     """Run one solver on every layout of a batch, from the same click.
 
     ``single-point`` solves the whole batch in one compiled call; the other solvers

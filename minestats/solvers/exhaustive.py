@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from minestats.solvers.state import GameState, Moves
+from minestats.solvers.state import CheckedGame, Moves
 
 __all__ = ["MAX_CELLS", "check_size", "exhaustive_moves"]
 
@@ -72,12 +72,12 @@ def _possible(masks, needed, unknown, remaining, use_mine_count):
     return can_mine, can_safe
 
 
-def exhaustive_moves(state: GameState, *, use_mine_count: bool) -> Moves:
+def exhaustive_moves(state: CheckedGame, *, use_mine_count: bool) -> Moves:
     """Every cell proven safe or mined, by trying all placements over the unknown cells.
 
     Parameters
     ----------
-    state : GameState
+    state : CheckedGame
         The game; not changed.
     use_mine_count : bool
         Only placements of exactly the remaining mines count; otherwise any number.
@@ -97,7 +97,7 @@ def exhaustive_moves(state: GameState, *, use_mine_count: bool) -> Moves:
     >>> layout = np.array([[0, 0, 0],
     ...                    [0, 0, 0],
     ...                    [0, 1, 0]], dtype=bool)
-    >>> moves = exhaustive_moves(GameState(layout, "corner"), use_mine_count=False)
+    >>> moves = exhaustive_moves(CheckedGame(layout, "corner"), use_mine_count=False)
     >>> sorted(moves.safe), sorted(moves.mines)
     ([6, 8], [7])
     """
@@ -106,9 +106,9 @@ def exhaustive_moves(state: GameState, *, use_mine_count: bool) -> Moves:
     bit = {cell: 1 << position for position, cell in enumerate(unknown)}
     masks, needed = [], []
     for index in np.flatnonzero(state.revealed).tolist():
-        mask, need = 0, int(state.counts[index])
-        for j in state.around[index].tolist():
-            if j == state.board.cells:
+        mask, need = 0, int(state.numbers[index])
+        for j in state.table[index].tolist():
+            if j < 0:
                 break
             if state.flagged[j]:
                 need -= 1

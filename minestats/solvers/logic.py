@@ -26,13 +26,13 @@ import numba
 import numpy as np
 
 from minestats.bitsets import sumset
-from minestats.solvers.state import GameState, Moves
+from minestats.solvers.state import CheckedGame, Moves
 
 __all__ = ["logic_moves"]
 
 
 @numba.njit(cache=True)
-def _frontier_groups(counts, around, revealed, flagged, width):
+def _frontier_groups(counts, table, revealed, flagged, width):
     """Constraints, groups and components of the frontier, in search order.
 
     A constraint is a revealed number with unknown neighbours; the constraints that
@@ -57,9 +57,9 @@ def _frontier_groups(counts, around, revealed, flagged, width):
         if not revealed[cell] or counts[cell] == 0:
             continue
         left, unknown = counts[cell], False
-        for t in range(around.shape[1]):
-            j = around[cell, t]
-            if j == cells:
+        for t in range(table.shape[1]):
+            j = table[cell, t]
+            if j < 0:
                 break
             if flagged[j]:
                 left -= 1
@@ -78,9 +78,9 @@ def _frontier_groups(counts, around, revealed, flagged, width):
         if revealed[cell] or flagged[cell]:
             continue
         anchor, mask = -1, 0
-        for t in range(around.shape[1]):
-            j = around[cell, t]
-            if j == cells:
+        for t in range(table.shape[1]):
+            j = table[cell, t]
+            if j < 0:
                 break
             if constraint[j] >= 0:
                 if anchor < 0:
@@ -111,9 +111,9 @@ def _frontier_groups(counts, around, revealed, flagged, width):
     members = np.empty(groups * 8, dtype=np.int64)
     for g in range(groups):
         starts[g + 1] = starts[g]
-        for t in range(around.shape[1]):
-            j = around[first_cell[g], t]
-            if j == cells:
+        for t in range(table.shape[1]):
+            j = table[first_cell[g], t]
+            if j < 0:
                 break
             if constraint[j] >= 0:
                 members[starts[g + 1]] = constraint[j]
@@ -259,12 +259,12 @@ def _any_between(bits: int, low: int, high: int) -> bool:
     return high >= low and (bits >> low) & ((1 << (high - low + 1)) - 1) != 0
 
 
-def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: int) -> Moves:
+def logic_moves(state: CheckedGame, *, use_mine_count: bool, max_configurations: int) -> Moves:
     """Every cell that perfect logic proves safe or mined on the current state.
 
     Parameters
     ----------
-    state : GameState
+    state : CheckedGame
         The game; not changed.
     use_mine_count : bool
         Require placements to use exactly the remaining mines.
@@ -286,7 +286,7 @@ def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: i
     >>> layout = np.array([[0, 0, 0],
     ...                    [0, 0, 0],
     ...                    [0, 1, 0]], dtype=bool)
-    >>> state = GameState(layout, "corner")
+    >>> state = CheckedGame(layout, "corner")
     >>> moves = logic_moves(state, use_mine_count=False, max_configurations=100)
     >>> sorted(moves.safe), sorted(moves.mines), moves.capped
     ([6, 8], [7], False)
@@ -294,13 +294,13 @@ def logic_moves(state: GameState, *, use_mine_count: bool, max_configurations: i
     With the mine count, cells beyond the frontier are decided too: here the one mine
     must be at the frontier cell 2, so the far cells 3 and 4 are safe.
 
-    >>> state = GameState(np.array([[0, 0, 1, 0, 0]], dtype=bool), "corner")
+    >>> state = CheckedGame(np.array([[0, 0, 1, 0, 0]], dtype=bool), "corner")
     >>> moves = logic_moves(state, use_mine_count=True, max_configurations=100)
     >>> sorted(moves.safe), sorted(moves.mines)
     ([3, 4], [2])
     """
     (frontier, sizes, starts, members, need, component_starts, cell_starts,
-     group_cells) = _frontier_groups(state.counts, state.around, state.revealed,
+     group_cells) = _frontier_groups(state.numbers, state.table, state.revealed,
                                      state.flagged, state.board.width)
     mine, safe, seen, visited = _enumerate(sizes, starts, members, need, component_starts,
                                            max_configurations)

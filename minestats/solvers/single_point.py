@@ -17,8 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from minestats.game import _flood, _neighbour_table, neighbour_counts
-from minestats.solvers.state import GameState, unsound
+from minestats.game import _flood, neighbour_counts, neighbour_table
+from minestats.solvers.state import CheckedGame, unsound
 
 __all__ = ["propagate", "single_point_batch"]
 
@@ -120,12 +120,12 @@ def _propagate(mines, counts, table, revealed, flagged):
                 queues, ready.size, np.zeros(cells, dtype=np.int64), 0)
 
 
-def propagate(state: GameState, *, solver: str = "single-point") -> int:
+def propagate(state: CheckedGame, *, solver: str = "single-point") -> int:
     """Apply the single-point rules to ``state`` in place until they stall.
 
     Parameters
     ----------
-    state : GameState
+    state : CheckedGame
         The game; its ``revealed`` and ``flagged`` masks are updated.
     solver : str, optional
         Name of the calling solver, used in the error message.
@@ -149,12 +149,12 @@ def propagate(state: GameState, *, solver: str = "single-point") -> int:
     >>> layout = np.array([[0, 0, 0],
     ...                    [0, 0, 0],
     ...                    [0, 1, 1]], dtype=bool)
-    >>> state = GameState(layout, "corner")
-    >>> propagate(state), state.solved
+    >>> state = CheckedGame(layout, "corner")
+    >>> propagate(state), state.won
     (2, True)
     """
     rounds, bad, flag = _propagate(
-        state.mines, state.counts, state.table, state.revealed, state.flagged)
+        state.mines, state.numbers, state.table, state.revealed, state.flagged)
     if bad >= 0:
         raise unsound(solver, state.cell(bad), flag=bool(flag))
     return int(rounds)
@@ -228,7 +228,7 @@ def single_point_batch(layouts: np.ndarray, start: int) -> tuple[np.ndarray, np.
     flat = layouts.reshape(boards, height * width)
     counts = neighbour_counts(layouts).reshape(boards, height * width)
     solved, lost, bad_cell, bad_flag = _batch(
-        flat, counts, _neighbour_table(width, height), start)
+        flat, counts, neighbour_table(width, height), start)
     wrong = np.flatnonzero(bad_cell >= 0)
     if wrong.size:
         board = int(wrong[0])

@@ -1,21 +1,19 @@
-"""A game in progress on a known layout, as the solvers see and change it.
+"""The solvers' game: a `minestats.game.Game` whose proven moves are checked.
 
 The solvers see only what a player sees: the revealed numbers, their own flags and
-the total mine count. The true layout is kept here only to check every move as it
-is made: opening a mine or flagging a safe cell is a solver bug and raises.
+the total mine count. `CheckedGame` adds one thing to `Game`: a move a solver claims
+to have proven is checked against the layout as it is made, and opening a mine or
+flagging a safe cell is a solver bug that raises. A player's guesses go through
+`Game.open_index`, which may lose.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
-import numpy as np
+from minestats.game import Game
 
-from minestats.board import Board
-from minestats.game import _flood, _neighbour_table, neighbour_counts
-
-__all__ = ["GameState", "Moves", "unsound"]
+__all__ = ["CheckedGame", "Moves", "unsound"]
 
 
 class Moves(NamedTuple):
@@ -42,77 +40,53 @@ def unsound(solver: str, cell: tuple[int, int], *, flag: bool, board=None) -> Ru
     return RuntimeError(f"solver {solver!r} would {move} cell {cell}{where}, which is {truth}")
 
 
-@lru_cache(maxsize=64)
-def _open_neighbour_table(width: int, height: int) -> np.ndarray:
-    """Each cell's up-to-8 neighbours (itself left out), padded with the index ``cells``."""
-    cells = width * height
-    table = _neighbour_table(width, height)
-    around = np.full((cells, 8), cells, dtype=np.int64)
-    for index, row in enumerate(table):
-        neighbours = row[(row >= 0) & (row != index)]
-        around[index, : neighbours.size] = neighbours
-    around.setflags(write=False)
-    return around
-
-
-class GameState:
-    """The board after a first click: revealed cells, flags, numbers.
+class CheckedGame(Game):
+    """A game after its first click, whose proven moves are checked against the layout.
 
     Parameters
     ----------
-    layout : numpy.ndarray of bool, shape (height, width)
-        The true layout (already validated).
+    layout : array_like of bool, shape (height, width)
+        The true layout.
     click : tuple of int or str
-        The first click, resolved like `Board.resolve_click`.
+        The first click, resolved like `Board.resolve_click`; it may hit a mine
+        (then the game is lost at once).
+    solver : str, optional
+        Name of the solver or player, used in the error for an unsound move.
 
     Attributes
     ----------
-    board : Board
-        Size and mine count of the layout.
     click : tuple of int
         The resolved first click ``(x, y)``.
-    lost : bool
-        True if the first click hit a mine (then only that cell is revealed).
-    revealed, flagged : numpy.ndarray of bool, shape (cells,)
-        Flat masks, updated in place by `open` and `flag`.
-    around : numpy.ndarray of int, shape (cells, 8)
-        Each cell's neighbours in ascending order, padded with ``cells``.
+    mines : numpy.ndarray of bool, shape (cells,)
+        The true layout, flat: read only to check moves, never to choose them.
 
     Examples
     --------
-    >>> layout = np.array([[0, 0, 0, 1]], dtype=bool)
-    >>> state = GameState(layout, "corner")
+    >>> state = CheckedGame([[0, 0, 0, 1]], "corner")
     >>> state.revealed.astype(int), state.unknown
     (array([1, 1, 1, 0]), array([3]))
-    >>> state.flag([3], solver="demo")
-    >>> state.solved, state.remaining_mines
+    >>> state.flag_proven([3])
+    >>> state.won, state.remaining_mines
     (True, 0)
+    >>> CheckedGame([[0, 0, 0, 1]], "corner", solver="demo").open_proven([3])
+    Traceback (most recent call last):
+    ...
+    RuntimeError: solver 'demo' would open cell (3, 0), which is a mine
     """
 
-    def __init__(self, layout: np.ndarray, click):
-        height, width = layout.shape
-        self.board = Board(width, height, int(layout.sum()))
+    def __init__(self, layout, click, *, solver: str = "logic"):
+        super().__init__(layout)
+        self.solver = solver
         self.click = self.board.resolve_click(click)
-        self.mines = layout.ravel()
-        self.counts = neighbour_counts(layout).ravel()
-        self.table = _neighbour_table(width, height)
-        self.around = _open_neighbour_table(width, height)
-        self.revealed = np.zeros(self.board.cells, dtype=bool)
-        self.flagged = np.zeros(self.board.cells, dtype=bool)
-        self._queue = np.empty(self.board.cells, dtype=np.int64)
-        start = self.board.index(self.click)
-        self.lost = bool(self.mines[start])
-        if self.lost:
-            self.revealed[start] = True
-        else:
-            _flood(start, self.counts, self.table, self.revealed, self._queue)
+        self._open(self.board.index(self.click))  # may lose; on a board of mines only, too
 
-    def cell(self, index: int) -> tuple[int, int]:
-        """``(x, y)`` of a linear index."""
-        return (int(index) % self.board.width, int(index) // self.board.width)
+    @property
+    def mines(self):
+        """The true layout, flat (for soundness checks only)."""
+        return self._mines
 
-    def open(self, cells, *, solver: str) -> None:
-        """Open cells proved safe, flood-filling through zeros.
+    def open_proven(self, cells) -> None:
+        """Open cells the solver proved safe, flood-filling through zeros.
 
         Raises
         ------
@@ -120,12 +94,12 @@ class GameState:
             If a cell holds a mine: the solver made an unsound deduction.
         """
         for index in cells:
-            if self.mines[index]:
-                raise unsound(solver, self.cell(index), flag=False)
-            _flood(index, self.counts, self.table, self.revealed, self._queue)
+            if self._mines[index]:
+                raise unsound(self.solver, self.cell(index), flag=False)
+            self._open(index)
 
-    def flag(self, cells, *, solver: str) -> None:
-        """Flag cells proved to be mines.
+    def flag_proven(self, cells) -> None:
+        """Flag cells the solver proved to be mines.
 
         Raises
         ------
@@ -133,21 +107,6 @@ class GameState:
             If a cell is safe: the solver made an unsound deduction.
         """
         for index in cells:
-            if not self.mines[index]:
-                raise unsound(solver, self.cell(index), flag=True)
+            if not self._mines[index]:
+                raise unsound(self.solver, self.cell(index), flag=True)
             self.flagged[index] = True
-
-    @property
-    def unknown(self) -> np.ndarray:
-        """Linear indices of the cells neither revealed nor flagged."""
-        return np.flatnonzero(~self.revealed & ~self.flagged)
-
-    @property
-    def remaining_mines(self) -> int:
-        """Total mines minus flags: the mines among the unknown cells."""
-        return self.board.mines - int(self.flagged.sum())
-
-    @property
-    def solved(self) -> bool:
-        """True when every safe cell is revealed."""
-        return not self.lost and int(self.revealed.sum()) == self.board.cells - self.board.mines

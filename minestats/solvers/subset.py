@@ -20,7 +20,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from minestats.solvers.state import GameState, Moves
+from minestats.solvers.state import CheckedGame, Moves
 
 __all__ = ["subset_moves"]
 
@@ -33,8 +33,8 @@ def _touch(first, second, width):
 
 
 @numba.njit(cache=True)
-def _pair_rule(counts, around, revealed, flagged, width):
-    """Safe and mined masks proved by the pair rule; ``around`` is padded with ``cells``."""
+def _pair_rule(counts, table, revealed, flagged, width):
+    """Safe and mined masks proved by the pair rule; ``table`` is the neighbour table."""
     cells = counts.size
     hidden = np.zeros(cells, dtype=np.int64)
     left = np.zeros(cells, dtype=np.int64)
@@ -42,9 +42,9 @@ def _pair_rule(counts, around, revealed, flagged, width):
     for cell in range(cells):
         if revealed[cell] and counts[cell] > 0:
             left[cell] = counts[cell]
-            for t in range(around.shape[1]):
-                j = around[cell, t]
-                if j == cells:
+            for t in range(table.shape[1]):
+                j = table[cell, t]
+                if j < 0:
                     break
                 if flagged[j]:
                     left[cell] -= 1
@@ -57,16 +57,16 @@ def _pair_rule(counts, around, revealed, flagged, width):
     for small in range(cells):
         if hidden[small] == 0:
             continue
-        for s in range(around.shape[1]):
-            big = around[first[small], s]
-            if big == cells:
+        for s in range(table.shape[1]):
+            big = table[first[small], s]
+            if big < 0:
                 break
             if hidden[big] <= hidden[small]:
                 continue
             inside = True
-            for t in range(around.shape[1]):
-                j = around[small, t]
-                if j == cells:
+            for t in range(table.shape[1]):
+                j = table[small, t]
+                if j < 0:
                     break
                 if not (flagged[j] or revealed[j]) and not _touch(j, big, width):
                     inside = False
@@ -74,9 +74,9 @@ def _pair_rule(counts, around, revealed, flagged, width):
             extra_mines = left[big] - left[small]
             if not inside or 0 < extra_mines < hidden[big] - hidden[small]:
                 continue
-            for t in range(around.shape[1]):
-                j = around[big, t]
-                if j == cells:
+            for t in range(table.shape[1]):
+                j = table[big, t]
+                if j < 0:
                     break
                 if not (flagged[j] or revealed[j]) and not _touch(j, small, width):
                     if extra_mines == 0:
@@ -86,12 +86,12 @@ def _pair_rule(counts, around, revealed, flagged, width):
     return safe, mine
 
 
-def subset_moves(state: GameState, *, use_mine_count: bool) -> Moves:
+def subset_moves(state: CheckedGame, *, use_mine_count: bool) -> Moves:
     """Cells proved safe or mined by the subset rule on the current state.
 
     Parameters
     ----------
-    state : GameState
+    state : CheckedGame
         The game; not changed.
     use_mine_count : bool
         Also apply the trivial global rule (no mines left, or only mines left).
@@ -109,12 +109,12 @@ def subset_moves(state: GameState, *, use_mine_count: bool) -> Moves:
     >>> layout = np.array([[0, 0, 0, 0],
     ...                    [0, 0, 0, 0],
     ...                    [1, 0, 0, 1]], dtype=bool)
-    >>> state = GameState(layout, (1, 0))
+    >>> state = CheckedGame(layout, (1, 0))
     >>> moves = subset_moves(state, use_mine_count=False)
     >>> sorted(moves.safe), sorted(moves.mines)
     ([9, 10], [])
     """
-    safe, mined = _pair_rule(state.counts, state.around, state.revealed, state.flagged,
+    safe, mined = _pair_rule(state.numbers, state.table, state.revealed, state.flagged,
                              state.board.width)
     if use_mine_count:
         unknown = ~state.revealed & ~state.flagged

@@ -2,7 +2,7 @@
 
 A *job* is one configuration (any picklable value) with its own seed sequence.
 Each job's ``n`` trials are cut into chunks of ``chunk_size``; chunk ``j`` draws
-from the ``j``-th keyed child of the job's sequence (`minestats.chunks`). All
+from the ``j``-th keyed child of the job's sequence (`minestats.runs.chunks`). All
 chunks of all jobs go through one stream of workers, and each job's chunk results
 are added up, so a job's total depends only on its seed, ``n`` and ``chunk_size``.
 
@@ -19,8 +19,8 @@ from functools import partial
 import numpy as np
 from tqdm import tqdm
 
-from minestats.chunks import as_seed_sequence, chunk_seeds, chunk_sizes, map_chunks
-from minestats.chunkstore import ChunkStore, job_key
+from minestats.runs.chunks import as_seed_sequence, chunk_seeds, chunk_sizes, map_chunks
+from minestats.runs.store import ChunkStore, job_key
 
 __all__ = ["grid_seeds", "run_jobs"]
 
@@ -30,7 +30,7 @@ def grid_seeds(rng, count: int) -> list[np.random.SeedSequence]:
 
     Examples
     --------
-    >>> from minestats.chunks import seed_label
+    >>> from minestats.runs.chunks import seed_label
     >>> [seed_label(s) for s in grid_seeds(42, 3)]
     ['42/0', '42/1', '42/2']
     """
@@ -59,7 +59,7 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: in
     chunk_size : int
         Trials per chunk.
     workers : int, executor or map-like callable, optional
-        See `minestats.chunks.map_chunks`.
+        See `minestats.runs.chunks.map_chunks`.
     store : ChunkStore, optional
         Chunks already in the store are taken from it; every chunk computed is
         written to it as soon as it arrives, so an interrupted run resumes.

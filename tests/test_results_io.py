@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from minestats import store
+from minestats.io import results as store
 
 
 def _metadata(**overrides):

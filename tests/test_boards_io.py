@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from minestats.boardio import format_text, from_mbf, parse_text, to_mbf
+from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
 from minestats.sampling import sample_mines
 
 

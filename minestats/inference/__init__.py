@@ -1,0 +1,27 @@
+"""Exact inference from what a player sees.
+
+- `engine`: the exact enumeration engine (propagation, independent components, exact
+  counting with the global mine count);
+- `consistency`: is there a layout behind a partly revealed board, how many, which
+  cells are forced;
+- `counts`: count matrices (closed-neighbourhood counts) and their reconstruction.
+"""
+
+from minestats.inference.consistency import ConsistencyResult, board_consistency
+from minestats.inference.counts import (
+    ReconstructResult,
+    counts_from_mines,
+    parse_counts,
+    random_counts,
+    reconstruct,
+)
+
+__all__ = [
+    "ConsistencyResult",
+    "ReconstructResult",
+    "board_consistency",
+    "counts_from_mines",
+    "parse_counts",
+    "random_counts",
+    "reconstruct",
+]

@@ -1,0 +1,191 @@
+"""The consistency problem on a partially revealed board.
+
+Revealed numbers count the mines among a cell's 8 neighbours; flags are taken as
+mines; the total mine count is optional. `board_consistency` turns the board into
+constraints for the exact engine (`minestats.inference.engine`) and reports whether a
+placement fits, how many do, which cells are forced, and one example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from minestats.board import Board
+from minestats.game import neighbour_table
+from minestats.inference.engine import frozen, solve_constraints
+
+__all__ = ["ConsistencyResult", "board_consistency"]
+
+
+@dataclass(frozen=True, eq=False)
+class ConsistencyResult:
+    """The mine placements that fit a partially revealed board.
+
+    Attributes
+    ----------
+    numbers : numpy.ndarray of int, shape (height, width)
+        The revealed numbers (entries at unknown cells are meaningless).
+    unknown : numpy.ndarray of bool
+        Cells not revealed (flagged cells included).
+    flags : numpy.ndarray of bool
+        Flagged cells, taken to be mines.
+    mines : int or None
+        The total mine count, if it was given.
+    n_solutions : int
+        The exact number of placements on the unknown, unflagged cells that fit
+        every revealed number (and the total, if given).
+    forced_safe, forced_mine : numpy.ndarray of bool
+        Unknown, unflagged cells that are safe (mined) in every placement; all
+        False when there is no placement.
+    example : numpy.ndarray of bool or None
+        One fitting layout, flags included, or None when there is none.
+    """
+
+    numbers: np.ndarray
+    unknown: np.ndarray
+    flags: np.ndarray
+    mines: int | None
+    n_solutions: int
+    forced_safe: np.ndarray
+    forced_mine: np.ndarray
+    example: np.ndarray | None
+
+    @property
+    def consistent(self) -> bool:
+        """True iff some placement fits."""
+        return self.n_solutions > 0
+
+    @property
+    def unique(self) -> bool:
+        """True iff exactly one placement fits."""
+        return self.n_solutions == 1
+
+    def to_dict(self) -> dict:
+        """Return the scalar results as a table row.
+
+        Examples
+        --------
+        >>> row = board_consistency([[1, -1]]).to_dict()
+        >>> row["consistent"], row["n_solutions"], row["forced_safe"], row["forced_mine"]
+        (True, 1, 0, 1)
+        """
+        return {"mines": self.mines, "consistent": self.consistent,
+                "n_solutions": self.n_solutions, "unique": self.unique,
+                "forced_safe": int(self.forced_safe.sum()),
+                "forced_mine": int(self.forced_mine.sum())}
+
+
+def _mask(name: str, mask, shape) -> np.ndarray:
+    """Return a read-only copy of a boolean mask of the board's shape, or raise ValueError."""
+    array = np.array(mask)
+    if array.shape != shape:
+        raise ValueError(f"{name} has shape {array.shape}; expected {shape} like numbers")
+    if array.dtype != np.bool_:
+        raise ValueError(f"{name} (dtype {array.dtype}) must be a boolean array")
+    return frozen(array)
+
+
+def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> ConsistencyResult:
+    """Count the mine placements that fit a partially revealed board; find forced cells.
+
+    Parameters
+    ----------
+    numbers : array_like of int, shape (height, width)
+        Revealed numbers (mines among the 8 neighbours, 0..8); -1 marks an unknown
+        cell unless ``unknown`` is given.
+    unknown : array_like of bool, optional
+        The unknown cells; their entries in ``numbers`` are ignored.
+    flags : array_like of bool, optional
+        Flagged cells, all unknown; they are taken to be mines.
+    mines : int, optional
+        The total number of mines (flags included). Without it, cells beyond the
+        frontier are free and never forced.
+
+    Returns
+    -------
+    ConsistencyResult
+        The exact number of placements, the forced cells and one example.
+
+    Raises
+    ------
+    ValueError
+        If a revealed number is outside 0..8, a flag lies on a revealed cell, the
+        shapes differ or ``mines`` is not an integer in ``0..cells``.
+
+    Examples
+    --------
+    A 1 in the corner of a 3x3 board, everything else hidden. Without the mine
+    count any of its 3 neighbours can be the mine and the 5 far cells are free:
+    3 * 2**5 placements, nothing forced.
+
+    >>> numbers = [[1, -1, -1],
+    ...            [-1, -1, -1],
+    ...            [-1, -1, -1]]
+    >>> result = board_consistency(numbers)
+    >>> result.n_solutions, bool(result.forced_safe.any() or result.forced_mine.any())
+    (96, False)
+
+    With one mine in all, it must be next to the 1: the far cells are safe.
+
+    >>> result = board_consistency(numbers, mines=1)
+    >>> result.n_solutions
+    3
+    >>> result.forced_safe.astype(int)
+    array([[0, 0, 1],
+           [0, 0, 1],
+           [1, 1, 1]])
+
+    A 2 in a corner with a flag on one neighbour, 2 mines in all: one of the two
+    other neighbours holds the second mine.
+
+    >>> flags = np.zeros((3, 3), dtype=bool)
+    >>> flags[0, 1] = True
+    >>> numbers[0][0] = 2
+    >>> result = board_consistency(numbers, flags=flags, mines=2)
+    >>> result.n_solutions, result.example.astype(int).tolist()
+    (2, [[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+    """
+    array = frozen(np.array(numbers))
+    if array.ndim != 2 or 0 in array.shape or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"numbers (shape {array.shape}, dtype {array.dtype}) must be a 2-D "
+                         "integer array with at least one cell")
+    hidden = _mask("unknown", array == -1 if unknown is None else unknown, array.shape)
+    flagged = _mask("flags", np.zeros(array.shape, bool) if flags is None else flags,
+                    array.shape)
+    bad = np.argwhere(~hidden & ((array < 0) | (array > 8)))
+    if bad.size:
+        y, x = bad[0].tolist()
+        raise ValueError(f"revealed number at cell ({x}, {y}) ({array[y, x]}) must be in 0..8; "
+                         "mark unknown cells with -1")
+    bad = np.argwhere(flagged & ~hidden)
+    if bad.size:
+        y, x = bad[0].tolist()
+        raise ValueError(f"flag at cell ({x}, {y}) lies on a revealed cell")
+    height, width = array.shape
+    if mines is not None:
+        Board(width, height, mines)  # validates the total
+        mines = int(mines)
+    open_cells = (hidden & ~flagged).ravel()
+    local = np.cumsum(open_cells) - 1
+    table, constraints = neighbour_table(width, height), []
+    for cell in np.flatnonzero(~hidden.ravel()).tolist():
+        around = table[cell][(table[cell] >= 0) & (table[cell] != cell)]
+        constraints.append((tuple(local[around[open_cells[around]]].tolist()),
+                            int(array.flat[cell]) - int(flagged.ravel()[around].sum())))
+    left = None if mines is None else mines - int(flagged.sum())
+    outcome = solve_constraints(constraints, int(open_cells.sum()), mines=left)
+    forced_safe = np.zeros(array.size, dtype=bool)
+    forced_mine = np.zeros(array.size, dtype=bool)
+    example = None
+    if outcome.count:
+        forced_safe[open_cells] = ~outcome.can_mine
+        forced_mine[open_cells] = ~outcome.can_safe
+        example = flagged.ravel().copy()
+        example[open_cells] = outcome.example
+        example = example.reshape(array.shape)
+    return ConsistencyResult(array, hidden, flagged, mines, outcome.count,
+                             frozen(forced_safe.reshape(array.shape)),
+                             frozen(forced_mine.reshape(array.shape)),
+                             None if example is None else frozen(example))

@@ -1,0 +1,231 @@
+"""Count matrices: every cell holds the mines in its closed neighbourhood, itself included.
+
+`reconstruct` inverts such a matrix with the exact engine (`minestats.inference.engine`);
+the other functions make and read matrices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from minestats.board import Board
+from minestats.game import as_layouts, neighbour_counts, neighbour_table
+from minestats.inference.engine import frozen, solve_constraints
+
+__all__ = ["ReconstructResult", "counts_from_mines", "parse_counts", "random_counts",
+           "reconstruct"]
+
+
+def counts_from_mines(mines) -> np.ndarray:
+    """Count the mines in every cell's closed neighbourhood, the cell itself included.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width)
+        A layout (0/1 integers are accepted).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (height, width)
+        Values 0..9; this is the count matrix that `reconstruct` inverts.
+
+    Examples
+    --------
+    >>> counts_from_mines([[1, 0, 0],
+    ...                    [0, 0, 1]])
+    array([[1, 2, 1],
+           [1, 2, 1]])
+    """
+    layout = as_layouts(mines, ndims=(2,))
+    return neighbour_counts(layout).astype(np.int64) + layout
+
+
+def random_counts(width: int, height: int, p: float, *, rng=None):
+    """Draw a layout with each cell a mine independently with probability ``p``.
+
+    Parameters
+    ----------
+    width, height : int
+        Board size, both at least 1.
+    p : float
+        Per-cell mine probability, in [0, 1].
+    rng : numpy.random.Generator, int or None, optional
+        Random source or seed, passed to `numpy.random.default_rng`.
+
+    Returns
+    -------
+    counts : numpy.ndarray of int64, shape (height, width)
+        The count matrix of the layout (`counts_from_mines`).
+    mines : numpy.ndarray of bool, shape (height, width)
+        The hidden layout.
+
+    Examples
+    --------
+    >>> counts, mines = random_counts(4, 3, 0.25, rng=1)
+    >>> counts.shape, bool((counts == counts_from_mines(mines)).all())
+    ((3, 4), True)
+    """
+    board = Board(width, height, 0)
+    if not 0 <= p <= 1:
+        raise ValueError(f"p ({p!r}) must be a probability in [0, 1]")
+    mines = np.random.default_rng(rng).random(board.shape) < p
+    return counts_from_mines(mines), mines
+
+
+def parse_counts(text: str) -> np.ndarray:
+    r"""Read a count matrix written as whitespace-separated rows of digits 0..9.
+
+    Blank lines are skipped; line numbers in errors count them.
+
+    Raises
+    ------
+    ValueError
+        If there are no rows, a value is not an integer in 0..9, or rows differ in
+        length; the message names the line.
+
+    Examples
+    --------
+    >>> parse_counts("1 2 1\n1 2 1\n")
+    array([[1, 2, 1],
+           [1, 2, 1]])
+    >>> parse_counts("1 2 1\n1 2\n")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 2: 2 values, but line 1 has 3
+    """
+    rows, first = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split()
+        if not words:
+            continue
+        row = []
+        for word in words:
+            try:
+                value = int(word)
+            except ValueError:
+                raise ValueError(f"line {number}: {word!r} is not an integer") from None
+            if not 0 <= value <= 9:
+                raise ValueError(f"line {number}: value {value} is outside 0..9")
+            row.append(value)
+        if first is None:
+            first = (number, len(row))
+        elif len(row) != first[1]:
+            raise ValueError(f"line {number}: {len(row)} values, "
+                             f"but line {first[0]} has {first[1]}")
+        rows.append(row)
+    if not rows:
+        raise ValueError("no rows of counts: the input is empty")
+    return np.array(rows, dtype=np.int64)
+
+
+def _as_counts(counts) -> np.ndarray:
+    """Return ``counts`` as a 2-D int64 array of values 0..9, or raise ValueError."""
+    array = np.asarray(counts)
+    if array.ndim != 2 or 0 in array.shape:
+        raise ValueError(f"counts has shape {array.shape}; expected (height, width), "
+                         "both at least 1")
+    if not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"counts (dtype {array.dtype}) must hold integers")
+    bad = np.argwhere((array < 0) | (array > 9))
+    if bad.size:
+        y, x = bad[0].tolist()
+        raise ValueError(f"counts[{y}, {x}] ({array[y, x]}) must be in 0..9")
+    return frozen(array.astype(np.int64))
+
+
+@dataclass(frozen=True, eq=False)
+class ReconstructResult:
+    """The layouts whose closed-neighbourhood counts equal a count matrix.
+
+    Attributes
+    ----------
+    counts : numpy.ndarray of int, shape (height, width)
+        The input.
+    mines : numpy.ndarray of bool or None
+        One solution, or None when there is none.
+    n_solutions : int
+        The exact number of solutions.
+    """
+
+    counts: np.ndarray
+    mines: np.ndarray | None
+    n_solutions: int
+
+    @property
+    def unique(self) -> bool:
+        """True iff exactly one layout fits."""
+        return self.n_solutions == 1
+
+    def to_dict(self) -> dict:
+        """Return the size and the scalar results as a table row.
+
+        Examples
+        --------
+        >>> reconstruct([[1, 1, 1]]).to_dict()
+        {'width': 3, 'height': 1, 'n_solutions': 1, 'unique': True}
+        """
+        height, width = self.counts.shape
+        return {"width": width, "height": height, "n_solutions": self.n_solutions,
+                "unique": self.unique}
+
+    def to_text(self) -> str:
+        """Write the solution as rows of ``X`` (mine) and ``_`` (safe), or ``-1`` if none.
+
+        Examples
+        --------
+        >>> print(reconstruct([[1, 1], [1, 1]]).to_text())
+        X _
+        _ _
+        >>> reconstruct([[9]]).to_text()
+        '-1'
+        """
+        if self.mines is None:
+            return "-1"
+        return "\n".join(" ".join("X" if mine else "_" for mine in row)
+                         for row in self.mines.tolist())
+
+
+def reconstruct(counts) -> ReconstructResult:
+    """Find the layouts whose closed-neighbourhood counts (self included) equal ``counts``.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (height, width)
+        Each cell's number of mines among itself and its up-to-8 neighbours (0..9).
+
+    Returns
+    -------
+    ReconstructResult
+        One solution (None if there is none), the exact number of solutions and
+        whether it is unique.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not a 2-D integer array with values 0..9.
+
+    Examples
+    --------
+    A 2x2 board: every cell sees all four, so a 1 everywhere fits any one mine.
+
+    >>> result = reconstruct([[1, 1], [1, 1]])
+    >>> result.n_solutions, result.unique
+    (4, False)
+    >>> result = reconstruct([[1, 1, 0], [1, 1, 0]])
+    >>> result.n_solutions, result.unique, result.mines.astype(int).tolist()
+    (2, False, [[1, 0, 0], [0, 0, 0]])
+    >>> print(reconstruct([[1, 1, 1], [1, 1, 1], [0, 0, 0]]).to_text())
+    _ X _
+    _ _ _
+    _ _ _
+    """
+    array = _as_counts(counts)
+    height, width = array.shape
+    table = neighbour_table(width, height)
+    constraints = [(tuple(row[row >= 0].tolist()), need)
+                   for row, need in zip(table, array.ravel().tolist(), strict=True)]
+    outcome = solve_constraints(constraints, width * height)
+    mines = None if outcome.example is None else frozen(outcome.example.reshape(height, width))
+    return ReconstructResult(array, mines, outcome.count)

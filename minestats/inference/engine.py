@@ -1,0 +1,328 @@
+r"""The exact enumeration engine: count and decide mine placements under constraints.
+
+A problem is a list of constraints "these cells hold exactly n mines" over cells
+``0..cells-1``, optionally with a total mine count over all the cells. `solve_constraints`
+answers it in three steps, never by trying cells one by one in board order:
+
+1. Propagation to a fixed point: a constraint needing 0 mines makes its cells safe,
+   one needing as many mines as it has cells makes them all mines, and for two
+   overlapping constraints A and B, ``B \ A`` holds exactly ``need(B) - need(A)``
+   more mines than ``A \ B``; when that difference equals ``|B \ A|`` (or
+   ``-|A \ B|``) both differences are decided (the subset rule is the case
+   ``A \ B`` empty). A constraint that cannot be met proves there is no solution.
+2. The cells left are grouped (cells in the same constraints are alike) and split
+   into independent components (groups linked through shared constraints).
+3. Each component is searched group by group, in an order that completes each
+   constraint soon after it starts, memoizing partial assignments by the mines still
+   needed by the constraints left open (a dynamic program over the search tree):
+   for every search state it counts the completions by their number of mines,
+   exactly (Python ints, a group of k cells with v mines counting C(k, v) times).
+   Components combine by multiplying counts; with a total mine count they combine
+   through it, and the cells beyond the frontier add binomial factors.
+
+A cell is forced safe (a mine) iff no solution mines it (leaves it safe). Deciding
+consistency is NP-complete (Kaye 2000), so the worst case is exponential; random
+count matrices (30x30, densities 0.05 to 0.7) are solved by step 1 alone.
+
+This is the library's one exact engine. The ``logic`` solver
+(`minestats.solvers.logic`) keeps its own compiled yes/no search, which only asks
+whether a group can hold a mine or a safe cell and never counts, because it runs at
+every stall of every game; ``tests/test_consistency.py`` cross-checks the two.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from math import comb
+from typing import NamedTuple
+
+import numpy as np
+
+from minestats.bitsets import sumset
+
+__all__ = ["Outcome", "frozen", "solve_constraints"]
+
+
+class Outcome(NamedTuple):
+    """What the engine found over cells ``0..n-1``."""
+
+    count: int
+    can_mine: np.ndarray
+    can_safe: np.ndarray
+    example: np.ndarray | None
+
+
+def _propagate(constraints):
+    """Apply the single and pairwise rules to a fixed point.
+
+    Returns ``(values, rest)``: the decided cells ``{cell: 0 or 1}`` and the
+    constraints left on undecided cells, or None if some constraint cannot be met.
+    """
+    cells = [set(members) for members, _ in constraints]
+    need = [mines for _, mines in constraints]
+    touching = defaultdict(set)
+    for index, members in enumerate(cells):
+        for cell in members:
+            touching[cell].add(index)
+    values = {}
+    queue = list(range(len(cells)))
+    queued = set(queue)
+
+    def decide(decided, value):
+        for cell in decided:
+            values[cell] = value
+            for index in touching[cell]:
+                cells[index].discard(cell)
+                need[index] -= value
+                if index not in queued:
+                    queued.add(index)
+                    queue.append(index)
+
+    while queue:
+        index = queue.pop()
+        queued.discard(index)
+        members, mines = cells[index], need[index]
+        if not 0 <= mines <= len(members):
+            return None
+        if mines in (0, len(members)):
+            decide(list(members), int(mines > 0))
+            continue
+        for other in set().union(*(touching[cell] for cell in members)) - {index}:
+            # A is this constraint, B the other one.
+            only_here, only_there = members - cells[other], cells[other] - members
+            difference = need[other] - mines
+            if not -len(only_here) <= difference <= len(only_there):
+                return None
+            if not (only_here or only_there):
+                continue
+            if difference == len(only_there):  # all of B \ A mined, A \ B safe
+                decide(only_there, 1)
+                decide(only_here, 0)
+                break
+            if difference == -len(only_here):  # all of A \ B mined, B \ A safe
+                decide(only_here, 1)
+                decide(only_there, 0)
+                break
+    rest = [(tuple(sorted(members)), need[index])
+            for index, members in enumerate(cells) if members]
+    return values, rest
+
+
+def _components(constraints):
+    """Group the cells by the constraints they lie in; split the groups into components.
+
+    Returns ``(components, frontier)``: each component is a list of groups
+    ``(constraint indices, cells)`` in search order (constraints ranked
+    breadth-first through shared groups, groups sorted by their best-ranked
+    constraint, so that each constraint is completed soon after it starts);
+    ``frontier`` is the set of cells in some constraint.
+    """
+    membership = defaultdict(list)
+    for index, (cells, _) in enumerate(constraints):
+        for cell in cells:
+            membership[cell].append(index)
+    groups = defaultdict(list)
+    for cell, indices in membership.items():
+        groups[tuple(indices)].append(cell)
+    touching = defaultdict(list)
+    for indices in groups:
+        for index in indices:
+            touching[index].append(indices)
+    rank, components = {}, []
+    for seed in touching:
+        if seed in rank:
+            continue
+        rank[seed], queue, found = len(rank), deque([seed]), set()
+        while queue:
+            for indices in touching[queue.popleft()]:
+                found.add(indices)
+                for other in indices:
+                    if other not in rank:
+                        rank[other] = len(rank)
+                        queue.append(other)
+        order = sorted(found, key=lambda indices: min(rank[index] for index in indices))
+        components.append([(indices, groups[indices]) for indices in order])
+    return components, set(membership)
+
+
+class _Component:
+    """One independent component, searched group by group with memoized states.
+
+    The state after the first i groups is the tuple of mines still needed by the
+    constraints that those groups touch and later groups touch too. ``below[i]``
+    maps each state at depth i to its completions as a list ``counts[t]`` (t mines
+    in the rest of the component; one entry only without ``by_total``), and
+    ``above[i]`` to a bitset of the mine totals that reach it from the root.
+    """
+
+    def __init__(self, groups, need, *, by_total: bool):
+        self.groups = groups
+        self.by_total = by_total
+        capacity, last = defaultdict(int), {}
+        for depth, (indices, members) in enumerate(self.groups):
+            for index in indices:
+                capacity[index] += len(members)
+                last[index] = depth
+        self.moves = []  # per depth: {state id: [(mines, next state id), ...]}
+        states, open_, widths = {(): 0}, {}, [1]
+        for depth, (indices, members) in enumerate(self.groups):
+            size, position = len(members), {index: k for k, index in enumerate(open_)}
+            for index in indices:
+                capacity[index] -= size
+                open_.setdefault(index)
+            sources = [(position.get(index), need[index]) for index in indices]
+            rooms = [capacity[index] for index in indices]
+            for index in indices:
+                if last[index] == depth:
+                    del open_[index]
+            plan = [(index in indices, indices.index(index) if index in indices
+                     else position[index]) for index in open_]
+            following, moves = {}, {}
+            for state, source in states.items():
+                wanted = [first if k is None else state[k] for k, first in sources]
+                low = max([0] + [w - room for w, room in zip(wanted, rooms, strict=True)])
+                for mines in range(low, min([size] + wanted) + 1):
+                    after = [w - mines for w in wanted]
+                    key = tuple(after[k] if mine else state[k] for mine, k in plan)
+                    target = following.setdefault(key, len(following))
+                    moves.setdefault(source, []).append((mines, target))
+            self.moves.append(moves)
+            states = following
+            widths.append(len(states))
+        self.below = [None] * len(self.groups) + [[[1]] * widths[-1]]
+        for depth in reversed(range(len(self.groups))):
+            size = len(self.groups[depth][1])
+            ways = [[] for _ in range(widths[depth])]
+            for source, options in self.moves[depth].items():
+                for mines, target in options:
+                    _add(ways[source], self.below[depth + 1][target], comb(size, mines),
+                         self._shift(mines))
+            self.below[depth] = ways
+        self.counts = self.below[0][0]
+        self.supports = [[_support(ways) for ways in level] for level in self.below]
+        self.above = [[1]]
+        for depth, moves in enumerate(self.moves):
+            reach = [0] * widths[depth + 1]
+            for source, options in moves.items():
+                for mines, target in options:
+                    reach[target] |= self.above[depth][source] << self._shift(mines)
+            self.above.append(reach)
+
+    def _shift(self, mines: int) -> int:
+        return mines if self.by_total else 0
+
+    def decided(self, totals: int):
+        """Yield ``(members, can_mine, can_safe)`` per group, given the feasible ``totals``."""
+        for depth, (_, members) in enumerate(self.groups):
+            can_mine = can_safe = False
+            for source, options in self.moves[depth].items():
+                for mines, target in options:
+                    reach = sumset(self.above[depth][source], self.supports[depth + 1][target])
+                    if (reach << self._shift(mines)) & totals:
+                        can_mine |= mines > 0
+                        can_safe |= mines < len(members)
+            yield members, can_mine, can_safe
+
+    def example(self, total: int):
+        """Yield the mined cells of one solution with ``total`` mines (any without totals)."""
+        state, left = 0, total if self.by_total else 0
+        for depth, (_, members) in enumerate(self.groups):
+            for mines, target in self.moves[depth][state]:
+                below = self.below[depth + 1][target]
+                rest = left - self._shift(mines)
+                if 0 <= rest < len(below) and below[rest]:
+                    break
+            yield from members[:mines]
+            state, left = target, rest
+
+
+def _add(target: list, source: list, factor: int, shift: int) -> None:
+    """``target += factor * x**shift * source`` for coefficient lists."""
+    if not any(source):
+        return
+    target.extend([0] * (shift + len(source) - len(target)))
+    for t, count in enumerate(source):
+        target[t + shift] += factor * count
+
+
+def _times(first: list, second: list) -> list:
+    """Product of two coefficient lists."""
+    result = []
+    for shift, count in enumerate(first):
+        if count:
+            _add(result, second, count, shift)
+    return result
+
+
+def _support(counts: list) -> int:
+    """Bitset of the indices of the nonzero entries."""
+    return sum(1 << t for t, count in enumerate(counts) if count)
+
+
+def _ways(counts: list, free: int, left) -> int:
+    """Sum of ``counts[s]`` times the ways to put ``left - s`` mines on ``free`` cells.
+
+    ``left`` None means any number of mines: every subset of the free cells counts.
+    """
+    if left is None:
+        return sum(counts) << free
+    return sum(count * comb(free, left - s) for s, count in enumerate(counts) if s <= left)
+
+
+def solve_constraints(constraints, cells: int, *, mines=None) -> Outcome:
+    """Count and decide the placements on cells ``0..cells-1`` that meet ``constraints``.
+
+    ``constraints`` is a list of ``(cells, mines)``; ``mines`` (optional) is the total
+    over all the cells; cells in no constraint are free, bound only by that total.
+    """
+    nothing = np.zeros(cells, dtype=bool)
+    propagated = _propagate(constraints)
+    if propagated is None:
+        return Outcome(0, nothing, nothing, None)
+    values, rest = propagated
+    need = [needed for _, needed in rest]
+    grouped, frontier = _components(rest)
+    components = [_Component(groups, need, by_total=mines is not None) for groups in grouped]
+    free = [cell for cell in range(cells) if cell not in values and cell not in frontier]
+    target = None if mines is None else mines - sum(values.values())
+
+    def left(used):
+        return None if target is None else target - used
+
+    suffix = [[1]]
+    for component in reversed(components):
+        suffix.append(_times(component.counts, suffix[-1]))
+    suffix.reverse()
+    count = _ways(suffix[0], len(free), left(0))
+    if count == 0:
+        return Outcome(0, nothing, nothing, None)
+    can_mine, can_safe = nothing.copy(), nothing.copy()
+    for cell, value in values.items():
+        (can_mine if value else can_safe)[cell] = True
+    if free:
+        can_mine[free] = _ways(suffix[0], len(free) - 1, left(1)) > 0
+        can_safe[free] = _ways(suffix[0], len(free) - 1, left(0)) > 0
+    example = nothing.copy()
+    example[[cell for cell, value in values.items() if value]] = True
+    prefix, used = [1], 0
+    for k, component in enumerate(components):
+        others = _times(prefix, suffix[k + 1])
+        totals = _support([_ways(others, len(free), left(t)) if n else 0
+                           for t, n in enumerate(component.counts)])
+        for members, may_mine, may_be_safe in component.decided(totals):
+            can_mine[members], can_safe[members] = may_mine, may_be_safe
+        total = next(t for t, n in enumerate(component.counts)
+                     if n and _ways(suffix[k + 1], len(free), left(used + t)))
+        example[list(component.example(total))] = True
+        used += total
+        prefix = _times(prefix, component.counts)
+    example[free[: 0 if target is None else target - used]] = True
+    return Outcome(count, can_mine, can_safe, example)
+
+
+
+
+def frozen(array: np.ndarray) -> np.ndarray:
+    """Mark an array the function owns read-only, for a frozen result."""
+    array.setflags(write=False)
+    return array
