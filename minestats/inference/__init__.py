@@ -4,10 +4,12 @@
   counting with the global mine count);
 - `consistency`: is there a layout behind a partly revealed board, how many, which
   cells are forced;
+- `probabilities`: the exact mine probability of every unknown cell;
 - `counts`: count matrices (closed-neighbourhood counts) and their reconstruction.
 """
 
 from minestats.inference.consistency import ConsistencyResult, board_consistency
+from minestats.inference.probabilities import MineProbabilities, mine_probabilities
 from minestats.inference.counts import (
     ReconstructResult,
     counts_from_mines,
@@ -18,9 +20,11 @@ from minestats.inference.counts import (
 
 __all__ = [
     "ConsistencyResult",
+    "MineProbabilities",
     "ReconstructResult",
     "board_consistency",
     "counts_from_mines",
+    "mine_probabilities",
     "parse_counts",
     "random_counts",
     "reconstruct",

@@ -9,6 +9,7 @@ placement fits, how many do, which cells are forced, and one example.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from minestats.board import Board
 from minestats.game import neighbour_table
 from minestats.inference.engine import frozen, solve_constraints
 
-__all__ = ["ConsistencyResult", "board_consistency"]
+__all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +88,62 @@ def _mask(name: str, mask, shape) -> np.ndarray:
     return frozen(array)
 
 
+class BoardConstraints(NamedTuple):
+    """A partly revealed board, checked and turned into constraints for the engine.
+
+    The engine's cells are the unknown, unflagged cells (``open_cells``, flat), in
+    board order; each revealed number is one constraint on them, less its flags.
+    """
+
+    numbers: np.ndarray
+    unknown: np.ndarray
+    flags: np.ndarray
+    mines: int | None
+    open_cells: np.ndarray
+    constraints: list
+    left: int | None
+
+
+def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> BoardConstraints:
+    """Check a partly revealed board and build its constraints (see `board_consistency`).
+
+    Examples
+    --------
+    >>> problem = board_constraints([[1, -1, -1]], mines=1)
+    >>> problem.constraints, problem.left
+    ([((0,), 1)], 1)
+    """
+    array = frozen(np.array(numbers))
+    if array.ndim != 2 or 0 in array.shape or not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"numbers (shape {array.shape}, dtype {array.dtype}) must be a 2-D "
+                         "integer array with at least one cell")
+    hidden = _mask("unknown", array == -1 if unknown is None else unknown, array.shape)
+    flagged = _mask("flags", np.zeros(array.shape, bool) if flags is None else flags,
+                    array.shape)
+    bad = np.argwhere(~hidden & ((array < 0) | (array > 8)))
+    if bad.size:
+        y, x = bad[0].tolist()
+        raise ValueError(f"revealed number at cell ({x}, {y}) ({array[y, x]}) must be in 0..8; "
+                         "mark unknown cells with -1")
+    bad = np.argwhere(flagged & ~hidden)
+    if bad.size:
+        y, x = bad[0].tolist()
+        raise ValueError(f"flag at cell ({x}, {y}) lies on a revealed cell")
+    height, width = array.shape
+    if mines is not None:
+        Board(width, height, mines)  # validates the total
+        mines = int(mines)
+    open_cells = (hidden & ~flagged).ravel()
+    local = np.cumsum(open_cells) - 1
+    table, constraints = neighbour_table(width, height), []
+    for cell in np.flatnonzero(~hidden.ravel()).tolist():
+        around = table[cell][(table[cell] >= 0) & (table[cell] != cell)]
+        constraints.append((tuple(local[around[open_cells[around]]].tolist()),
+                            int(array.flat[cell]) - int(flagged.ravel()[around].sum())))
+    left = None if mines is None else mines - int(flagged.sum())
+    return BoardConstraints(array, hidden, flagged, mines, open_cells, constraints, left)
+
+
 def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> ConsistencyResult:
     """Count the mine placements that fit a partially revealed board; find forced cells.
 
@@ -147,34 +204,8 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> Consi
     >>> result.n_solutions, result.example.astype(int).tolist()
     (2, [[0, 1, 0], [1, 0, 0], [0, 0, 0]])
     """
-    array = frozen(np.array(numbers))
-    if array.ndim != 2 or 0 in array.shape or not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"numbers (shape {array.shape}, dtype {array.dtype}) must be a 2-D "
-                         "integer array with at least one cell")
-    hidden = _mask("unknown", array == -1 if unknown is None else unknown, array.shape)
-    flagged = _mask("flags", np.zeros(array.shape, bool) if flags is None else flags,
-                    array.shape)
-    bad = np.argwhere(~hidden & ((array < 0) | (array > 8)))
-    if bad.size:
-        y, x = bad[0].tolist()
-        raise ValueError(f"revealed number at cell ({x}, {y}) ({array[y, x]}) must be in 0..8; "
-                         "mark unknown cells with -1")
-    bad = np.argwhere(flagged & ~hidden)
-    if bad.size:
-        y, x = bad[0].tolist()
-        raise ValueError(f"flag at cell ({x}, {y}) lies on a revealed cell")
-    height, width = array.shape
-    if mines is not None:
-        Board(width, height, mines)  # validates the total
-        mines = int(mines)
-    open_cells = (hidden & ~flagged).ravel()
-    local = np.cumsum(open_cells) - 1
-    table, constraints = neighbour_table(width, height), []
-    for cell in np.flatnonzero(~hidden.ravel()).tolist():
-        around = table[cell][(table[cell] >= 0) & (table[cell] != cell)]
-        constraints.append((tuple(local[around[open_cells[around]]].tolist()),
-                            int(array.flat[cell]) - int(flagged.ravel()[around].sum())))
-    left = None if mines is None else mines - int(flagged.sum())
+    problem = board_constraints(numbers, unknown=unknown, flags=flags, mines=mines)
+    array, hidden, flagged, mines, open_cells, constraints, left = problem
     outcome = solve_constraints(constraints, int(open_cells.sum()), mines=left)
     forced_safe = np.zeros(array.size, dtype=bool)
     forced_mine = np.zeros(array.size, dtype=bool)

@@ -40,7 +40,7 @@ import numpy as np
 
 from minestats.bitsets import sumset
 
-__all__ = ["Outcome", "frozen", "solve_constraints"]
+__all__ = ["Outcome", "count_mined", "frozen", "solve_constraints"]
 
 
 class Outcome(NamedTuple):
@@ -236,6 +236,37 @@ class _Component:
             state, left = target, rest
 
 
+    def mined(self, weight: list) -> list:
+        """Per group, the solutions that mine one given cell of it, weighted by total.
+
+        ``weight[t]`` is the number of ways the rest of the problem (other components
+        and free cells) completes a solution in which this component holds t mines
+        (a single entry without totals). Returns, per group of k cells, the sum over
+        solutions of (mines in the group) / k times the weight, times k: that is, the
+        weighted count of solutions times the expected mines in the group, an exact
+        int; divided by k and by the total count it is each cell's mine probability.
+        """
+        above = [[[1]]]
+        for depth, moves in enumerate(self.moves):
+            size = len(self.groups[depth][1])
+            reach = [[] for _ in self.below[depth + 1]]
+            for source, options in moves.items():
+                for mines, target in options:
+                    _add(reach[target], above[depth][source], comb(size, mines),
+                         self._shift(mines))
+            above.append(reach)
+        totals = []
+        for depth, moves in enumerate(self.moves):
+            size = len(self.groups[depth][1])
+            by_total = []
+            for source, options in moves.items():
+                for mines, target in options:
+                    if mines:
+                        _add(by_total, _times(above[depth][source], self.below[depth + 1][target]),
+                             mines * comb(size, mines), self._shift(mines))
+            totals.append(sum(count * w for count, w in zip(by_total, weight, strict=False)))
+        return totals
+
 def _add(target: list, source: list, factor: int, shift: int) -> None:
     """``target += factor * x**shift * source`` for coefficient lists."""
     if not any(source):
@@ -269,6 +300,41 @@ def _ways(counts: list, free: int, left) -> int:
     return sum(count * comb(free, left - s) for s, count in enumerate(counts) if s <= left)
 
 
+class _Problem(NamedTuple):
+    """A propagated problem: decided cells, components, free cells, mines left for them."""
+
+    values: dict
+    components: list
+    free: list
+    target: int | None
+
+    def left(self, used: int):
+        """Mines left for the free cells when the components hold ``used``; None: any."""
+        return None if self.target is None else self.target - used
+
+    def suffixes(self) -> list:
+        """``suffix[k]``: counts by total of components ``k..`` together."""
+        suffix = [[1]]
+        for component in reversed(self.components):
+            suffix.append(_times(component.counts, suffix[-1]))
+        suffix.reverse()
+        return suffix
+
+
+def _prepare(constraints, cells: int, mines) -> _Problem | None:
+    """Propagate, split into components and find the free cells; None if infeasible."""
+    propagated = _propagate(constraints)
+    if propagated is None:
+        return None
+    values, rest = propagated
+    need = [needed for _, needed in rest]
+    grouped, frontier = _components(rest)
+    components = [_Component(groups, need, by_total=mines is not None) for groups in grouped]
+    free = [cell for cell in range(cells) if cell not in values and cell not in frontier]
+    target = None if mines is None else mines - sum(values.values())
+    return _Problem(values, components, free, target)
+
+
 def solve_constraints(constraints, cells: int, *, mines=None) -> Outcome:
     """Count and decide the placements on cells ``0..cells-1`` that meet ``constraints``.
 
@@ -276,23 +342,12 @@ def solve_constraints(constraints, cells: int, *, mines=None) -> Outcome:
     over all the cells; cells in no constraint are free, bound only by that total.
     """
     nothing = np.zeros(cells, dtype=bool)
-    propagated = _propagate(constraints)
-    if propagated is None:
+    problem = _prepare(constraints, cells, mines)
+    if problem is None:
         return Outcome(0, nothing, nothing, None)
-    values, rest = propagated
-    need = [needed for _, needed in rest]
-    grouped, frontier = _components(rest)
-    components = [_Component(groups, need, by_total=mines is not None) for groups in grouped]
-    free = [cell for cell in range(cells) if cell not in values and cell not in frontier]
-    target = None if mines is None else mines - sum(values.values())
-
-    def left(used):
-        return None if target is None else target - used
-
-    suffix = [[1]]
-    for component in reversed(components):
-        suffix.append(_times(component.counts, suffix[-1]))
-    suffix.reverse()
+    values, components, free, left = (problem.values, problem.components, problem.free,
+                                      problem.left)
+    suffix = problem.suffixes()
     count = _ways(suffix[0], len(free), left(0))
     if count == 0:
         return Outcome(0, nothing, nothing, None)
@@ -316,10 +371,52 @@ def solve_constraints(constraints, cells: int, *, mines=None) -> Outcome:
         example[list(component.example(total))] = True
         used += total
         prefix = _times(prefix, component.counts)
-    example[free[: 0 if target is None else target - used]] = True
+    example[free[: 0 if problem.target is None else problem.target - used]] = True
     return Outcome(count, can_mine, can_safe, example)
 
 
+def count_mined(constraints, cells: int, *, mines=None) -> tuple[int, list]:
+    """Count the placements that meet ``constraints``, and per cell those that mine it.
+
+    Same problem as `solve_constraints`. Returns ``(count, mined)``: the exact number
+    of placements and, for every cell, the exact number of them with a mine there
+    (Python ints, so ``mined[c] / count`` is the cell's mine probability and
+    ``Fraction(mined[c], count)`` its exact value). ``(0, [0] * cells)`` when none fits.
+
+    Examples
+    --------
+    Two cells, one mine between them, and a third cell free; two mines in all:
+
+    >>> count_mined([((0, 1), 1)], 3, mines=2)
+    (2, [1, 1, 2])
+    >>> count_mined([((0, 1), 1)], 3)
+    (4, [2, 2, 2])
+    """
+    problem = _prepare(constraints, cells, mines)
+    if problem is None:
+        return 0, [0] * cells
+    components, free, left = problem.components, problem.free, problem.left
+    suffix = problem.suffixes()
+    count = _ways(suffix[0], len(free), left(0))
+    mined = [0] * cells
+    if count == 0:
+        return 0, mined
+    for cell, value in problem.values.items():
+        mined[cell] = count * value
+    if free:
+        share = _ways(suffix[0], len(free) - 1, left(1))
+        for cell in free:
+            mined[cell] = share
+    prefix = [1]
+    for k, component in enumerate(components):
+        others = _times(prefix, suffix[k + 1])
+        weight = [_ways(others, len(free), left(t)) for t in range(len(component.counts))]
+        for (_, members), total in zip(component.groups, component.mined(weight),
+                                       strict=True):
+            for cell in members:
+                mined[cell] = total // len(members)
+        prefix = _times(prefix, component.counts)
+    return count, mined
 
 
 def frozen(array: np.ndarray) -> np.ndarray:

@@ -1,0 +1,137 @@
+"""Exact mine probabilities of every unknown cell of a partly revealed board.
+
+The probability that an unknown cell holds a mine is the share of the layouts
+consistent with every revealed number, every flag and (if given) the total mine
+count that put a mine there. The exact engine (`minestats.inference.engine`) counts
+them: frontier cells are grouped into independent components, each component's
+solutions are counted per number of mines it holds, the components are combined by
+convolution over mine counts, and each combination is weighted by
+C(cells off the frontier, mines left over), which also gives the probability of
+every cell off the frontier. Counts are Python ints, so the probabilities are exact
+fractions; the floats are computed from the same counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from minestats.inference.consistency import board_constraints
+from minestats.inference.engine import count_mined, frozen
+
+__all__ = ["MineProbabilities", "mine_probabilities"]
+
+
+@dataclass(frozen=True, eq=False)
+class MineProbabilities:
+    """Mine probabilities of a partly revealed board.
+
+    Attributes
+    ----------
+    probability : numpy.ndarray of float64, shape (height, width)
+        P(mine) on every unknown cell, 1.0 on flags, NaN on revealed cells.
+    fractions : numpy.ndarray of object or None
+        The same as `fractions.Fraction` (None on revealed cells), when asked for with
+        ``exact=True``; else None.
+    n_solutions : int
+        The exact number of layouts of the unknown, unflagged cells that fit.
+    mines : int or None
+        The total mine count, if it was given.
+    """
+
+    probability: np.ndarray
+    fractions: np.ndarray | None
+    n_solutions: int
+    mines: int | None
+
+    def __repr__(self) -> str:
+        shape = "x".join(map(str, self.probability.shape[::-1]))
+        return (f"MineProbabilities(board={shape}, mines={self.mines}, "
+                f"n_solutions={self.n_solutions})")
+
+    def safest(self) -> np.ndarray:
+        """The unknown, unflagged cells of lowest mine probability, as ``(x, y)`` rows.
+
+        Examples
+        --------
+        >>> mine_probabilities([[1, -1, -1]], mines=1).safest().tolist()
+        [[2, 0]]
+        """
+        probability = np.where(np.isnan(self.probability), np.inf, self.probability)
+        return np.argwhere(probability == probability.min())[:, ::-1]
+
+
+def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None,
+                       exact=False) -> MineProbabilities:
+    """Exact probability that each unknown cell of a partly revealed board is a mine.
+
+    Parameters
+    ----------
+    numbers : array_like of int, shape (height, width)
+        Revealed numbers (mines among the 8 neighbours, 0..8); -1 marks an unknown
+        cell unless ``unknown`` is given.
+    unknown : array_like of bool, optional
+        The unknown cells; their entries in ``numbers`` are ignored.
+    flags : array_like of bool, optional
+        Flagged cells, all unknown; they are taken to be mines.
+    mines : int, optional
+        The total number of mines, flags included. Without it every layout of the
+        unknown cells that fits the numbers counts once, whatever its mine count, so
+        cells off the frontier are mines with probability 1/2.
+    exact : bool, optional
+        Also return the probabilities as `fractions.Fraction`.
+
+    Returns
+    -------
+    MineProbabilities
+
+    Raises
+    ------
+    ValueError
+        For bad input (as `board_consistency`), or when no layout fits.
+
+    Examples
+    --------
+    A 1 in the corner of a 3x3 board with 2 mines in all: one mine is next to the 1
+    (each of its 3 neighbours with probability 1/3), the other among the 5 far cells
+    (1/5 each).
+
+    >>> numbers = [[1, -1, -1],
+    ...            [-1, -1, -1],
+    ...            [-1, -1, -1]]
+    >>> result = mine_probabilities(numbers, mines=2, exact=True)
+    >>> result.n_solutions
+    15
+    >>> print(result.fractions)
+    [[None Fraction(1, 3) Fraction(1, 5)]
+     [Fraction(1, 3) Fraction(1, 3) Fraction(1, 5)]
+     [Fraction(1, 5) Fraction(1, 5) Fraction(1, 5)]]
+    >>> mine_probabilities([[2, -1]], mines=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: no layout fits these numbers, flags and mine count
+    """
+    if not isinstance(exact, bool | np.bool_):
+        raise ValueError(f"exact ({exact!r}) must be True or False")
+    problem = board_constraints(numbers, unknown=unknown, flags=flags, mines=mines)
+    open_cells = problem.open_cells
+    count, mined = count_mined(problem.constraints, int(open_cells.sum()), mines=problem.left)
+    if count == 0:
+        raise ValueError("no layout fits these numbers, flags and mine count")
+    shape = problem.numbers.shape
+    probability = np.full(open_cells.size, np.nan)
+    probability[problem.flags.ravel()] = 1.0
+    probability[open_cells] = [m / count for m in mined]  # int / int rounds correctly
+    fractions = None
+    if exact:
+        fractions = np.full(open_cells.size, None, dtype=object)
+        fractions[problem.flags.ravel()] = Fraction(1)
+        cells = np.flatnonzero(open_cells)
+        for cell, m in zip(cells.tolist(), mined, strict=True):
+            fractions[cell] = Fraction(m, count)
+        fractions = frozen(fractions.reshape(shape))
+    return MineProbabilities(frozen(probability.reshape(shape)), fractions, count,
+                             problem.mines)
+

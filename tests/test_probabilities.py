@@ -1,0 +1,109 @@
+"""Exact mine probabilities against brute-force enumeration of every layout."""
+
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+import pytest
+
+from minestats.inference import board_consistency, mine_probabilities
+
+
+def brute_force(numbers, unknown, flags, mines):
+    """Fractions by enumerating every 0/1 assignment of the unknown, unflagged cells."""
+    height, width = numbers.shape
+    cells = [(y, x) for y in range(height) for x in range(width)
+             if unknown[y, x] and not flags[y, x]]
+    fits, mined = 0, {cell: 0 for cell in cells}
+    for bits in product((0, 1), repeat=len(cells)):
+        layout = flags.astype(int)
+        for (y, x), bit in zip(cells, bits, strict=True):
+            layout[y, x] = bit
+        if mines is not None and layout.sum() != mines:
+            continue
+        padded = np.pad(layout, 1)
+        around = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
+                     for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
+        if (around[~unknown] != numbers[~unknown]).any():
+            continue
+        fits += 1
+        for cell, bit in zip(cells, bits, strict=True):
+            mined[cell] += bit
+    return fits, {cell: Fraction(m, fits) for cell, m in mined.items()} if fits else {}
+
+
+def random_position(rng):
+    """A random small layout, a random set of revealed safe cells, maybe flags and count."""
+    width, height = rng.integers(1, 6, size=2)
+    layout = rng.random((height, width)) < rng.uniform(0.1, 0.5)
+    padded = np.pad(layout.astype(int), 1)
+    numbers = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
+                  for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
+    revealed = ~layout & (rng.random(layout.shape) < rng.uniform(0.2, 0.9))
+    unknown = ~revealed
+    flags = layout & unknown & (rng.random(layout.shape) < 0.3)
+    if rng.random() < 0.15:  # a number that may not fit: inconsistent positions too
+        y, x = rng.integers(height), rng.integers(width)
+        if revealed[y, x]:
+            numbers[y, x] = rng.integers(0, 9)
+    mines = int(layout.sum()) if rng.random() < 0.6 else None
+    return np.where(unknown, -1, numbers), unknown, flags, mines
+
+
+def test_equals_brute_force_exactly_on_2000_random_small_positions():
+    rng = np.random.default_rng(20261130)
+    checked = inconsistent = 0
+    while checked < 2000:
+        numbers, unknown, flags, mines = random_position(rng)
+        if (unknown & ~flags).sum() > 12:
+            continue
+        fits, expected = brute_force(numbers, unknown, flags, mines)
+        checked += 1
+        if not fits:
+            inconsistent += 1
+            with pytest.raises(ValueError, match="no layout fits"):
+                mine_probabilities(numbers, flags=flags, mines=mines)
+            continue
+        result = mine_probabilities(numbers, flags=flags, mines=mines, exact=True)
+        assert result.n_solutions == fits
+        for (y, x), fraction in expected.items():
+            assert result.fractions[y, x] == fraction, (numbers, flags, mines, (x, y))
+            assert result.probability[y, x] == float(fraction)
+        assert (result.probability[flags] == 1).all()
+        assert np.isnan(result.probability[~unknown]).all()
+        assert all(f is None for f in result.fractions[~unknown])
+    assert 20 < inconsistent < 600
+
+
+def test_agrees_with_the_consistency_count_and_forced_cells():
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        numbers, unknown, flags, mines = random_position(rng)
+        counted = board_consistency(numbers, flags=flags, mines=mines)
+        if not counted.consistent:
+            continue
+        result = mine_probabilities(numbers, flags=flags, mines=mines)
+        assert result.n_solutions == counted.n_solutions
+        assert ((result.probability == 0) == counted.forced_safe).all()
+        open_cells = unknown & ~flags
+        assert ((result.probability == 1) & open_cells == counted.forced_mine).all()
+
+
+def test_off_frontier_cells_share_the_mines_left_over():
+    # Expert-sized board, one revealed 0 in the corner: its 3 neighbours are safe...
+    numbers = np.full((16, 30), -1)
+    numbers[0, 0] = 0
+    result = mine_probabilities(numbers, mines=99, exact=True)
+    assert result.fractions[15, 29] == Fraction(99, 480 - 4)
+    assert result.fractions[0, 1] == 0 and result.n_solutions > 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"numbers": [[1, -1]], "exact": "yes"}, r"exact \('yes'\) must be True or False"),
+     ({"numbers": [[9, -1]]}, r"revealed number at cell \(0, 0\) \(9\) must be in 0..8"),
+     ({"numbers": [[1, -1]], "mines": 5}, r"mines \(5\) must be between 0 and 2")],
+)
+def test_bad_input_is_a_one_line_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        mine_probabilities(**kwargs)
