@@ -9,7 +9,6 @@
 """
 
 from minestats.inference.consistency import ConsistencyResult, board_consistency
-from minestats.inference.probabilities import MineProbabilities, mine_probabilities
 from minestats.inference.counts import (
     ReconstructResult,
     counts_from_mines,
@@ -17,6 +16,7 @@ from minestats.inference.counts import (
     random_counts,
     reconstruct,
 )
+from minestats.inference.probabilities import MineProbabilities, mine_probabilities
 
 __all__ = [
     "ConsistencyResult",

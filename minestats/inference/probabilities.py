@@ -52,7 +52,7 @@ class MineProbabilities:
                 f"n_solutions={self.n_solutions})")
 
     def safest(self) -> np.ndarray:
-        """The unknown, unflagged cells of lowest mine probability, as ``(x, y)`` rows.
+        """Return the unknown, unflagged cells of lowest mine probability as ``(x, y)`` rows.
 
         Examples
         --------

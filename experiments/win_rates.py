@@ -1,0 +1,126 @@
+"""Win rates of every policy on the standard boards, against the best published figures.
+
+Rows: 8x8/10, 9x9/10, 16x16/40 and 30x16/99, each under a safe first click at the
+corner (``safe-click``, the literature's SFAR), a first click guaranteed an opening at
+(2, 2) on the small boards and (3, 3) on Expert (``safe-opening``, SNR), Windows XP's
+placement clicked at the corner, and no protection (``uniform``, corner); every
+policy. Row i draws from child i of ``SeedSequence(seed)``. The published figures
+(Tu et al., PSEQ-D256, 10^8 games; Hill, Expert, 10^7 games) are compared with the
+``best`` rows: the difference with its 95 % interval (Newcombe's hybrid score
+interval) and a z.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from common import base_parser, row_seeds
+from statsmodels.stats.proportion import confint_proportions_2indep
+
+from minestats.board import Board
+from minestats.io.results import collect_metadata, write_csv
+from minestats.play import POLICIES, win_rate
+from minestats.runs.store import ChunkStore
+
+BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))
+PUBLISHED = [  # board, rule, click, source, win rate, games
+    ("8x8/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.8177, 10**8),
+    ("9x9/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.9169, 10**8),
+    ("16x16/40", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.7823, 10**8),
+    ("30x16/99", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.4004, 10**8),
+    ("8x8/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9034, 10**8),
+    ("9x9/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9717, 10**8),
+    ("16x16/40", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.8908, 10**8),
+    ("30x16/99", "safe-opening", (3, 3), "Tu et al. PSEQ-D256", 0.5345, 10**8),
+    ("30x16/99", "safe-click", (0, 0), "Hill", 0.4113, 10**7),
+    ("30x16/99", "safe-opening", (3, 3), "Hill", 0.543, 10**7),
+]
+
+
+def setups(board: Board):
+    """(rule, click) of each row for one board."""
+    opening = (3, 3) if board.width >= 30 else (2, 2)
+    return [("safe-click", (0, 0)), ("safe-opening", opening), ("winxp", (0, 0)),
+            ("uniform", (0, 0))]
+
+
+def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers,
+                   store=None) -> pd.DataFrame:
+    rows = [(board, rule, click, policy) for board in BOARDS
+            for rule, click in setups(board) for policy in POLICIES]
+    sizes = {8: n_small, 9: n_small, 16: n_intermediate, 30: n_expert}
+    results = []
+    for (board, rule, click, policy), row_seed in zip(rows, row_seeds(seed, len(rows)),
+                                                      strict=True):
+        result = win_rate(board, rule=rule, click=click, policy=policy,
+                          n=sizes[board.width], seed=row_seed, chunk_size=chunk_size,
+                          workers=workers, store=store)
+        results.append(result.to_dict())
+    return pd.DataFrame(results)
+
+
+def compare_published(table: pd.DataFrame) -> pd.DataFrame:
+    best = table[table["policy"] == "best"].set_index(["board", "rule", "click_x", "click_y"])
+    rows = []
+    for board, rule, (x, y), source, rate, games in PUBLISHED:
+        ours = best.loc[(board, rule, x, y)]
+        published = round(rate * games)
+        low, high = confint_proportions_2indep(int(ours["successes"]), int(ours["n"]),
+                                               published, games, method="newcomb")
+        difference = ours["win_rate"] - published / games
+        se = np.sqrt(ours["win_rate"] * (1 - ours["win_rate"]) / ours["n"]
+                     + rate * (1 - rate) / games)
+        rows.append({"board": board, "rule": rule, "click_x": x, "click_y": y,
+                     "source": source, "published_win_rate": rate, "published_n": games,
+                     "policy": "best", "n": int(ours["n"]), "successes": int(ours["successes"]),
+                     "win_rate": ours["win_rate"], "difference": difference,
+                     "difference_ci_low": low, "difference_ci_high": high,
+                     "z": difference / se, "seed": ours["seed"]})
+    return pd.DataFrame(rows)
+
+
+def main(argv=None):
+    start = time.perf_counter()
+    parser = base_parser(__doc__.splitlines()[0])
+    parser.add_argument("--n-small", type=int, default=1000,
+                        help="games per 8x8 and 9x9 row (default 1,000)")
+    parser.add_argument("--n-intermediate", type=int, default=300,
+                        help="games per 16x16 row (default 300)")
+    parser.add_argument("--n-expert", type=int, default=100,
+                        help="games per 30x16 row (default 100)")
+    parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
+    parser.add_argument("--store", type=Path, default=None,
+                        help="chunk store (SQLite) that makes the run resumable")
+    args = parser.parse_args(argv)
+    store = None if args.store is None else ChunkStore(args.store)
+    table = simulate_table(seed=args.seed, n_small=args.n_small,
+                           n_intermediate=args.n_intermediate, n_expert=args.n_expert,
+                           chunk_size=args.chunk_size, workers=args.workers, store=store)
+    comparison = compare_published(table)
+    inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
+              "n": {"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate,
+                    "30x16": args.n_expert},
+              "wall_time_s": time.perf_counter() - start}
+    path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs))
+    published_path = write_csv(comparison, args.out / "win_rates_published.csv",
+                               metadata=collect_metadata(**inputs))
+    print(f"Win rates (root seed {args.seed}, row i = child i; 95 % Wilson intervals)")
+    for row in table.itertuples():
+        print(f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.policy:7}"
+              f" {row.win_rate:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}]"
+              f" ({row.successes:,}/{row.n:,}, seed {row.seed});"
+              f" {row.guesses_per_game:.2f} guesses per game")
+    print("Against the published figures (policy best):")
+    for row in comparison.itertuples():
+        print(f"  {row.board:9} {row.rule:12} {row.source:20} published"
+              f" {row.published_win_rate:.4f}, ours {row.win_rate:.4f} (n = {row.n:,}):"
+              f" difference {row.difference:+.4f} [{row.difference_ci_low:+.4f},"
+              f" {row.difference_ci_high:+.4f}], z = {row.z:+.2f}")
+    print(f"Wrote {path}, {published_path}; {time.perf_counter() - start:.1f} s wall")
+
+
+if __name__ == "__main__":
+    main()

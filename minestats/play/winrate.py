@@ -1,0 +1,183 @@
+"""Win rates: the share of games a player wins, with guess statistics and intervals.
+
+Layouts are drawn whole by the placement rule (`minestats.sampling.sample_mines`),
+each game is played from the same first click by `minestats.play.play`, and games
+are counted in seeded chunks on the sweep engine (`minestats.runs.sweeps`), so a
+win rate depends only on its seed, ``n`` and chunk size, never on the workers.
+Within a chunk, one stream draws the layouts and one seeds each game's tie-breaks.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from minestats.board import Board, resolve_board
+from minestats.play.player import POLICIES, play
+from minestats.rules import check_rule
+from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.runs.sweeps import run_jobs
+from minestats.sampling import sample_mines
+from minestats.stats import wilson_interval
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "WinRate", "win_rate"]
+
+DEFAULT_CHUNK_SIZE = 200
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """Result of `win_rate`: games won by a policy, with its inputs and guess counts.
+
+    Attributes
+    ----------
+    board : Board
+    rule : str
+    click : tuple of int
+    policy : str
+    n : int
+        Games played (trials).
+    seed : int or str
+    chunk_size : int
+    successes : int
+        Games won.
+    lost_first_click : int
+        Games lost on the first click (possible under ``uniform`` only).
+    guesses : int
+        Guesses made over all games (the first click not counted).
+    guesses_won : int
+        Guesses made in the games that were won.
+    capped : int
+        Games in which a deduction step hit its configuration cap.
+    seconds : float
+        Compute time summed over chunks.
+    """
+
+    board: Board
+    rule: str
+    click: tuple[int, int]
+    policy: str
+    n: int
+    seed: int | str
+    chunk_size: int
+    successes: int
+    lost_first_click: int
+    guesses: int
+    guesses_won: int
+    capped: int
+    seconds: float
+
+    @property
+    def proportion(self) -> float:
+        """Share of games won."""
+        return self.successes / self.n
+
+    def proportion_ci(self, confidence_level=0.95):
+        """Wilson interval ``(low, high)`` of the win rate."""
+        low, high = wilson_interval(self.successes, self.n, confidence_level=confidence_level)
+        return float(low), float(high)
+
+    @property
+    def guesses_per_game(self) -> float:
+        """Mean guesses per game."""
+        return self.guesses / self.n
+
+    @property
+    def guesses_per_win(self) -> float:
+        """Mean guesses per won game (NaN when none was won)."""
+        return self.guesses_won / self.successes if self.successes else float("nan")
+
+    def to_dict(self, *, confidence_level=0.95) -> dict:
+        """Return one table row: inputs, counts, win rate, its Wilson interval, guesses.
+
+        Examples
+        --------
+        >>> row = win_rate("4x4/2", click="corner", policy="safest", n=20, seed=1,
+        ...                workers=1).to_dict()
+        >>> row["n"], row["board"], row["click_x"]
+        (20, '4x4/2', 0)
+        """
+        low, high = self.proportion_ci(confidence_level)
+        return {
+            "board": str(self.board), "width": self.board.width, "height": self.board.height,
+            "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
+            "click_x": self.click[0], "click_y": self.click[1], "policy": self.policy,
+            "n": self.n, "successes": self.successes, "win_rate": self.proportion,
+            "ci_low": low, "ci_high": high, "confidence_level": confidence_level,
+            "lost_first_click": self.lost_first_click,
+            "guesses_per_game": self.guesses_per_game,
+            "guesses_per_win": self.guesses_per_win, "capped": self.capped,
+            "seed": self.seed, "chunk_size": self.chunk_size,
+            "seconds_per_game": self.seconds / self.n,
+        }
+
+
+def _win_rate_chunk(config, size, seed_sequence):
+    board, rule, click, policy = config
+    start = time.process_time()
+    layouts_seed, games_seed = seed_sequence.spawn(2)
+    layouts = sample_mines(board, size, rule=rule, click=click,
+                           rng=np.random.default_rng(layouts_seed))
+    totals = np.zeros(6)
+    for layout, game_seed in zip(layouts, games_seed.spawn(size), strict=True):
+        result = play(layout, click, policy=policy, seed=game_seed)
+        first = result.lost and result.guesses == 0
+        totals += (result.won, first, result.guesses, result.guesses * result.won,
+                   result.capped, 0)
+    totals[5] = time.process_time() - start
+    return totals
+
+
+def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed=None,
+             chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
+             progress=False) -> WinRate:
+    """Estimate how often a policy wins, from ``n`` games on layouts drawn by ``rule``.
+
+    Parameters
+    ----------
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
+    rule : {'safe-click', 'safe-opening', 'winxp', 'uniform'}, optional
+        How mines are placed around the first click.
+    click : tuple of int or str, optional
+        The first click (``"corner"`` is (0, 0)).
+    policy : {'best', 'safest'}, optional
+        See `minestats.play.player`.
+    n : int
+        Games to play.
+    seed : int, numpy.random.SeedSequence or None, optional
+        Seed of the run; None draws fresh entropy, recorded in the result.
+    chunk_size : int, optional
+        Games per chunk (the unit of resumption and of parallel work).
+    workers, store, progress
+        As for `minestats.pass_rate`.
+
+    Returns
+    -------
+    WinRate
+
+    Examples
+    --------
+    >>> result = win_rate("5x5/3", policy="safest", n=100, seed=7, workers=1)
+    >>> result.n, 0 < result.proportion < 1
+    (100, True)
+    """
+    board = resolve_board(board)
+    click = check_rule(board, click, rule)
+    if policy not in POLICIES:
+        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+    for name, value in (("n", n), ("chunk_size", chunk_size)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise ValueError(f"{name} ({value!r}) must be a positive integer")
+    sequence = as_seed_sequence(seed)
+    config = (board, rule, click, policy)
+    (totals,) = run_jobs(_win_rate_chunk, [(config, sequence)], n=int(n),
+                         chunk_size=int(chunk_size), workers=workers, store=store,
+                         progress=progress)
+    won, first, guesses, guesses_won, capped, seconds = np.asarray(totals).tolist()
+    return WinRate(board=board, rule=rule, click=click, policy=policy, n=int(n),
+                   seed=seed_label(sequence), chunk_size=int(chunk_size),
+                   successes=int(won), lost_first_click=int(first), guesses=int(guesses),
+                   guesses_won=int(guesses_won), capped=int(capped), seconds=float(seconds))
