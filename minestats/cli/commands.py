@@ -16,11 +16,12 @@ from minestats.cli.output import emit_table, print_grid, read_board_file, read_t
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
 from minestats.generators import generate_no_guess
-from minestats.inference import parse_counts, reconstruct
-from minestats.io.boards import format_text, to_mbf
+from minestats.inference import mine_probabilities, parse_counts, reconstruct
+from minestats.io.boards import format_text, parse_position, to_mbf
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.play import POLICIES, play, win_rate
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import solve
@@ -38,6 +39,8 @@ REPRODUCE = {
     "bbbv": ["--n", "5000000"],
     "no_guess_generation": ["--n", "5000", "--n-dense-retry", "200"],
     "no_guess_bias": ["--n", "20000", "--permutations", "9999"],
+    "win_rates": ["--n-small", "100000", "--n-intermediate", "100000", "--n-expert", "200000",
+                  "--store", "results/win_rates.sqlite"],
 }
 
 
@@ -235,6 +238,63 @@ def run_reconstruct(args) -> None:
     print(f"solutions: {result.n_solutions}, unique: {'yes' if result.unique else 'no'}")
 
 
+def run_probabilities(args) -> None:
+    name, text = read_text(args.file)
+    try:
+        numbers, flags = parse_position(text)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    result = mine_probabilities(numbers, flags=flags, mines=args.mines)
+    if args.csv or args.json:
+        ys, xs = np.nonzero(~np.isnan(result.probability))
+        emit_table(pd.DataFrame({"x": xs, "y": ys, "flag": flags[ys, xs],
+                                 "probability": result.probability[ys, xs]}), args)
+        return
+    grid = np.where(np.isnan(result.probability), "    .",
+                    np.char.mod("%5.3f", np.nan_to_num(result.probability)))
+    grid[flags] = "    F"
+    mines = "not given" if args.mines is None else args.mines
+    print_grid(f"mine probability of each unknown cell (mines: {mines}; "
+               f"layouts that fit: {result.n_solutions:,}; '.' open):", grid, "s")
+
+
+def run_play(args) -> None:
+    if args.policy not in POLICIES:
+        raise ValueError(f"policy {args.policy!r} is not one of {', '.join(POLICIES)}")
+    seed = np.random.SeedSequence(args.seed)
+    board_seed, game_seed = seed.spawn(2)
+    if args.file is not None:
+        mines = read_board_file(args.file)
+    elif args.board is not None:
+        mines = sample_mines(args.board, 1, rule=args.rule, click=args.click,
+                             rng=np.random.default_rng(board_seed))[0]
+    else:
+        raise ValueError("give --board (with --rule and --seed) or --file")
+    result = play(mines, args.click, policy=args.policy, seed=game_seed)
+    row = {"won": result.won, "guesses": result.guesses, "opened": result.opened,
+           "policy": args.policy, "seed": seed.entropy,
+           "guess_cells": " ".join(f"{m.x},{m.y}" for m in result.moves),
+           "guess_mine_probabilities": " ".join(f"{m.mine_probability:.6g}"
+                                                for m in result.moves)}
+    if args.csv or args.json:
+        emit_table(pd.DataFrame([row]), args)
+        return
+    print(f"{'won' if result.won else 'lost'} with {result.guesses} guess"
+          f"{'' if result.guesses == 1 else 'es'}, {result.opened} cells open "
+          f"(policy {args.policy}, seed {seed.entropy})")
+    for number, move in enumerate(result.moves, start=1):
+        print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
+              f"{move.mine_probability:.4f}")
+
+
+def run_win_rate(args) -> None:
+    with _run_context(args) as options:
+        result = win_rate(args.board, rule=args.rule, click=args.click, policy=args.policy,
+                          n=args.n, seed=args.seed, **options)
+    emit_table(pd.DataFrame([result.to_dict()]), args,
+               title=f"win rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
+
+
 def run_reproduce(args) -> None:
     if not EXPERIMENTS.is_dir():
         raise ValueError(f"no experiments/ folder at {EXPERIMENTS}: reproduce needs a source "
@@ -258,5 +318,6 @@ COMMANDS = {
     "opening": run_opening, "opening-map": run_opening_map, "simulate": run_simulate,
     "solve": run_solve, "pass-rate": run_pass_rate, "sweep": run_sweep,
     "generate": run_generate, "bbbv": run_bbbv, "reconstruct": run_reconstruct,
+    "probabilities": run_probabilities, "play": run_play, "win-rate": run_win_rate,
     "reproduce": run_reproduce,
 }

@@ -22,6 +22,9 @@ EXAMPLES = """examples:
   minestats generate --board expert --method perturb --seed 2026-11-29 --out daily.mbf
   minestats bbbv --board expert --rule safe-opening -n 100000 --between 70 130
   minestats reconstruct counts.txt
+  minestats probabilities position.txt --mines 10
+  minestats play --board expert --rule safe-click --click corner --policy best --seed 7
+  minestats win-rate --board beginner --rule safe-click --click corner -n 2000 --seed 1
   minestats reproduce --quiet
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
   minestats pass-rate --board expert --solver logic -n 1000000 --seed 3 --store run.sqlite
@@ -211,6 +214,39 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     reconstruct.add_argument("file", nargs="?", default="-",
                              help="file holding the counts ('-' or none: stdin)")
+
+    probabilities = command(
+        "probabilities", "exact mine probability of every unknown cell of a position",
+        "Exact mine probabilities of a partly revealed board given as text: digits 0-8 for "
+        "open cells, '?' for unknown cells, 'F' for flags, one row per line.")
+    probabilities.add_argument("file", help="file holding the position ('-': stdin)")
+    probabilities.add_argument("--mines", type=int, default=None,
+                               help="total mines, flags included (default: not known)")
+    _output(probabilities)
+
+    play = command("play", "play one game to the end, guessing where it must",
+                   "Draw a board by --rule from --board with --seed (or read --file) and play "
+                   "it from --click: sound deductions, and at each stall a guess by --policy.")
+    _board(play, required=False)
+    play.add_argument("--file", default=None, help="board file (text grid or .mbf)")
+    _rule(play, default="safe-click")
+    play.add_argument("--click", default="corner",
+                      help="x,y (0-based), 'centre' or 'corner' (default corner)")
+    play.add_argument("--policy", default="best", help="best or safest (default best)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed of the board and the tie-breaks (default: fresh, printed)")
+    _output(play)
+
+    win = command("win-rate", "share of games a policy wins, with its Wilson interval",
+                  "Play -n games drawn by --rule from --board, each from --click, guessing "
+                  "by --policy; print the win rate with its Wilson interval and guess counts.")
+    _board(win)
+    _rule(win, default="safe-click")
+    win.add_argument("--click", default="corner",
+                     help="x,y (0-based), 'centre' or 'corner' (default corner)")
+    win.add_argument("--policy", default="best", help="best or safest (default best)")
+    _run_options(win, n_required=True, n_help="games to play")
+    _output(win)
 
     reproduce = command("reproduce", "regenerate every table and figure in results/",
                         "Run every experiment script (experiments/*.py of a source checkout) "

@@ -18,7 +18,7 @@ import numpy as np
 
 from minestats.game import as_layouts
 
-__all__ = ["format_text", "from_mbf", "parse_text", "to_mbf"]
+__all__ = ["format_text", "from_mbf", "parse_position", "parse_text", "to_mbf"]
 
 
 def format_text(mines) -> str:
@@ -121,3 +121,54 @@ def from_mbf(data: bytes) -> np.ndarray:
             raise ValueError(f"MBF mine {index} at ({x}, {y}) repeats an earlier mine")
         layout[y, x] = True
     return layout
+
+
+def parse_position(text: str) -> tuple[np.ndarray, np.ndarray]:
+    r"""Read a partly revealed board: digits for open cells, ``?`` unknown, ``F`` flags.
+
+    Rows are lines (blank lines skipped); spaces between cells are optional.
+
+    Returns
+    -------
+    numbers : numpy.ndarray of int64, shape (height, width)
+        The revealed numbers, -1 on unknown and flagged cells.
+    flags : numpy.ndarray of bool
+        The flagged cells.
+
+    Raises
+    ------
+    ValueError
+        For a character other than 0-8, ``?`` or ``F``, rows of different lengths or
+        no rows; the message names the line.
+
+    Examples
+    --------
+    >>> numbers, flags = parse_position("1?\n?F\n")
+    >>> numbers.tolist(), flags.tolist()
+    ([[1, -1], [-1, -1]], [[False, False], [False, True]])
+    >>> parse_position("1x")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 1: 'x' is not a number 0-8, '?' (unknown) or 'F' (flag)
+    """
+    rows, first = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        cells = line.replace(" ", "").replace("\t", "")
+        if not cells:
+            continue
+        for character in cells:
+            if character not in "012345678?Ff":
+                raise ValueError(f"line {number}: {character!r} is not a number 0-8, "
+                                 "'?' (unknown) or 'F' (flag)")
+        if first is None:
+            first = (number, len(cells))
+        elif len(cells) != first[1]:
+            raise ValueError(f"line {number}: {len(cells)} cells, but line {first[0]} "
+                             f"has {first[1]}")
+        rows.append(cells)
+    if not rows:
+        raise ValueError("no rows: the position is empty")
+    grid = np.array([list(row) for row in rows])
+    flags = np.isin(grid, ["F", "f"])
+    numbers = np.where(np.char.isdigit(grid), grid, "-1").astype(np.int64)
+    return numbers, flags
