@@ -5,7 +5,7 @@ import pytest
 
 from minestats.board import Board
 from minestats.play import POLICIES, play, win_rate
-from minestats.play.player import _probabilities, _safest
+from minestats.play.player import _position, _safest
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame
@@ -67,7 +67,7 @@ def test_safest_takes_a_cell_of_least_mine_probability_by_brute_force():
             continue
         _, exact = brute_force(numbers, numbers == -1, flags, int(layout.sum()))
         lowest = min(exact.values())
-        cell = _safest(state, _probabilities(state), rng)
+        cell = _safest(state, _position(state), rng)
         x, y = state.cell(cell)
         assert exact[(y, x)] == lowest
         checked += 1

@@ -1,5 +1,6 @@
 """Exact mine probabilities against brute-force enumeration of every layout."""
 
+import math
 from fractions import Fraction
 from itertools import product
 
@@ -107,3 +108,50 @@ def test_off_frontier_cells_share_the_mines_left_over():
 def test_bad_input_is_a_one_line_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         mine_probabilities(**kwargs)
+
+
+def test_the_fast_float_path_agrees_with_the_exact_engine():
+    # Positions that arise in play: a game after its first click and some safe opens.
+    from minestats.game import Game
+    from minestats.inference.probabilities import position_probabilities
+    from minestats.sampling import sample_mines
+
+    rng = np.random.default_rng(5)
+    compared = 0
+    for board in ("9x9/10", "16x16/40", "30x16/99", "8x8/20"):
+        for layout in sample_mines(board, 15, rule="safe-click", click=(0, 0), rng=rng):
+            game = Game(layout)
+            game.open((0, 0))
+            safe = np.flatnonzero(~layout.ravel() & ~game.revealed)
+            for cell in rng.choice(safe, size=min(3, safe.size), replace=False):
+                if not game.revealed[cell]:
+                    game.open_index(int(cell))
+            game.flagged[:] = layout.ravel() & (rng.random(layout.size) < 0.3)
+            game.flagged &= ~game.revealed
+            fast = position_probabilities(game.numbers, game.table, game.revealed,
+                                          game.flagged, layout.shape[1], int(layout.sum()),
+                                          budget=10**6)
+            numbers = np.where(game.revealed, game.numbers, -1).reshape(layout.shape)
+            exact = mine_probabilities(numbers, flags=game.flagged.reshape(layout.shape),
+                                       mines=int(layout.sum()))
+            np.testing.assert_allclose(fast.probability, exact.probability.ravel(),
+                                       rtol=1e-9, atol=1e-12)
+            assert np.isclose(fast.log_solutions, math.log(exact.n_solutions))
+            compared += 1
+    assert compared == 60
+
+
+def test_the_fast_path_gives_up_past_its_budget_and_reports_no_fit():
+    from minestats.game import neighbour_table
+    from minestats.inference.probabilities import position_probabilities
+
+    revealed = np.zeros(16, dtype=bool)
+    revealed[[0, 3]] = True
+    numbers = np.zeros(16, dtype=np.int8)
+    numbers[[0, 3]] = 3  # each corner's 3 neighbours all mined: 6 mines needed
+    table = neighbour_table(4, 4)
+    none = position_probabilities(numbers, table, revealed, ~revealed & False, 4, 5,
+                                  budget=100)
+    assert none.log_solutions == -np.inf
+    assert position_probabilities(numbers, table, revealed, ~revealed & False, 4, 6,
+                                  budget=1) is None

@@ -133,13 +133,21 @@ def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> Board
     if mines is not None:
         Board(width, height, mines)  # validates the total
         mines = int(mines)
+    cells = width * height
     open_cells = (hidden & ~flagged).ravel()
-    local = np.cumsum(open_cells) - 1
-    table, constraints = neighbour_table(width, height), []
-    for cell in np.flatnonzero(~hidden.ravel()).tolist():
-        around = table[cell][(table[cell] >= 0) & (table[cell] != cell)]
-        constraints.append((tuple(local[around[open_cells[around]]].tolist()),
-                            int(array.flat[cell]) - int(flagged.ravel()[around].sum())))
+    local = np.append(np.cumsum(open_cells) - 1, -1)  # engine index; -1 for the padding
+    revealed = np.flatnonzero(~hidden.ravel())
+    rows = neighbour_table(width, height)[revealed]
+    rows = np.where((rows >= 0) & (rows != revealed[:, None]), rows, cells)  # 8 neighbours
+    inside = np.append(open_cells, False)[rows]
+    need = array.ravel()[revealed] - np.append(flagged.ravel(), False)[rows].sum(axis=1)
+    # A number with no unknown neighbours left constrains nothing if it is met; if it is
+    # not, it stays as an empty constraint that the engine finds impossible.
+    keep = inside.any(axis=1) | (need != 0)
+    engine_cells = local[rows]
+    constraints = [(tuple(members[row_inside].tolist()), mines_needed)
+                   for members, row_inside, mines_needed in zip(
+                       engine_cells[keep], inside[keep], need[keep].tolist(), strict=True)]
     left = None if mines is None else mines - int(flagged.sum())
     return BoardConstraints(array, hidden, flagged, mines, open_cells, constraints, left)
 

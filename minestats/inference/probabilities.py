@@ -9,19 +9,30 @@ convolution over mine counts, and each combination is weighted by
 C(cells off the frontier, mines left over), which also gives the probability of
 every cell off the frontier. Counts are Python ints, so the probabilities are exact
 fractions; the floats are computed from the same counts.
+
+`position_probabilities` is the player's fast path for the same numbers: the
+frontier's layouts are counted by the ``logic`` solver's compiled enumeration
+(`minestats.solvers.logic.enumerate_groups`, one search for both) as floats, and
+the components are combined by convolution with log-scaled binomial weights. It gives
+up (None) where that search would pass its configuration cap; the caller then uses
+the exact engine. ``tests/test_probabilities.py`` checks the two against each other.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
+from scipy.special import gammaln
 
 from minestats.inference.consistency import board_constraints
 from minestats.inference.engine import count_mined, frozen
+from minestats.solvers.logic import enumerate_groups, frontier_groups
 
-__all__ = ["MineProbabilities", "mine_probabilities"]
+__all__ = ["MineProbabilities", "Position", "mine_probabilities", "position_probabilities"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,3 +146,102 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None,
     return MineProbabilities(frozen(probability.reshape(shape)), fractions, count,
                              problem.mines)
 
+
+
+class Position(NamedTuple):
+    """Mine probabilities of a game position, flat, for a player.
+
+    ``probability`` is NaN on open cells and 1 on flags; ``log_solutions`` is the
+    natural log of the number of layouts that fit (``-inf`` when none does).
+    """
+
+    probability: np.ndarray
+    log_solutions: float
+
+
+def _convolve_all(polynomials):
+    """``prefix[k]`` and ``suffix[k]``: products of polynomials before k and from k on."""
+    prefix, suffix = [np.ones(1)], [np.ones(1)]
+    for poly in polynomials:
+        prefix.append(np.convolve(prefix[-1], poly))
+    for poly in reversed(polynomials):
+        suffix.append(np.convolve(suffix[-1], poly))
+    suffix.reverse()
+    return prefix, suffix
+
+
+def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
+                           budget) -> Position | None:
+    """Mine probabilities of a position in flat arrays, fast, as floats.
+
+    Parameters
+    ----------
+    numbers : numpy.ndarray of int8, shape (cells,)
+        Numbers of the cells (read only where ``revealed``).
+    table : numpy.ndarray of int64
+        The neighbour table (`minestats.game.neighbour_table`).
+    revealed, flagged : numpy.ndarray of bool, shape (cells,)
+    width : int
+        Board width.
+    mines : int
+        Total mines, flags included.
+    budget : int
+        Give up (return None) once the frontier search visits more configurations.
+
+    Returns
+    -------
+    Position or None
+
+    Examples
+    --------
+    A 1 in the corner of a 3x2 board with 2 mines: one mine among its 3 neighbours,
+    one among the 2 far cells; 3 * 2 layouts.
+
+    >>> from minestats.game import neighbour_table
+    >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
+    >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
+    >>> position = position_probabilities(numbers, neighbour_table(3, 2), revealed,
+    ...                                   ~revealed & False, 3, 2, budget=1000)
+    >>> np.round(position.probability, 4)
+    array([   nan, 0.3333, 0.5   , 0.3333, 0.3333, 0.5   ])
+    >>> round(math.exp(position.log_solutions))
+    6
+    """
+    (frontier, sizes, starts, members, need, component_starts, cell_starts,
+     group_cells) = frontier_groups(numbers, table, revealed, flagged, width)
+    _, _, _, layouts, mined, visited = enumerate_groups(sizes, starts, members, need,
+                                                         component_starts, budget)
+    if visited > budget:
+        return None
+    probability = np.full(revealed.size, np.nan)
+    probability[flagged] = 1.0
+    free = ~revealed & ~flagged & ~frontier
+    free_cells, left = int(free.sum()), mines - int(flagged.sum())
+    ends = np.diff(component_starts)
+    widths = [int(sizes[a:a + n].sum()) + 1 for a, n in zip(component_starts, ends,
+                                                             strict=False)]
+    polynomials = [layouts[k, :widths[k]] for k in range(len(widths))]
+    prefix, suffix = _convolve_all(polynomials)
+    combined = suffix[0]
+    totals = np.arange(combined.size)
+    fits = (totals <= left) & (left - totals <= free_cells) & (combined > 0)
+    if not fits.any():
+        return Position(probability, -math.inf)
+    log_ways = np.full(combined.size, -np.inf)
+    rest = left - totals[fits]
+    log_ways[fits] = (gammaln(free_cells + 1) - gammaln(rest + 1)
+                      - gammaln(free_cells - rest + 1))
+    scale = log_ways.max()
+    ways = np.exp(log_ways - scale)
+    solutions = float(combined @ ways)
+    if free_cells:
+        mined_free = combined * ways * np.clip(left - totals, 0, None) / free_cells
+        probability[free] = mined_free.sum() / solutions
+    for k, size in enumerate(widths):
+        others = np.convolve(prefix[k], suffix[k + 1])
+        weight = np.array([others @ ways[t:t + others.size] for t in range(size)])
+        first, last = component_starts[k], component_starts[k + 1]
+        for g in range(first, last):
+            share = mined[g, :size] @ weight / (sizes[g] * solutions)
+            probability[group_cells[cell_starts[g]:cell_starts[g + 1]]] = share
+    return Position(probability, math.log(solutions) + scale)

@@ -26,23 +26,28 @@ Policies (`POLICIES`):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
 from minestats.inference import mine_probabilities
+from minestats.inference.probabilities import Position, position_probabilities
 from minestats.runs.chunks import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 
-__all__ = ["CANDIDATE_SHARE", "MAX_CANDIDATES", "POLICIES", "GameResult", "Move", "play"]
+__all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GameResult", "Move",
+           "play"]
 
 POLICIES = ("safest", "best")
 CANDIDATE_SHARE = 0.9
 """``best`` looks at cells whose safety is at least this share of the best safety."""
 MAX_CANDIDATES = 6
 """``best`` evaluates at most this many candidates per guess (the safest ones)."""
+FAST_BUDGET = 100_000
+"""Configurations the compiled float path may visit before the exact engine takes over."""
 _TIE = 1e-12
 
 
@@ -93,16 +98,26 @@ def _unknown_neighbours(state: CheckedGame) -> np.ndarray:
     return hidden[state.table].sum(axis=1) - hidden[:-1]
 
 
-def _view(state: CheckedGame):
-    shape = state.board.shape
-    numbers = np.where(state.revealed, state.numbers, -1).reshape(shape)
-    return numbers, state.flagged.reshape(shape)
+def _position(state: CheckedGame, numbers=None, revealed=None) -> Position:
+    """Mine probabilities of the position, or of a hypothetical one.
 
-
-def _probabilities(state: CheckedGame) -> np.ndarray:
-    """Flat mine probabilities of the position; NaN on open cells, 1 on flags."""
-    numbers, flags = _view(state)
-    return mine_probabilities(numbers, flags=flags, mines=state.board.mines).probability.ravel()
+    ``numbers`` and ``revealed`` replace the game's arrays (for a cell imagined open).
+    The compiled float path is tried first; past its budget, the exact engine.
+    """
+    numbers = state.numbers if numbers is None else numbers
+    revealed = state.revealed if revealed is None else revealed
+    width, mines = state.board.width, state.board.mines
+    fast = position_probabilities(numbers, state.table, revealed, state.flagged, width, mines,
+                                  budget=FAST_BUDGET)
+    if fast is not None:
+        return fast
+    view = np.where(revealed, numbers, -1).reshape(state.board.shape)
+    try:
+        exact = mine_probabilities(view, flags=state.flagged.reshape(state.board.shape),
+                                   mines=mines)
+    except ValueError:  # no layout fits
+        return Position(np.full(revealed.size, np.nan), -math.inf)
+    return Position(exact.probability.ravel(), math.log(exact.n_solutions))
 
 
 def _pick(cells: np.ndarray, keys: list, rng) -> int:
@@ -116,44 +131,43 @@ def _pick(cells: np.ndarray, keys: list, rng) -> int:
     return int(rng.choice(best))
 
 
-def _safest(state: CheckedGame, probability: np.ndarray, rng) -> int:
+def _safest(state: CheckedGame, position, rng) -> int:
+    probability = position.probability.ravel()
     unknown = np.flatnonzero(~state.revealed & ~state.flagged)
     safety = np.zeros(probability.size)
     safety[unknown] = 1 - probability[unknown]
     return _pick(unknown, [safety, -_unknown_neighbours(state)], rng)
 
 
-def _outlook(state: CheckedGame, cell: int, numbers, flags) -> tuple[float, float]:
+def _outlook(state: CheckedGame, cell: int, log_total: float) -> tuple[float, float]:
     """Chance of surviving ``cell`` and then the safest next cell, and of progress.
 
     For every number ``cell`` can show, the position with that number revealed is
-    solved exactly: its share of the layouts is the chance of that number, and its
-    safest cell (the cell itself left out) the best next move.
+    solved: its share of the layouts is the chance of that number, and its safest
+    cell (the cell itself left out) the best next move.
     """
-    y, x = divmod(cell, state.board.width)
     around = state.table[cell][state.table[cell] >= 0]
     flagged = int(state.flagged[around].sum())
     hidden = int((~state.revealed[around] & ~state.flagged[around]).sum()) - 1
-    total = mine_probabilities(numbers, flags=flags, mines=state.board.mines).n_solutions
+    numbers, revealed = state.numbers.copy(), state.revealed.copy()
+    revealed[cell] = True
     survive = progress = 0.0
     for value in range(flagged, flagged + hidden + 1):
-        numbers[y, x] = value
-        try:
-            after = mine_probabilities(numbers, flags=flags, mines=state.board.mines)
-        except ValueError:  # this number cannot show
+        numbers[cell] = value
+        after = _position(state, numbers, revealed)
+        if after.log_solutions == -math.inf:  # this number cannot show
             continue
-        finally:
-            numbers[y, x] = -1
-        chance = after.n_solutions / total
-        rest = after.probability.ravel()
+        chance = math.exp(after.log_solutions - log_total)
+        rest = after.probability
         rest = rest[~np.isnan(rest) & (rest < 1)]  # unknown cells that may be safe
         lowest = rest.min() if rest.size else 0.0  # nothing left to open: won
         survive += chance * (1 - lowest)
-        progress += chance * (lowest == 0)
+        progress += chance * (lowest < _TIE)
     return survive, progress
 
 
-def _best(state: CheckedGame, probability: np.ndarray, rng) -> int:
+def _best(state: CheckedGame, position, rng) -> int:
+    probability = position.probability.ravel()
     unknown = np.flatnonzero(~state.revealed & ~state.flagged)
     safety = 1 - probability[unknown]
     crowd = _unknown_neighbours(state)
@@ -161,10 +175,10 @@ def _best(state: CheckedGame, probability: np.ndarray, rng) -> int:
     eligible = safety >= CANDIDATE_SHARE * safety.max() - _TIE
     order = np.lexsort((crowd[unknown], -safety))
     chosen, off_frontier = [], 0
-    for position in order:
-        if not eligible[position] or len(chosen) >= MAX_CANDIDATES:
+    for rank in order:
+        if not eligible[rank] or len(chosen) >= MAX_CANDIDATES:
             break
-        cell = int(unknown[position])
+        cell = int(unknown[rank])
         if not frontier[cell]:
             if off_frontier >= 2:
                 continue
@@ -172,9 +186,7 @@ def _best(state: CheckedGame, probability: np.ndarray, rng) -> int:
         chosen.append(cell)
     if len(chosen) == 1:
         return chosen[0]
-    numbers, flags = _view(state)
-    numbers = numbers.copy()
-    outlook = {cell: _outlook(state, cell, numbers, flags) for cell in chosen}
+    outlook = {cell: _outlook(state, cell, position.log_solutions) for cell in chosen}
     full_safety = np.zeros(probability.size)
     full_safety[unknown] = safety
     return _pick(np.array(chosen), [lambda c: outlook[c][0], lambda c: outlook[c][1],
@@ -241,9 +253,9 @@ def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
         capped |= stalled_capped
         if state.lost or state.won:
             break
-        probability = _probabilities(state)
-        cell = choose(state, probability, rng)
-        moves.append(Move(*state.cell(cell), float(probability[cell])))
+        position = _position(state)
+        cell = choose(state, position, rng)
+        moves.append(Move(*state.cell(cell), float(position.probability.flat[cell])))
         state.open_index(cell)
     return GameResult(won=state.won, lost=state.lost, guesses=len(moves),
                       opened=int((state.revealed & ~state.mines).sum()), capped=capped,

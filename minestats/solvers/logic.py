@@ -28,11 +28,11 @@ import numpy as np
 from minestats.bitsets import sumset
 from minestats.solvers.state import CheckedGame, Moves
 
-__all__ = ["logic_moves"]
+__all__ = ["enumerate_groups", "frontier_groups", "logic_moves"]
 
 
 @numba.njit(cache=True)
-def _frontier_groups(counts, table, revealed, flagged, width):
+def frontier_groups(counts, table, revealed, flagged, width):
     """Constraints, groups and components of the frontier, in search order.
 
     A constraint is a revealed number with unknown neighbours; the constraints that
@@ -183,27 +183,45 @@ def _frontier_groups(counts, table, revealed, flagged, width):
 
 
 @numba.njit(cache=True)
-def _enumerate(sizes, starts, members, need, component_starts, budget):
+def _binomials(top):
+    """Pascal's triangle as floats: ``table[n, k] = C(n, k)`` for ``n, k <= top``."""
+    table = np.zeros((top + 1, top + 1))
+    for n in range(top + 1):
+        table[n, 0] = 1.0
+        for k in range(1, n + 1):
+            table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
+    return table
+
+
+@numba.njit(cache=True)
+def enumerate_groups(sizes, starts, members, need, component_starts, budget):
     """Enumerate mines per group, component by component, by depth-first search.
 
     Group g has ``sizes[g]`` cells and lies in constraints
     ``members[starts[g]:starts[g + 1]]``; constraint c needs ``need[c]`` mines.
     Component k is groups ``component_starts[k]:component_starts[k + 1]``, in search
     order. Each step gives the next group a mine count within the bounds its
-    constraints leave, so every leaf is a consistent configuration.
+    constraints leave, so every leaf is a consistent configuration; a configuration
+    with ``v_g`` mines in group g stands for ``prod C(sizes[g], v_g)`` layouts.
 
     Returns ``mine[g, t]`` (group g holds a mine in some configuration of its
     component with t mines in all), ``safe[g, t]`` (likewise, a safe cell),
-    ``seen[k, t]`` (component k has a configuration with t mines) and the number of
-    configurations visited, partial ones included (one per mine count tried for a
-    group); the search stops once that exceeds ``budget``, so its time is bounded
-    even where most partial configurations lead nowhere.
+    ``seen[k, t]`` (component k has a configuration with t mines), ``layouts[k, t]``
+    (the layouts of component k with t mines, a float), ``mined[g, t]`` (over those
+    layouts, the mines in group g, summed) and the number of configurations
+    visited, partial ones included (one per mine count tried for a group); the
+    search stops once that exceeds ``budget``, so its time is bounded even where
+    most partial configurations lead nowhere.
     """
     groups = sizes.size
     top = sizes.sum()
+    widest = sizes.max() if groups else 0
+    choose = _binomials(widest)
     mine = np.zeros((groups, top + 1), dtype=np.bool_)
     safe = np.zeros((groups, top + 1), dtype=np.bool_)
     seen = np.zeros((component_starts.size - 1, top + 1), dtype=np.bool_)
+    layouts = np.zeros((component_starts.size - 1, top + 1))
+    mined = np.zeros((groups, top + 1))
     need = need.copy()
     left = np.zeros(need.size, dtype=np.int64)
     for g in range(groups):
@@ -211,6 +229,7 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
             left[members[k]] += sizes[g]
     value = np.zeros(groups, dtype=np.int64)
     high = np.zeros(groups, dtype=np.int64)
+    weight = np.ones(groups + 1)
     visited = 0
     for component in range(component_starts.size - 1):
         first, last = component_starts[component], component_starts[component + 1]
@@ -218,9 +237,11 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
         while g >= first:
             if g == last:
                 seen[component, total] = True
+                layouts[component, total] += weight[last]
                 for h in range(first, last):
                     if value[h] > 0:
                         mine[h, total] = True
+                        mined[h, total] += weight[last] * value[h]
                     if value[h] < sizes[h]:
                         safe[h, total] = True
                 g, entering = g - 1, False
@@ -245,12 +266,13 @@ def _enumerate(sizes, starts, members, need, component_starts, budget):
                 continue
             visited += 1
             if visited > budget:
-                return mine, safe, seen, visited
+                return mine, safe, seen, layouts, mined, visited
             for k in range(starts[g], starts[g + 1]):
                 need[members[k]] -= value[g]
             total += value[g]
+            weight[g + 1] = (weight[g] if g > first else 1.0) * choose[sizes[g], value[g]]
             g, entering = g + 1, True
-    return mine, safe, seen, visited
+    return mine, safe, seen, layouts, mined, visited
 
 
 def _any_between(bits: int, low: int, high: int) -> bool:
@@ -300,10 +322,10 @@ def logic_moves(state: CheckedGame, *, use_mine_count: bool, max_configurations:
     ([3, 4], [2])
     """
     (frontier, sizes, starts, members, need, component_starts, cell_starts,
-     group_cells) = _frontier_groups(state.numbers, state.table, state.revealed,
+     group_cells) = frontier_groups(state.numbers, state.table, state.revealed,
                                      state.flagged, state.board.width)
-    mine, safe, seen, visited = _enumerate(sizes, starts, members, need, component_starts,
-                                           max_configurations)
+    mine, safe, seen, _, _, visited = enumerate_groups(sizes, starts, members, need,
+                                                       component_starts, max_configurations)
     if visited > max_configurations:
         return Moves(frozenset(), frozenset(), capped=True)
     unconstrained = np.flatnonzero(~state.revealed & ~state.flagged & ~frontier).tolist()
