@@ -1,0 +1,124 @@
+"""Player and probability-engine throughput, in one run.
+
+1. Games per second per core for each policy on each board (safe first click at the
+   corner), CPU time of this process (one core), compile time excluded by a warm-up.
+2. The probability engine on Expert positions that arise in play (every stall of
+   ``safest`` games): per-call time of the compiled float path
+   (`position_probabilities`) and of the exact big-integer engine
+   (`mine_probabilities`) on the SAME positions, median and 99th percentile, their
+   ratio, and the largest difference between the two. If the peer library
+   ms_toollib is installed (an optional benchmark dependency, never a runtime one:
+   ``pip install ms_toollib``), its ``cal_probability_onboard`` on the same positions
+   too.
+
+Run: ``.venv/bin/python benchmarks/bench_player.py [--seed S] [--games N]``
+"""
+
+import argparse
+import time
+
+import numpy as np
+
+from minestats.inference import mine_probabilities
+from minestats.inference.probabilities import position_probabilities
+from minestats.play import POLICIES, play
+from minestats.play.player import FAST_BUDGET
+from minestats.sampling import sample_mines
+from minestats.solvers import SolverOptions, deduce
+from minestats.solvers.state import CheckedGame
+
+BOARDS = ("9x9/10", "16x16/40", "30x16/99")
+
+
+def bench_games(rng, games):
+    print(f"games per second per core, safe-click at the corner, {games} games per row")
+    for board in BOARDS:
+        layouts = sample_mines(board, games + 1, rule="safe-click", click=(0, 0), rng=rng)
+        for policy in POLICIES:
+            play(layouts[0], (0, 0), policy=policy, seed=0)  # warm-up: compile
+            start = time.process_time()
+            won = sum(play(layout, (0, 0), policy=policy, seed=k).won
+                      for k, layout in enumerate(layouts[1:]))
+            seconds = time.process_time() - start
+            print(f"  {board:9} {policy:7} {games / seconds:8.1f} games/s "
+                  f"({1000 * seconds / games:.2f} ms a game; won {won}/{games})")
+
+
+def stall_positions(rng, count):
+    """Positions at the stalls of safest games on Expert, as (state copy) tuples."""
+    positions = []
+    for layout in sample_mines("expert", count, rule="safe-click", click=(0, 0), rng=rng):
+        state = CheckedGame(layout, (0, 0))
+        while True:
+            deduce(state, SolverOptions())
+            if state.over:
+                break
+            positions.append((state.numbers.copy(), state.revealed.copy(),
+                              state.flagged.copy()))
+            if len(positions) >= count:
+                return positions, state.table
+            safe = np.flatnonzero(~state.revealed & ~state.mines)
+            state.open_index(int(rng.choice(safe)))  # go on as if a guess had been safe
+    return positions, state.table
+
+
+def _percentiles(times):
+    return np.median(times) * 1000, np.percentile(times, 99) * 1000
+
+
+def bench_engine(rng, count):
+    positions, table = stall_positions(rng, count)
+    print(f"probability engine on {len(positions)} Expert stall positions (safe corner)")
+    fast_times, exact_times, worst = [], [], 0.0
+    numbers, revealed, flagged = positions[0]
+    position_probabilities(numbers, table, revealed, flagged, 30, 99, budget=FAST_BUDGET)
+    for numbers, revealed, flagged in positions:
+        start = time.process_time()
+        fast = position_probabilities(numbers, table, revealed, flagged, 30, 99,
+                                      budget=FAST_BUDGET)
+        fast_times.append(time.process_time() - start)
+        view = np.where(revealed, numbers, -1).reshape(16, 30)
+        start = time.process_time()
+        exact = mine_probabilities(view, flags=flagged.reshape(16, 30), mines=99)
+        exact_times.append(time.process_time() - start)
+        if fast is not None:
+            worst = max(worst, float(np.nanmax(np.abs(fast.probability
+                                                      - exact.probability.ravel()))))
+    fast_median, fast_p99 = _percentiles(fast_times)
+    exact_median, exact_p99 = _percentiles(exact_times)
+    print(f"  compiled float path: median {fast_median:.3f} ms, p99 {fast_p99:.3f} ms")
+    print(f"  exact big-int engine: median {exact_median:.3f} ms, p99 {exact_p99:.3f} ms")
+    print(f"  ratio exact/compiled (median): {exact_median / fast_median:.1f}x; "
+          f"largest difference {worst:.2e}")
+    try:
+        import ms_toollib
+    except ImportError:
+        print("  ms_toollib not installed: no peer comparison (pip install ms_toollib)")
+        return
+    peer_times = []
+    for numbers, revealed, flagged in positions:
+        board = np.where(revealed, numbers, np.where(flagged, 11, 10)).reshape(16, 30)
+        rows = board.astype(int).tolist()
+        start = time.process_time()
+        ms_toollib.cal_probability_onboard(rows, 99.0)
+        peer_times.append(time.process_time() - start)
+    peer_median, peer_p99 = _percentiles(peer_times)
+    print(f"  ms_toollib cal_probability_onboard: median {peer_median:.3f} ms, "
+          f"p99 {peer_p99:.3f} ms; ratio peer/compiled (median) "
+          f"{peer_median / fast_median:.1f}x")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--positions", type=int, default=300)
+    args = parser.parse_args()
+    games_rng, engine_rng = (np.random.default_rng(child)
+                             for child in np.random.SeedSequence(args.seed).spawn(2))
+    bench_games(games_rng, args.games)
+    bench_engine(engine_rng, args.positions)
+
+
+if __name__ == "__main__":
+    main()
