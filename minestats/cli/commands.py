@@ -41,6 +41,8 @@ REPRODUCE = {
     "no_guess_bias": ["--n", "20000", "--permutations", "9999"],
     "win_rates": ["--n-small", "100000", "--n-intermediate", "100000", "--n-expert", "200000",
                   "--store", "results/win_rates.sqlite"],
+    "win_rate_by_click": ["--n", "2000", "--n-intermediate", "500"],
+    "win_rate_by_density": ["--n", "20000"],
 }
 
 

@@ -5,6 +5,6 @@
 """
 
 from minestats.play.player import POLICIES, GameResult, Move, play
-from minestats.play.winrate import WinRate, win_rate
+from minestats.play.winrate import WinRate, win_rate, win_rate_sweep
 
-__all__ = ["POLICIES", "GameResult", "Move", "WinRate", "play", "win_rate"]
+__all__ = ["POLICIES", "GameResult", "Move", "WinRate", "play", "win_rate", "win_rate_sweep"]

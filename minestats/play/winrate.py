@@ -13,16 +13,17 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from minestats.board import Board, resolve_board
 from minestats.play.player import POLICIES, play
 from minestats.rules import check_rule
 from minestats.runs.chunks import as_seed_sequence, seed_label
-from minestats.runs.sweeps import run_jobs
+from minestats.runs.sweeps import grid_seeds, run_jobs
 from minestats.sampling import sample_mines
 from minestats.stats import wilson_interval
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "WinRate", "win_rate"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "WinRate", "win_rate", "win_rate_sweep"]
 
 DEFAULT_CHUNK_SIZE = 200
 
@@ -130,6 +131,35 @@ def _win_rate_chunk(config, size, seed_sequence):
     return totals
 
 
+def _config(board, rule, click, policy) -> tuple:
+    """Check one row and return its ``(board, rule, click, policy)``."""
+    board = resolve_board(board)
+    click = check_rule(board, click, rule)
+    if policy not in POLICIES:
+        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+    return board, rule, click, policy
+
+
+def _rows(configs, seeds, *, n, chunk_size, workers, store, progress) -> list[WinRate]:
+    """Play every row's games on the sweep engine and build the results."""
+    for name, value in (("n", n), ("chunk_size", chunk_size)):
+        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+            raise ValueError(f"{name} ({value!r}) must be a positive integer")
+    totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=int(n),
+                      chunk_size=int(chunk_size), workers=workers, store=store,
+                      progress=progress)
+    results = []
+    for (board, rule, click, policy), total, sequence in zip(configs, totals, seeds,
+                                                             strict=True):
+        won, first, guesses, guesses_won, capped, seconds = np.asarray(total).tolist()
+        results.append(WinRate(
+            board=board, rule=rule, click=click, policy=policy, n=int(n),
+            seed=seed_label(sequence), chunk_size=int(chunk_size), successes=int(won),
+            lost_first_click=int(first), guesses=int(guesses), guesses_won=int(guesses_won),
+            capped=int(capped), seconds=float(seconds)))
+    return results
+
+
 def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed=None,
              chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
              progress=False) -> WinRate:
@@ -164,20 +194,50 @@ def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed
     >>> result.n, 0 < result.proportion < 1
     (100, True)
     """
-    board = resolve_board(board)
-    click = check_rule(board, click, rule)
-    if policy not in POLICIES:
-        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
-    for name, value in (("n", n), ("chunk_size", chunk_size)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-            raise ValueError(f"{name} ({value!r}) must be a positive integer")
-    sequence = as_seed_sequence(seed)
-    config = (board, rule, click, policy)
-    (totals,) = run_jobs(_win_rate_chunk, [(config, sequence)], n=int(n),
-                         chunk_size=int(chunk_size), workers=workers, store=store,
-                         progress=progress)
-    won, first, guesses, guesses_won, capped, seconds = np.asarray(totals).tolist()
-    return WinRate(board=board, rule=rule, click=click, policy=policy, n=int(n),
-                   seed=seed_label(sequence), chunk_size=int(chunk_size),
-                   successes=int(won), lost_first_click=int(first), guesses=int(guesses),
-                   guesses_won=int(guesses_won), capped=int(capped), seconds=float(seconds))
+    config = _config(board, rule, click, policy)
+    (result,) = _rows([config], [as_seed_sequence(seed)], n=n, chunk_size=chunk_size,
+                      workers=workers, store=store, progress=progress)
+    return result
+
+
+def win_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE, workers=-1,
+                   store=None, progress=False) -> pd.DataFrame:
+    """Win rates over a grid of configurations, as a tidy table, in one run.
+
+    Parameters
+    ----------
+    grid : iterable of dict
+        Each dict holds keyword arguments of `win_rate` for one row: ``board``, and
+        optionally ``rule``, ``click`` and ``policy`` (defaults as in `win_rate`).
+    n, chunk_size, workers, store, progress
+        As in `win_rate`, the same for every row.
+    seed : int, numpy.random.SeedSequence or None
+        Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so
+        ``win_rate(**grid[i], seed=SeedSequence(seed, spawn_key=(i,)))`` repeats it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration (`WinRate.to_dict`).
+
+    Examples
+    --------
+    >>> grid = [{"board": "4x4/3", "click": (x, 0), "policy": "safest"} for x in (0, 1)]
+    >>> table = win_rate_sweep(grid, n=50, seed=3, workers=1)
+    >>> table[["click_x", "n", "seed"]].values.tolist()
+    [[0, 50, '3/0'], [1, 50, '3/1']]
+    """
+    defaults = {"rule": "safe-click", "click": "corner", "policy": "best"}
+    configs = []
+    for row in grid:
+        unknown = set(row) - set(defaults) - {"board"}
+        if unknown or "board" not in row:
+            raise ValueError(f"grid row {row!r} needs a board and takes only "
+                             f"{', '.join(defaults)}")
+        options = defaults | row
+        configs.append(_config(options["board"], options["rule"], options["click"],
+                               options["policy"]))
+    seeds = grid_seeds(seed, len(configs))
+    rows = _rows(configs, seeds, n=n, chunk_size=chunk_size, workers=workers, store=store,
+                 progress=progress)
+    return pd.DataFrame([row.to_dict() for row in rows])

@@ -1,0 +1,37 @@
+"""The win-rate experiment scripts run end to end on small n and write their files."""
+
+import pandas as pd
+from test_experiments import assert_sidecar, run_script
+
+SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
+          "ci_high", "seed"}
+
+
+def test_win_rates(tmp_path):
+    out = run_script("win_rates.py", tmp_path, "--n-small", "20", "--n-intermediate", "4",
+                     "--n-expert", "2")
+    table = pd.read_csv(tmp_path / "win_rates.csv")
+    assert len(table) == 4 * 4 * 2 and SHARED <= set(table.columns)
+    assert set(table.loc[table["width"] == 30, "n"]) == {2}
+    published = pd.read_csv(tmp_path / "win_rates_published.csv")
+    assert len(published) == 10
+    expert = published[(published["board"] == "30x16/99") & (published["rule"] == "safe-click")]
+    assert set(expert["published_win_rate"]) == {0.4004, 0.4113}
+    assert_sidecar(tmp_path / "win_rates.csv", seed=7)
+    assert "Against the published figures" in out
+
+
+def test_win_rate_by_click(tmp_path):
+    run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
+               "--rules", "winxp")
+    table = pd.read_csv(tmp_path / "win_rate_by_click.csv")
+    assert len(table) == 81 + 256 and set(table["rule"]) == {"winxp"}
+    assert SHARED <= set(table.columns)
+    assert len(list(tmp_path.glob("win_rate_by_click_*.png"))) == 2
+
+
+def test_win_rate_by_density(tmp_path):
+    run_script("win_rate_by_density.py", tmp_path, "--n", "4", "--densities", "0.1", "0.2")
+    table = pd.read_csv(tmp_path / "win_rate_by_density.csv")
+    assert sorted(table["mines"].unique().tolist()) == [26, 48, 51, 96]
+    assert (tmp_path / "win_rate_by_density.png").exists()
