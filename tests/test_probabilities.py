@@ -155,3 +155,29 @@ def test_the_fast_path_gives_up_past_its_budget_and_reports_no_fit():
     assert none.log_solutions == -np.inf
     assert position_probabilities(numbers, table, revealed, ~revealed & False, 4, 6,
                                   budget=1) is None
+
+
+def test_the_fast_path_agrees_on_positions_no_game_reaches():
+    # Revealed zeros with hidden neighbours (a player imagining a cell open) and
+    # numbers revealed anywhere: the fast path must count them like the exact engine.
+    from minestats.game import neighbour_table
+    from minestats.inference.probabilities import position_probabilities
+
+    rng = np.random.default_rng(23)
+    compared = 0
+    while compared < 300:
+        numbers, unknown, flags, mines = random_position(rng)
+        if mines is None:
+            continue
+        height, width = numbers.shape
+        fast = position_probabilities(np.where(unknown, 0, numbers).ravel().astype(np.int8),
+                                      neighbour_table(width, height), ~unknown.ravel(),
+                                      flags.ravel(), width, mines, budget=10**6)
+        fits, _ = brute_force(numbers, unknown, flags, mines)
+        if not fits:
+            assert fast.log_solutions == -math.inf
+            continue
+        exact = mine_probabilities(numbers, flags=flags, mines=mines)
+        np.testing.assert_allclose(fast.probability, exact.probability.ravel(), rtol=1e-9)
+        assert np.isclose(fast.log_solutions, math.log(exact.n_solutions))
+        compared += 1

@@ -170,6 +170,19 @@ def _convolve_all(polynomials):
     return prefix, suffix
 
 
+def _unmet_closed_number(numbers, table, revealed, flagged) -> bool:
+    """Whether a revealed number with no unknown neighbour left disagrees with its flags.
+
+    The frontier search sees only numbers with unknown neighbours; this is the check
+    of the others.
+    """
+    cells = revealed.size
+    rows = np.where(table >= 0, table, cells)
+    unknown = np.append(~revealed & ~flagged, False)[rows].any(axis=1)
+    flags = np.append(flagged, False)[rows].sum(axis=1)
+    return bool((revealed & ~unknown & (flags != numbers)).any())
+
+
 def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
                            budget) -> Position | None:
     """Mine probabilities of a position in flat arrays, fast, as floats.
@@ -207,14 +220,16 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     >>> round(math.exp(position.log_solutions))
     6
     """
+    probability = np.full(revealed.size, np.nan)
+    probability[flagged] = 1.0
+    if _unmet_closed_number(numbers, table, revealed, flagged):
+        return Position(probability, -math.inf)
     (frontier, sizes, starts, members, need, component_starts, cell_starts,
      group_cells) = frontier_groups(numbers, table, revealed, flagged, width)
     _, _, _, layouts, mined, visited = enumerate_groups(sizes, starts, members, need,
                                                          component_starts, budget)
     if visited > budget:
         return None
-    probability = np.full(revealed.size, np.nan)
-    probability[flagged] = 1.0
     free = ~revealed & ~flagged & ~frontier
     free_cells, left = int(free.sum()), mines - int(flagged.sum())
     ends = np.diff(component_starts)

@@ -54,7 +54,7 @@ def frontier_groups(counts, table, revealed, flagged, width):
     need = np.zeros(cells, dtype=np.int64)
     constraints = 0
     for cell in range(cells):
-        if not revealed[cell] or counts[cell] == 0:
+        if not revealed[cell]:
             continue
         left, unknown = counts[cell], False
         for t in range(table.shape[1]):
