@@ -40,7 +40,7 @@ def simulate_table(*, seed, n, chunk_size, workers) -> pd.DataFrame:
     """One row per board and rule: exact, Monte Carlo, Wilson interval, z, Holm verdict."""
     rows = [(board, rule) for board in BOARDS for rule in RULES]
     with worker_map(workers, click="centre") as pool_map:
-        results = [simulate_opening(board, rule=rule, n=n, click="centre", rng=row_seed,
+        results = [simulate_opening(board, rule=rule, n=n, click="centre", seed=row_seed,
                                     chunk_size=chunk_size, workers=pool_map)
                    for (board, rule), row_seed in zip(rows, row_seeds(seed, len(rows)),
                                                       strict=True)]

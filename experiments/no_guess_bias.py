@@ -65,7 +65,8 @@ from minestats.generators import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_
 from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import placement_cells
-from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks, seed_label
+from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
+from minestats.runs.seeds import seed_label
 from minestats.sampling import sample_mines
 from minestats.solvers import solve_batch
 from minestats.stats import holm_reject, two_sided_p_values, z_scores
@@ -83,7 +84,7 @@ def solvable_chunk(task):
     """Rule boards of one chunk that the solver passes (the rejection reference)."""
     board, size, seed_sequence = task
     layouts = sample_mines(board, size, rule=RULE, click=CLICK,
-                           rng=np.random.default_rng(seed_sequence))
+                           seed=np.random.default_rng(seed_sequence))
     return layouts[solve_batch(layouts, CLICK, solver=SOLVER).solved]
 
 

@@ -90,7 +90,7 @@ def simulate_maps(*, seed, n_by_rule, workers):
     with worker_map(workers, click=None) as pool_map:
         for (board, rule), pair_seed in zip(pairs, row_seeds(seed, len(pairs)), strict=True):
             start = time.perf_counter()
-            result = simulate_opening(board, rule=rule, n=n_by_rule[rule], rng=pair_seed,
+            result = simulate_opening(board, rule=rule, n=n_by_rule[rule], seed=pair_seed,
                                       chunk_size=CHUNK_SIZE[rule], workers=pool_map)
             frame = result.to_frame(confidence_level=CONFIDENCE_LEVEL)
             frame["p_value"] = result.p_values().ravel()

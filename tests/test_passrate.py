@@ -21,7 +21,7 @@ def test_pass_rate_counts_the_boards_of_its_chunks_one_by_one():
     solved = capped = 0
     for index, size in enumerate([120, 120, 60]):
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
-        for layout in sample_mines(board, size, rule="safe-click", click=(2, 3), rng=rng):
+        for layout in sample_mines(board, size, rule="safe-click", click=(2, 3), seed=rng):
             outcome = solve(layout, (2, 3), solver="subset")
             solved += outcome.solved
             capped += outcome.capped

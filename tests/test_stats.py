@@ -3,13 +3,6 @@ import math
 import numpy as np
 import pytest
 
-from minestats.runs.chunks import (
-    as_seed_sequence,
-    chunk_seeds,
-    chunk_sizes,
-    map_chunks,
-    seed_label,
-)
 from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
 
 
@@ -66,25 +59,3 @@ def test_holm_steps_down():
     assert holm_reject([]).size == 0
     with pytest.raises(ValueError, match=r"alpha \(0\)"):
         holm_reject([0.5], alpha=0)
-
-
-def test_chunk_plan_and_seeds():
-    assert chunk_sizes(10, 3) == [3, 3, 3, 1]
-    parent = np.random.SeedSequence(5)
-    spawned = np.random.SeedSequence(5).spawn(3)
-    for keyed, child in zip(chunk_seeds(parent, 3), spawned, strict=True):
-        assert (keyed.generate_state(4) == child.generate_state(4)).all()
-    nested = next(chunk_seeds(np.random.SeedSequence(5, spawn_key=(2,)), 1))
-    assert nested.spawn_key == (2, 0)
-    assert seed_label(nested) == "5/2/0"
-    generator_seed = as_seed_sequence(np.random.default_rng(3))
-    assert generator_seed.entropy == as_seed_sequence(np.random.default_rng(3)).entropy
-    with pytest.raises(ValueError, match=r"seed \('x'\)"):
-        as_seed_sequence("x")
-
-
-def test_map_chunks_keeps_task_order_on_a_pool():
-    assert list(map_chunks(abs, [-3, 1, -2, 5, -4, 6], workers=2)) == [3, 1, 2, 5, 4, 6]
-    assert list(map_chunks(abs, iter([-7]), workers=2)) == [7]
-    with pytest.raises(ValueError, match=r"workers \('2'\)"):
-        map_chunks(abs, [1], workers="2")

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from minestats.board import resolve_board
 from minestats.cli.output import emit_table, print_grid, read_board_file, read_text, workers_for
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
@@ -21,9 +20,11 @@ from minestats.io.boards import format_text, to_mbf
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.runs.seeds import resolve_seed
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import solve
+from minestats.validation import check_board, check_n
 
 __all__ = ["COMMANDS"]
 
@@ -41,22 +42,18 @@ REPRODUCE = {
 }
 
 
-def _check_n(n) -> None:
-    if n is not None and n < 1:
-        raise ValueError(f"n ({n}) must be a positive integer")
-
-
 @contextlib.contextmanager
 def _run_context(args):
     """Yield the keyword arguments shared by simulations: workers, store, progress."""
-    _check_n(getattr(args, "n", None))
+    if getattr(args, "n", None) is not None:
+        check_n(args.n)
     with workers_for(args) as workers, contextlib.ExitStack() as stack:
         store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
         yield {"workers": workers, "store": store, "progress": not args.quiet}
 
 
 def run_opening(args) -> None:
-    board = resolve_board(args.board)
+    board = check_board(args.board)
     click = board.resolve_click(args.click)
     exact = opening_probability(board, click, rule=args.rule)
     row = {"board": str(board), "rule": args.rule, "click_x": click[0], "click_y": click[1],
@@ -64,7 +61,7 @@ def run_opening(args) -> None:
     if args.n is not None:
         with _run_context(args) as options:
             row = simulate_opening(board, rule=args.rule, n=args.n, click=click,
-                                   rng=args.seed, **options).to_dict() | {
+                                   seed=args.seed, **options).to_dict() | {
                 "exact_fraction": str(exact)}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
@@ -77,7 +74,7 @@ def run_opening(args) -> None:
 
 
 def run_opening_map(args) -> None:
-    board = resolve_board(args.board)
+    board = check_board(args.board)
     if args.n is None:
         grid = opening_probability_map(board, rule=args.rule)
         if args.csv or args.json:
@@ -91,7 +88,7 @@ def run_opening_map(args) -> None:
                    grid, ".4f")
         return
     with _run_context(args) as options:
-        result = simulate_opening(board, rule=args.rule, n=args.n, rng=args.seed, **options)
+        result = simulate_opening(board, rule=args.rule, n=args.n, seed=args.seed, **options)
     if args.csv or args.json:
         emit_table(result.to_frame(), args)
         return
@@ -109,10 +106,10 @@ def _print_holm(result) -> None:
 
 
 def run_simulate(args) -> None:
-    board = resolve_board(args.board)
+    board = check_board(args.board)
     click = None if args.all_clicks else board.resolve_click(args.click)
     with _run_context(args) as options:
-        result = simulate_opening(board, rule=args.rule, n=args.n, click=click, rng=args.seed,
+        result = simulate_opening(board, rule=args.rule, n=args.n, click=click, seed=args.seed,
                                   **options)
     emit_table(result.to_frame(), args,
                title=f"board {board}, rule {args.rule}, n {result.n} per click, "
@@ -121,12 +118,15 @@ def run_simulate(args) -> None:
         _print_holm(result)
 
 
-def _layout_to_solve(args) -> np.ndarray:
+def _layout_to_solve(args) -> tuple[np.ndarray, int | str | None]:
+    """Return the layout to solve and the label of the seed that drew it (None: a file)."""
     if (args.file is None) == (args.board is None):
         raise ValueError("give either --file or --board (with --rule and --seed)")
     if args.file is not None:
-        return read_board_file(args.file)
-    return sample_mines(args.board, 1, rule=args.rule, click=args.click, rng=args.seed)[0]
+        return read_board_file(args.file), None
+    seed_sequence, label = resolve_seed(args.seed)
+    return sample_mines(args.board, 1, rule=args.rule, click=args.click,
+                        seed=seed_sequence)[0], label
 
 
 def _player_view(mines: np.ndarray, result) -> np.ndarray:
@@ -139,19 +139,20 @@ def _player_view(mines: np.ndarray, result) -> np.ndarray:
 
 
 def run_solve(args) -> None:
-    mines = _layout_to_solve(args)
+    mines, seed = _layout_to_solve(args)
     result = solve(mines, args.click, solver=args.solver, use_mine_count=args.use_mine_count,
                    max_configurations=args.max_configurations)
     row = result.to_dict()
-    if args.seed is not None and args.file is None:
-        row |= {"rule": args.rule, "seed": args.seed}
+    if seed is not None:
+        row |= {"rule": args.rule, "seed": seed}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
     outcome = ("lost: the first click hit a mine" if result.lost else "solved" if result.solved
                else "capped: gave up at the configuration cap" if result.capped
                else "stuck: needs a guess")
-    print(f"board {result.board}  click {result.click}  solver {args.solver}  {outcome}  "
+    drawn = "" if seed is None else f"  rule {args.rule}  seed {seed}"
+    print(f"board {result.board}{drawn}  click {result.click}  solver {args.solver}  {outcome}  "
           f"rounds {result.rounds}  open {row['revealed_cells']}  flagged "
           f"{row['flagged_cells']}")
     print_grid("final view (# hidden, F flag, . empty):", _player_view(mines, result), "s")
