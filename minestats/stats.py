@@ -74,8 +74,8 @@ def proportion_interval(successes, trials, *, confidence_level=DEFAULT_CONFIDENC
     low, high = proportion_confint(successes, trials, alpha=1 - level, method=method)
     # The formula's bound at 0 (or n) successes is exactly 0 (or 1); floating point
     # can leave it a rounding error inside, e.g. 0.9999999999999999 for 20000/20000.
-    low = np.clip(np.where(successes == 0, 0.0, low), 0.0, 1.0)
-    high = np.clip(np.where(successes == trials, 1.0, high), 0.0, 1.0)
+    low = np.where(successes == 0, 0.0, low)
+    high = np.where(successes == trials, 1.0, high)
     if low.ndim == 0:
         return ConfidenceInterval(float(low), float(high))
     return ConfidenceInterval(low, high)
@@ -181,9 +181,9 @@ class ProportionResult:
     """Base of the results that count ``successes`` out of ``n`` trials.
 
     A subclass is a frozen dataclass with fields (or properties) ``successes`` and
-    ``n``, and a ``to_dict(*, confidence_level=...)`` giving its table row; this base
-    adds the proportion, its interval, ``to_frame`` and a short repr (arrays show
-    their shape only). ``successes`` may be an array (one count per click position,
+    ``n``; this base adds the proportion, its interval, a table row (``to_dict``,
+    which a subclass extends with its inputs), ``to_frame`` and a short repr (arrays
+    show their shape only). ``successes`` may be an array (one count per click position,
     say), and then so are the proportion and the interval bounds.
 
     Examples
@@ -193,8 +193,6 @@ class ProportionResult:
     ... class Coin(ProportionResult):
     ...     successes: int
     ...     n: int
-    ...     def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL):
-    ...         return self.proportion_row(confidence_level)
     >>> coin = Coin(successes=1274, n=2000)
     >>> coin
     Coin(successes=1274, n=2000)
@@ -222,7 +220,7 @@ class ProportionResult:
         return proportion_interval(self.successes, self.n, confidence_level=confidence_level,
                                    method=method)
 
-    def proportion_row(self, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
         """Return the counting columns of a table row, named alike in every result.
 
         ``successes``, ``n``, ``proportion``, ``ci_low``, ``ci_high`` (Wilson) and
