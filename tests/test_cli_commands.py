@@ -91,11 +91,11 @@ def test_bbbv_of_a_file_and_of_many_boards(capsys, tmp_path):
     status, out, _ = run(capsys, "bbbv", "--board", "beginner", "-n", "2000", "--seed", "1",
                          "--workers", "1", "--between", "10", "20", "--json")
     summary = json.loads(out)
-    assert status == 0 and summary["n"] == 2000 and summary["share_low"] == 10
+    assert status == 0 and summary["n"] == 2000 and summary["low"] == 10
     inside = bbbv_histogram("beginner", n=2000, seed=1, workers=1).counts[10:21].sum()
     low, high = proportion_confint(inside, 2000, alpha=0.05, method="wilson")
-    assert summary["share_successes"] == inside and summary["share_share"] == inside / 2000
-    assert [summary["share_ci_low"], summary["share_ci_high"]] == pytest.approx([low, high])
+    assert summary["successes"] == inside and summary["share"] == inside / 2000
+    assert [summary["ci_low"], summary["ci_high"]] == pytest.approx([low, high])
 
 
 def test_store_makes_a_rerun_resume(capsys, tmp_path):

@@ -219,8 +219,8 @@ def run_bbbv(args) -> None:
                                    seed=args.seed, **options)
     summary = histogram.summary()
     if args.between is not None:
-        summary |= {f"share_{key}": value
-                    for key, value in histogram.share_between(*args.between).items()}
+        # the share's n and seed are the summary's: one column each
+        summary |= histogram.share(*args.between).to_dict()
     emit_table(pd.DataFrame([summary]), args,
                title=f"3BV over n {histogram.n} boards, seed {histogram.seed}")
 

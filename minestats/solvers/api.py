@@ -120,7 +120,7 @@ class SolveResult:
         return {
             "board": str(self.board), "width": self.board.width,
             "height": self.board.height, "mines": self.board.mines,
-            "click": f"{self.click[0]},{self.click[1]}", "solver": self.solver,
+            "click_x": self.click[0], "click_y": self.click[1], "solver": self.solver,
             "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations,
             "solved": self.solved, "capped": self.capped, "lost": self.lost,
@@ -283,7 +283,7 @@ class BatchSolveResult:
         4
         """
         return {
-            "board": str(self.board), "click": f"{self.click[0]},{self.click[1]}",
+            "board": str(self.board), "click_x": self.click[0], "click_y": self.click[1],
             "solver": self.solver, "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations, "n": self.n,
             "solved": int(self.solved.sum()), "capped": int(self.capped.sum()),
