@@ -70,14 +70,15 @@ from minestats.runs.seeds import seed_label
 from minestats.sampling import sample_mines
 from minestats.solvers import solve_batch
 from minestats.stats import holm_reject, two_sided_p_values, z_scores
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 DENSE = (Board(30, 16, 130), Board(30, 16, 170))
 RULE, CLICK, SOLVER = "safe-opening", "centre", "logic"
 REFERENCE = "solvable-rule"
 REFERENCE_CHUNK = 2_000
-ALPHA = 0.05
-CONFIDENCE_LEVEL = 0.95
+ALPHA = DEFAULT_ALPHA
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 
 
 def solvable_chunk(task):

@@ -43,12 +43,13 @@ from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.montecarlo import simulate_opening
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import RULES
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (CLASSIC_BEGINNER, BEGINNER, INTERMEDIATE, EXPERT)
 CHUNK_SIZE = {"uniform": 100_000, "safe-click": 100_000, "safe-opening": 2_000,
               "winxp": 100_000}
-CONFIDENCE_LEVEL = 0.95
-ALPHA = 0.05
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
+ALPHA = DEFAULT_ALPHA
 
 
 def exact_frame(board, rule) -> pd.DataFrame:

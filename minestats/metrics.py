@@ -25,9 +25,12 @@ from minestats.sampling import sample_mines
 from minestats.stats import ProportionResult
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_board, check_click, check_n
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "BBBVHistogram", "BBBVShare", "bbbv_histogram"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_QUANTILES", "BBBVHistogram", "BBBVShare",
+           "bbbv_histogram"]
 
 DEFAULT_CHUNK_SIZE = 20_000
+DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+"""The quantiles of `BBBVHistogram.summary` (columns ``q05`` ... ``q95``)."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -172,7 +175,7 @@ class BBBVHistogram:
                              "bbbv": seen, "count": self.counts[seen], "n": self.n,
                              "seed": self.seed})
 
-    def summary(self, quantiles=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
+    def summary(self, quantiles=DEFAULT_QUANTILES) -> dict:
         """One table row: inputs, mean, standard deviation and quantiles (``q05`` ...)."""
         row = {"board": str(self.board), "rule": self.rule, "click_x": self.click[0],
                "click_y": self.click[1], "n": self.n, "mean": self.mean(), "sd": self.std()}

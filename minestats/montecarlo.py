@@ -14,6 +14,7 @@ from minestats.runs.sweeps import run_jobs
 from minestats.sampling import count_openings, count_openings_all_clicks
 from minestats.stats import ProportionResult, holm_reject, two_sided_p_values, z_scores
 from minestats.validation import (
+    DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE_LEVEL,
     check_board,
     check_click,
@@ -74,7 +75,7 @@ class OpeningSimulation(ProportionResult):
         """Two-sided p-values of the z-scores."""
         return two_sided_p_values(self.z_scores())
 
-    def holm_reject(self, *, alpha=0.05):
+    def holm_reject(self, *, alpha=DEFAULT_ALPHA):
         """Which positions disagree with the closed form, Holm-corrected across positions."""
         return holm_reject(np.atleast_1d(self.p_values()), alpha=alpha).reshape(
             np.shape(self.counts))

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 
 __all__ = ["ConfidenceInterval", "ProportionResult", "holm_reject", "proportion_interval",
            "two_sided_p_values", "wilson_interval", "z_scores"]
@@ -148,7 +148,7 @@ def two_sided_p_values(z):
     return 2 * scipy_stats.norm.sf(np.abs(np.asarray(z, dtype=float)))
 
 
-def holm_reject(p_values, *, alpha=0.05):
+def holm_reject(p_values, *, alpha=DEFAULT_ALPHA):
     """Which hypotheses Holm's step-down method rejects at family-wise level ``alpha``.
 
     Holm's method is valid under any dependence between the tests, such as the

@@ -16,6 +16,7 @@ import math
 from numbers import Integral, Real
 
 __all__ = [
+    "DEFAULT_ALPHA",
     "DEFAULT_CONFIDENCE_LEVEL",
     "DEFAULT_MAX_CONFIGURATIONS",
     "MAX_N",
@@ -51,6 +52,9 @@ DEFAULT_MAX_CONFIGURATIONS = 200_000
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 """Coverage of every confidence interval unless asked otherwise."""
+
+DEFAULT_ALPHA = 0.05
+"""Family-wise level of the multiple-comparison tests (Holm) unless asked otherwise."""
 
 MAX_N = 10**12
 """The most trials one run may ask for: beyond it a typo, not a plan (days of work)."""

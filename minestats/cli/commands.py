@@ -24,7 +24,7 @@ from minestats.runs.seeds import resolve_seed
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import solve
-from minestats.validation import check_board, check_n
+from minestats.validation import DEFAULT_ALPHA, check_board, check_n
 
 __all__ = ["COMMANDS"]
 
@@ -100,9 +100,9 @@ def run_opening_map(args) -> None:
 
 
 def _print_holm(result) -> None:
-    rejected = int(result.holm_reject(alpha=0.05).sum())
-    print(f"Holm at family-wise 5%: {rejected} of {result.board.cells} positions disagree "
-          "with the closed form")
+    rejected = int(result.holm_reject(alpha=DEFAULT_ALPHA).sum())
+    print(f"Holm at family-wise {DEFAULT_ALPHA:.0%}: {rejected} of {result.board.cells} "
+          "positions disagree with the closed form")
 
 
 def run_simulate(args) -> None:
