@@ -37,18 +37,8 @@ DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 class BBBVShare(ProportionResult):
     """Share of a histogram's boards with ``low <= 3BV <= high`` (`BBBVHistogram.share`).
 
-    Attributes
-    ----------
-    board : Board
-    rule : str
-    low, high : int
-        The range of 3BV values, both included.
-    successes : int
-        Boards in the range.
-    n : int
-        Boards drawn.
-    seed : int or str
-        Seed label of the histogram.
+    ``board``, ``rule``, ``n`` and ``seed`` are the histogram's; ``successes`` counts
+    its boards whose 3BV lies in the range, both ends included.
     """
 
     board: Board
@@ -206,13 +196,9 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     click : tuple of int or str, optional
         The first click the rule protects: ``(x, y)``, ``"centre"`` (default) or
         ``"corner"``. 3BV itself does not depend on the click, only the layouts do.
-    n : int
-        Boards to draw.
-    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.runs.seeds`); None draws fresh entropy,
-        recorded in the result.
-    chunk_size : int, optional
-        Boards per chunk; the result depends on (seed, n, chunk_size).
+    n, seed, chunk_size
+        Boards to draw, their seed and boards per chunk, as in
+        `minestats.passrate.pass_rate`: the histogram depends on these three only.
     workers : int or map-like callable, optional
         ``-1`` all cores (default), ``1`` this process.
 

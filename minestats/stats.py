@@ -82,19 +82,10 @@ def proportion_interval(successes, trials, *, confidence_level=DEFAULT_CONFIDENC
 
 
 def wilson_interval(successes, trials, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL):
-    """Wilson score interval for a binomial proportion (statsmodels).
+    """Wilson score interval for a binomial proportion: `proportion_interval`'s default.
 
-    Parameters
-    ----------
-    successes, trials : int or array_like of int
-        Counts; broadcast together.
-    confidence_level : float, optional
-        Coverage of the interval, default 0.95.
-
-    Returns
-    -------
-    ConfidenceInterval
-        ``(low, high)``: float or numpy.ndarray bounds, inside [0, 1].
+    Every Monte Carlo proportion of the library carries this interval; the arguments
+    and the returned `ConfidenceInterval` are those of `proportion_interval`.
 
     Examples
     --------

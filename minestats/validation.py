@@ -177,15 +177,10 @@ def check_rule_name(rule) -> str:
 def check_click(board, click, rule: str | None = None) -> tuple[int, int]:
     """Return the click as ``(x, y)`` on the board; with a rule, check it can place the mines.
 
-    Parameters
-    ----------
-    board : Board or str
-        A `Board`, a preset name or ``"WxH/M"``.
-    click : tuple of int or str
-        ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
-    rule : str, optional
-        A first-click rule; the board's mines must fit outside the cells it keeps
-        free (`minestats.rules.check_rule`).
+    The board is read by `check_board` and the click by
+    `minestats.board.Board.resolve_click`. Given a first-click rule, the board's
+    mines must also fit outside the cells the rule keeps free
+    (`minestats.rules.check_rule`).
 
     Examples
     --------
