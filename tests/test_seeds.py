@@ -53,7 +53,9 @@ def test_seed_from_text_reads_digits_as_int():
     assert seed_from_text("42") == 42
     assert seed_from_text(" 0042 ") == 42
     assert seed_from_text("2026-11-29") == "2026-11-29"
-    assert seed_from_text("-3") == "-3"  # a string, not a negative int
+    for signed in ("-3", "+3"):
+        with pytest.raises(ValueError, match="must be a non-negative integer or a string"):
+            seed_from_text(signed)
     with pytest.raises(ValueError, match="empty"):
         seed_from_text(" ")
 
@@ -89,3 +91,11 @@ def test_cli_pass_rate_gives_the_api_numbers_for_int_and_string_seeds(capsys):
         api = pass_rate("beginner", solver="single-point", n=400, seed=seed_from_text(seed),
                         workers=1)
         assert row["successes"] == api.successes and row["seed"] == api.seed
+
+
+def test_cli_refuses_a_negative_seed(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["pass-rate", "--board", "beginner", "--solver", "subset", "-n", "10",
+              "--seed=-3"])
+    assert exit.value.code == 2
+    assert "seed (-3) must be a non-negative integer" in capsys.readouterr().err

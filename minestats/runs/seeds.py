@@ -154,10 +154,17 @@ def seed_from_text(text: str) -> int | str:
     --------
     >>> seed_from_text("42"), seed_from_text("2026-11-29")
     (42, '2026-11-29')
+    >>> seed_from_text("-3")
+    Traceback (most recent call last):
+    ...
+    ValueError: seed (-3) must be a non-negative integer or a string
     """
     text = text.strip()
     if text.isascii() and text.isdigit():
         return int(text)
     if not text:
         raise ValueError("seed must not be empty")
+    if text[0] in "+-" and text[1:].isascii() and text[1:].isdigit():
+        # surely meant as a number, and a negative one cannot seed
+        raise ValueError(f"seed ({text}) must be a non-negative integer or a string")
     return text
