@@ -24,7 +24,15 @@ __all__ = ["ConfidenceInterval", "ProportionResult", "holm_reject", "proportion_
 
 
 class ConfidenceInterval(NamedTuple):
-    """Bounds of a confidence interval; floats, or arrays for many proportions at once."""
+    """Bounds of a confidence interval; floats, or arrays for many proportions at once.
+
+    Examples
+    --------
+    >>> interval = wilson_interval(1274, 2000)
+    >>> round(interval.low, 4), round(interval.high, 4)
+    (0.6157, 0.6578)
+    >>> low, high = interval
+    """
 
     low: float | np.ndarray
     high: float | np.ndarray
