@@ -220,10 +220,12 @@ class ProportionResult:
                                    method=method)
 
     def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
-        """Return the counting columns of a table row, named alike in every result.
+        """Return the counting columns of a table row.
 
         ``successes``, ``n``, ``proportion``, ``ci_low``, ``ci_high`` (Wilson) and
-        ``confidence_level``.
+        ``confidence_level``. The results of the library write their inputs too, and
+        name the proportion after what it estimates (``mc``, ``pass_rate``,
+        ``success_rate``, ``share``), the columns of their committed result files.
         """
         low, high = self.proportion_ci(confidence_level)
         return {"successes": self.successes, "n": self.n, "proportion": self.proportion,
