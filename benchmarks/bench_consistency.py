@@ -65,7 +65,7 @@ def _timed(function, argument):
 def bench_30x30(seeds, density):
     times = []
     for seed in seeds:
-        counts, mines = random_counts(30, 30, density, rng=seed)
+        counts, mines = random_counts(30, 30, density, seed=seed)
         elapsed, result = _timed(reconstruct, counts)
         if not (result.unique and np.array_equal(result.mines, mines)):
             raise RuntimeError("reconstruct missed the hidden layout of a 30x30 matrix")
@@ -80,7 +80,7 @@ def bench_against_baseline(seeds, density, sizes):
     for size in sizes:
         ours, plain = [], []
         for seed in seeds:
-            counts, _ = random_counts(size, size, density, rng=seed)
+            counts, _ = random_counts(size, size, density, seed=seed)
             elapsed, result = _timed(reconstruct, counts)
             ours.append(elapsed)
             elapsed, count = _timed(plain_backtracking, counts.tolist())
@@ -107,7 +107,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     print(f"seed = {args.seed}")
     big, small = np.random.SeedSequence(args.seed).spawn(2)
-    reconstruct(random_counts(3, 3, 0.5, rng=0)[0])  # import and first-call costs
+    reconstruct(random_counts(3, 3, 0.5, seed=0)[0])  # import and first-call costs
     bench_30x30(big.spawn(args.n), args.density)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * max(args.sizes) ** 2))
     bench_against_baseline(small.spawn(args.n_baseline), args.density, args.sizes)

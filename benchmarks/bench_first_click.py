@@ -79,7 +79,7 @@ def table_throughput(n_ours, n_plain):
 
     def ours(workers):
         for board, rule in TABLE_ROWS:
-            simulate_opening(board, rule=rule, n=n_ours, click="centre", rng=SEED,
+            simulate_opening(board, rule=rule, n=n_ours, click="centre", seed=SEED,
                              workers=workers)
 
     ours(1)  # load the compiled kernels before timing
@@ -102,8 +102,8 @@ def map_throughput(n_ours, n_plain):
     print(f"all-positions Expert map (480 clicks per board), one core, seed {SEED}")
     print(f"  plain Python          {plain:12,.0f} boards/s  (n {n_plain}, uniform)")
     for rule in ("uniform", "safe-click", "winxp"):
-        simulate_opening(EXPERT, rule=rule, n=1_000, rng=SEED, workers=1)
-        ours = rate(lambda r=rule: simulate_opening(EXPERT, rule=r, n=n_ours, rng=SEED,
+        simulate_opening(EXPERT, rule=rule, n=1_000, seed=SEED, workers=1)
+        ours = rate(lambda r=rule: simulate_opening(EXPERT, rule=r, n=n_ours, seed=SEED,
                                                     workers=1), n_ours)
         print(f"  minestats {rule:12s}{ours:12,.0f} boards/s  ratio {ours / plain:7.0f}"
               f"  (n {n_ours})")
@@ -112,7 +112,7 @@ def map_throughput(n_ours, n_plain):
 MEMORY_SCRIPT = """
 import resource, sys
 from minestats.montecarlo import simulate_opening
-simulate_opening("expert", rule="winxp", n=int(sys.argv[1]), click="centre", rng=0,
+simulate_opening("expert", rule="winxp", n=int(sys.argv[1]), click="centre", seed=0,
                  chunk_size=10_000, workers=1)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """

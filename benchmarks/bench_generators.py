@@ -30,7 +30,7 @@ from minestats.generators import (
     generate_no_guess,
     generate_no_guess_batch,
 )
-from minestats.runs.chunks import seed_label
+from minestats.runs.seeds import seed_label
 from minestats.runs.sweeps import grid_seeds
 
 CLICK = "centre"

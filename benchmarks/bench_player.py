@@ -33,7 +33,7 @@ BOARDS = ("9x9/10", "16x16/40", "30x16/99")
 def bench_games(rng, games):
     print(f"games per second per core, safe-click at the corner, {games} games per row")
     for board in BOARDS:
-        layouts = sample_mines(board, games + 1, rule="safe-click", click=(0, 0), rng=rng)
+        layouts = sample_mines(board, games + 1, rule="safe-click", click=(0, 0), seed=rng)
         for policy in POLICIES:
             play(layouts[0], (0, 0), policy=policy, seed=0)  # warm-up: compile
             start = time.process_time()
@@ -47,7 +47,7 @@ def bench_games(rng, games):
 def stall_positions(rng, count):
     """Positions at the stalls of safest games on Expert, as (state copy) tuples."""
     positions = []
-    for layout in sample_mines("expert", count, rule="safe-click", click=(0, 0), rng=rng):
+    for layout in sample_mines("expert", count, rule="safe-click", click=(0, 0), seed=rng):
         state = CheckedGame(layout, (0, 0))
         while True:
             deduce(state, SolverOptions())

@@ -31,11 +31,12 @@ from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.metrics import DEFAULT_CHUNK_SIZE, bbbv_histogram
 from minestats.plots import plot_distributions
 from minestats.rules import RULES
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 CLICK = "centre"
 RANGE = (70, 130)
-CONFIDENCE_LEVEL = 0.95
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 
 
 def warm_up():

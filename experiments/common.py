@@ -90,7 +90,7 @@ def worker_map(workers: int, *, click):
     """
     def warm_up():
         for rule in RULES:
-            simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=click, rng=0, workers=1)
+            simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=click, seed=0, workers=1)
 
     return worker_pool(workers, warm_up=warm_up)
 

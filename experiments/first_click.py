@@ -25,6 +25,7 @@ from minestats.io.results import collect_metadata, write_csv
 from minestats.montecarlo import DEFAULT_CHUNK_SIZE, simulate_opening
 from minestats.rules import RULES
 from minestats.stats import holm_reject
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 PUBLISHED_EXACT = {  # the published table, centre click, rounded to 4 places
@@ -32,15 +33,15 @@ PUBLISHED_EXACT = {  # the published table, centre click, rounded to 4 places
     ("16x16/40", "uniform"): 0.2110, ("16x16/40", "safe-click"): 0.2501,
     ("30x16/99", "uniform"): 0.1226, ("30x16/99", "safe-click"): 0.1545,
 }
-CONFIDENCE_LEVEL = 0.95
-ALPHA = 0.05
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
+ALPHA = DEFAULT_ALPHA
 
 
 def simulate_table(*, seed, n, chunk_size, workers) -> pd.DataFrame:
     """One row per board and rule: exact, Monte Carlo, Wilson interval, z, Holm verdict."""
     rows = [(board, rule) for board in BOARDS for rule in RULES]
     with worker_map(workers, click="centre") as pool_map:
-        results = [simulate_opening(board, rule=rule, n=n, click="centre", rng=row_seed,
+        results = [simulate_opening(board, rule=rule, n=n, click="centre", seed=row_seed,
                                     chunk_size=chunk_size, workers=pool_map)
                    for (board, rule), row_seed in zip(rows, row_seeds(seed, len(rows)),
                                                       strict=True)]

@@ -65,25 +65,27 @@ from minestats.generators import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_
 from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import placement_cells
-from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks, seed_label
+from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
+from minestats.runs.seeds import seed_label
 from minestats.sampling import sample_mines
 from minestats.solvers import solve_batch
 from minestats.stats import holm_reject, two_sided_p_values, z_scores
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 DENSE = (Board(30, 16, 130), Board(30, 16, 170))
 RULE, CLICK, SOLVER = "safe-opening", "centre", "logic"
 REFERENCE = "solvable-rule"
 REFERENCE_CHUNK = 2_000
-ALPHA = 0.05
-CONFIDENCE_LEVEL = 0.95
+ALPHA = DEFAULT_ALPHA
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 
 
 def solvable_chunk(task):
     """Rule boards of one chunk that the solver passes (the rejection reference)."""
     board, size, seed_sequence = task
     layouts = sample_mines(board, size, rule=RULE, click=CLICK,
-                           rng=np.random.default_rng(seed_sequence))
+                           seed=np.random.default_rng(seed_sequence))
     return layouts[solve_batch(layouts, CLICK, solver=SOLVER).solved]
 
 

@@ -41,11 +41,12 @@ from minestats.generators import (
     generate_no_guess_batch,
 )
 from minestats.io.results import collect_metadata, write_csv
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT, Board(30, 16, 130), Board(30, 16, 170))
 DENSE = {130, 170}
 RULE, CLICK, SOLVER = "safe-opening", "centre", "logic"
-CONFIDENCE_LEVEL = 0.95
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 COLUMNS = ["board", "mines", "density", "method", "n", "successes", "success_rate", "ci_low",
            "ci_high", "tries_mean", "tries_median", "tries_p95", "tries_max", "rounds_mean",
            "perturbations_mean", "perturbations_median", "perturbations_p95",

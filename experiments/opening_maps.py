@@ -43,12 +43,13 @@ from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.montecarlo import simulate_opening
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import RULES
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (CLASSIC_BEGINNER, BEGINNER, INTERMEDIATE, EXPERT)
 CHUNK_SIZE = {"uniform": 100_000, "safe-click": 100_000, "safe-opening": 2_000,
               "winxp": 100_000}
-CONFIDENCE_LEVEL = 0.95
-ALPHA = 0.05
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
+ALPHA = DEFAULT_ALPHA
 
 
 def exact_frame(board, rule) -> pd.DataFrame:
@@ -90,7 +91,7 @@ def simulate_maps(*, seed, n_by_rule, workers):
     with worker_map(workers, click=None) as pool_map:
         for (board, rule), pair_seed in zip(pairs, row_seeds(seed, len(pairs)), strict=True):
             start = time.perf_counter()
-            result = simulate_opening(board, rule=rule, n=n_by_rule[rule], rng=pair_seed,
+            result = simulate_opening(board, rule=rule, n=n_by_rule[rule], seed=pair_seed,
                                       chunk_size=CHUNK_SIZE[rule], workers=pool_map)
             frame = result.to_frame(confidence_level=CONFIDENCE_LEVEL)
             frame["p_value"] = result.p_values().ravel()

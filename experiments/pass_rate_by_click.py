@@ -26,12 +26,13 @@ from common import base_parser, board_slug, format_proportion, pass_rate_groups,
 from minestats.board import BEGINNER, INTERMEDIATE
 from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.plots import plot_probability_map
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE)
 RULE = "safe-click"
 SOLVER = "logic"
 CHUNK_SIZE = 1_000
-CONFIDENCE_LEVEL = 0.95
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 
 
 def simulate_table(*, seed, n_by_board, workers) -> pd.DataFrame:

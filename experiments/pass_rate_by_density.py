@@ -28,12 +28,13 @@ from common import base_parser, pass_rate_groups, solver_pool
 from minestats.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_png
 from minestats.plots import plot_proportion_bands
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = np.round(np.arange(0.05, 0.30 + 1e-9, 0.025), 3)
 SOLVERS = ("single-point", "subset", "logic")
 CHUNK_SIZE = 1_000
-CONFIDENCE_LEVEL = 0.95
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 
 
 def boards() -> list[Board]:

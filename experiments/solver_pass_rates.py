@@ -39,6 +39,7 @@ from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.io.results import collect_metadata, write_csv
 from minestats.passrate import DEFAULT_CHUNK_SIZE
 from minestats.stats import holm_reject, wilson_interval
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 SETTINGS = (("safe-opening", "centre"), ("safe-click", "centre"), ("safe-click", "corner"))
@@ -47,8 +48,8 @@ PUBLISHED = {  # single-point, safe-opening, centre click: (pass rate, +/- norma
     "9x9/10": (0.637, 0.021), "16x16/40": (0.241, 0.019), "30x16/99": (0.001, 0.001),
 }
 PUBLISHED_N = 2_000
-CONFIDENCE_LEVEL = 0.95
-ALPHA = 0.05
+CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
+ALPHA = DEFAULT_ALPHA
 COLUMNS = ["board", "rule", "click", "solver", "use_mine_count", "n", "successes", "capped",
            "lost", "pass_rate", "ci_low", "ci_high", "seed", "seconds_per_board"]
 

@@ -1,63 +1,75 @@
 """minestats: Monte Carlo research and benchmarking toolkit for Minesweeper statistics.
 
-The names below are the public API (DESIGN.md, section 3); each lives in a module
-with one job, listed in its docstring.
+The names below are the public API; each lives in a module with one job, listed
+in its docstring (the layout is in ``docs/architecture.md``). They are imported on
+first use, so ``import minestats`` is quick and pulls in neither numba nor scipy
+until a name that needs them is asked for.
 """
 
-from minestats.board import (
-    BEGINNER,
-    CLASSIC_BEGINNER,
-    EXPERT,
-    INTERMEDIATE,
-    PRESETS,
-    Board,
-    resolve_board,
-)
-from minestats.exact import opening_probability, opening_probability_map
-from minestats.game import bbbv, islands, neighbour_counts, openings, reveal
-from minestats.generators import generate_no_guess, generate_no_guess_batch
-from minestats.inference import board_consistency, reconstruct
-from minestats.metrics import bbbv_histogram
-from minestats.montecarlo import simulate_opening
-from minestats.passrate import pass_rate, pass_rate_sweep
-from minestats.rules import RULES
-from minestats.runs.store import ChunkStore
-from minestats.sampling import sample_mines
-from minestats.solvers import SOLVERS, BatchSolveResult, SolveResult, solve, solve_batch
-from minestats.stats import wilson_interval
+from __future__ import annotations
 
-__all__ = [
-    "BEGINNER",
-    "CLASSIC_BEGINNER",
-    "EXPERT",
-    "INTERMEDIATE",
-    "PRESETS",
-    "RULES",
-    "SOLVERS",
-    "BatchSolveResult",
-    "Board",
-    "ChunkStore",
-    "SolveResult",
-    "bbbv",
-    "bbbv_histogram",
-    "board_consistency",
-    "generate_no_guess",
-    "generate_no_guess_batch",
-    "islands",
-    "neighbour_counts",
-    "opening_probability",
-    "opening_probability_map",
-    "openings",
-    "pass_rate",
-    "pass_rate_sweep",
-    "reconstruct",
-    "resolve_board",
-    "reveal",
-    "sample_mines",
-    "simulate_opening",
-    "solve",
-    "solve_batch",
-    "wilson_interval",
-]
+import importlib
+
+# Public name -> the module that defines it.
+_LOCATIONS = {
+    "BEGINNER": "minestats.board",
+    "CLASSIC_BEGINNER": "minestats.board",
+    "EXPERT": "minestats.board",
+    "INTERMEDIATE": "minestats.board",
+    "PRESETS": "minestats.board",
+    "Board": "minestats.board",
+    "resolve_board": "minestats.board",
+    "opening_probability": "minestats.exact",
+    "opening_probability_map": "minestats.exact",
+    "Game": "minestats.game",
+    "bbbv": "minestats.game",
+    "islands": "minestats.game",
+    "neighbour_counts": "minestats.game",
+    "openings": "minestats.game",
+    "reveal": "minestats.game",
+    "generate_no_guess": "minestats.generators",
+    "generate_no_guess_batch": "minestats.generators",
+    "board_consistency": "minestats.inference",
+    "mine_probabilities": "minestats.inference",
+    "reconstruct": "minestats.inference",
+    "bbbv_histogram": "minestats.metrics",
+    "simulate_opening": "minestats.montecarlo",
+    "pass_rate": "minestats.passrate",
+    "pass_rate_sweep": "minestats.passrate",
+    "POLICIES": "minestats.play",
+    "GameResult": "minestats.play",
+    "WinRate": "minestats.play",
+    "play": "minestats.play",
+    "win_rate": "minestats.play",
+    "win_rate_sweep": "minestats.play",
+    "RULES": "minestats.rules",
+    "ChunkStore": "minestats.runs.store",
+    "sample_mines": "minestats.sampling",
+    "SOLVERS": "minestats.solvers",
+    "BatchSolveResult": "minestats.solvers",
+    "SolveResult": "minestats.solvers",
+    "SolverOptions": "minestats.solvers",
+    "solve": "minestats.solvers",
+    "solve_batch": "minestats.solvers",
+    "ConfidenceInterval": "minestats.stats",
+    "wilson_interval": "minestats.stats",
+}
+
+__all__ = sorted(_LOCATIONS, key=lambda name: (not name.isupper(), not name[0].isupper(),
+                                                name))
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """Import a public name from its module on first use (PEP 562)."""
+    module = _LOCATIONS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'minestats' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LOCATIONS))

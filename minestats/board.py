@@ -14,6 +14,8 @@ from functools import cached_property
 
 import numpy as np
 
+from minestats.validation import PRESET_SIZES
+
 __all__ = [
     "BEGINNER",
     "CLASSIC_BEGINNER",
@@ -225,17 +227,13 @@ class Board:
         return table
 
 
-BEGINNER = Board(9, 9, 10)
-INTERMEDIATE = Board(16, 16, 40)
-EXPERT = Board(30, 16, 99)
-CLASSIC_BEGINNER = Board(8, 8, 10)
+PRESETS = {name: Board(*size) for name, size in PRESET_SIZES.items()}
+"""The preset boards by name (sizes in `minestats.validation.PRESET_SIZES`)."""
 
-PRESETS = {
-    "beginner": BEGINNER,
-    "intermediate": INTERMEDIATE,
-    "expert": EXPERT,
-    "classic-beginner": CLASSIC_BEGINNER,
-}
+BEGINNER = PRESETS["beginner"]
+INTERMEDIATE = PRESETS["intermediate"]
+EXPERT = PRESETS["expert"]
+CLASSIC_BEGINNER = PRESETS["classic-beginner"]
 
 
 def resolve_board(board) -> Board:

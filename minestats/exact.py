@@ -26,7 +26,8 @@ from math import comb
 import numpy as np
 
 from minestats.board import Board
-from minestats.rules import RULES, check_rule
+from minestats.rules import check_rule
+from minestats.validation import check_board, check_rule_name
 
 __all__ = ["opening_probability", "opening_probability_map", "winxp_offset"]
 
@@ -46,6 +47,7 @@ def winxp_offset(board: Board, click) -> int:
     >>> winxp_offset(EXPERT, "centre")  # first neighbour (14, 7) has index 224
     224
     """
+    board = check_board(board)
     index = board.index(click)
     neighbours = board.closed_neighbourhood(click)
     neighbours = neighbours[neighbours != index]
@@ -60,8 +62,8 @@ def opening_probability(board: Board, click, *, rule: str) -> Fraction:
 
     Parameters
     ----------
-    board : Board
-        Board size and mine count.
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
     click : tuple of int or str
         ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
     rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
@@ -115,6 +117,7 @@ def opening_probability(board: Board, click, *, rule: str) -> Fraction:
     ...     EXPERT, (0, 0), rule="uniform")
     True
     """
+    board = check_board(board)
     x, y = check_rule(board, click, rule)
     n, m = board.cells, board.mines
     k = len(board.closed_neighbourhood((x, y)))
@@ -153,7 +156,8 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
 
     Parameters
     ----------
-    board : Board
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
     rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
 
     Returns
@@ -184,8 +188,8 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
     >>> grid.shape, round(float(grid[4, 4]), 4), round(float(grid[0, 0]), 4)
     ((9, 9), 0.2855, 0.584)
     """
-    if rule not in RULES:
-        raise ValueError(f"rule {rule!r} is not one of {', '.join(RULES)}")
+    board = check_board(board)
+    check_rule_name(rule)
     for corner_or_centre in ((0, 0), board.centre):
         check_rule(board, corner_or_centre, rule)
     n, m = board.cells, board.mines

@@ -20,14 +20,13 @@ never loop forever and never return an unverified board.
 
 A generator is deterministic given its seed: an int, a `numpy.random.SeedSequence`,
 or a string such as a date (``"2026-11-29"``), which is mapped portably to an int
-(SHA-256 of its UTF-8 bytes, read big-endian) and fed to `numpy.random.SeedSequence`,
-so a "daily board" is the same board on every machine. Only the time limit depends on
+(SHA-256 of its UTF-8 bytes, read big-endian; see `minestats.runs.seeds`), so a
+"daily board" is the same board on every machine. Only the time limit depends on
 the machine: it can turn a success into a failure, never into another board.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 from dataclasses import dataclass, field
@@ -35,14 +34,23 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
+from minestats.board import Board
 from minestats.perturb import perturb_once
-from minestats.rules import check_rule
-from minestats.runs.chunks import as_seed_sequence, chunk_seeds, seed_label
+from minestats.runs.chunks import chunk_seeds
+from minestats.runs.seeds import resolve_seed, seed_label
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
-from minestats.solvers import DEFAULT_MAX_CONFIGURATIONS, SOLVERS, solve
-from minestats.stats import wilson_interval
+from minestats.solvers import SolverOptions, solve
+from minestats.stats import ProportionResult
+from minestats.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_board,
+    check_click,
+    check_count,
+    check_n,
+    check_timeout,
+)
 
 __all__ = [
     "DEFAULT_BATCH_CHUNK_SIZE",
@@ -54,7 +62,6 @@ __all__ = [
     "NoGuessResult",
     "generate_no_guess",
     "generate_no_guess_batch",
-    "resolve_seed",
 ]
 
 METHODS = ("retry", "perturb")
@@ -62,41 +69,6 @@ DEFAULT_MAX_TRIES = 10_000
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_PATIENCE = 20
 DEFAULT_BATCH_CHUNK_SIZE = 10
-
-
-def resolve_seed(seed) -> tuple[np.random.SeedSequence, int | str]:
-    """Return the SeedSequence a generator draws from, and the label to record.
-
-    Parameters
-    ----------
-    seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        A non-empty string (for example a date, ``"2026-11-29"``) becomes the int
-        read big-endian from the SHA-256 digest of its UTF-8 bytes, the same on every
-        machine, and is recorded as itself. Anything else is handled by
-        `minestats.runs.chunks.as_seed_sequence` and recorded by
-        `minestats.runs.chunks.seed_label` (None draws fresh entropy, which is recorded).
-
-    Returns
-    -------
-    seed_sequence : numpy.random.SeedSequence
-    label : int or str
-
-    Examples
-    --------
-    >>> sequence, label = resolve_seed("2026-11-29")
-    >>> label, hex(sequence.entropy)[:12]  # as `printf 2026-11-29 | sha256sum`
-    ('2026-11-29', '0x86009cc361')
-    >>> resolve_seed(7)[1], resolve_seed(np.random.SeedSequence(7, spawn_key=(2,)))[1]
-    (7, '7/2')
-    """
-    if isinstance(seed, str):
-        if not seed:
-            raise ValueError("seed ('') must be a non-empty string, an integer, a "
-                             "SeedSequence, a Generator or None")
-        digest = hashlib.sha256(seed.encode("utf-8")).digest()
-        return np.random.SeedSequence(int.from_bytes(digest, "big")), seed
-    sequence = as_seed_sequence(seed)
-    return sequence, seed_label(sequence)
 
 
 @dataclass(frozen=True)
@@ -124,33 +96,18 @@ class _Config:
                 "timeout": self.timeout, "patience": self.patience}
 
 
-def _positive_int(name, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ValueError(f"{name} ({value!r}) must be a positive integer")
-    return int(value)
-
-
 def _config(board, click, method, solver, rule, use_mine_count, max_configurations,
             max_tries, timeout, patience) -> _Config:
-    board = resolve_board(board)
+    board = check_board(board)
     if method not in METHODS:
         raise ValueError(f"method {method!r} is not one of {', '.join(METHODS)}")
-    if solver not in SOLVERS:
-        raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
-    click = check_rule(board, click, rule)
-    if not isinstance(use_mine_count, bool | np.bool_):
-        raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
-    if timeout is not None:
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float | np.number) \
-                or not 0 < timeout < math.inf:
-            raise ValueError(f"timeout ({timeout!r}) must be a positive number of seconds "
-                             "or None")
-        timeout = float(timeout)
-    return _Config(board=board, click=click, method=method, solver=solver, rule=rule,
-                   use_mine_count=bool(use_mine_count),
-                   max_configurations=_positive_int("max_configurations", max_configurations),
-                   max_tries=_positive_int("max_tries", max_tries), timeout=timeout,
-                   patience=_positive_int("patience", patience))
+    options = SolverOptions(solver, use_mine_count, max_configurations)
+    click = check_click(board, click, rule)
+    return _Config(board=board, click=click, method=method, solver=options.solver, rule=rule,
+                   use_mine_count=options.use_mine_count,
+                   max_configurations=options.max_configurations,
+                   max_tries=check_count("max_tries", max_tries),
+                   timeout=check_timeout(timeout), patience=check_count("patience", patience))
 
 
 @dataclass(frozen=True)
@@ -167,7 +124,7 @@ class NoGuessResult:
     timeout : float or None
     patience : int
     seed : int or str
-        Seed label (see `resolve_seed`).
+        Seed label (see `minestats.runs.seeds.resolve_seed`).
     mines : numpy.ndarray of bool, shape (height, width), or None
         The verified layout (read-only), or None when ``ok`` is False.
     ok : bool
@@ -296,7 +253,7 @@ def _generate(config: _Config, seed_sequence, label) -> NoGuessResult:
     while not passed and tries < config.max_tries and not clock.expired():
         tries += 1
         layout = sample_mines(config.board, 1, rule=config.rule, click=config.click,
-                              rng=rng)[0].ravel()
+                              seed=rng)[0].ravel()
         if config.method == "retry":
             result = _solve(config, layout.reshape(config.board.shape))
             passed = result.solved and not result.capped
@@ -334,7 +291,7 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
     rule : str, optional
         First-click rule that places the mines (default ``'safe-opening'``).
     seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        See `resolve_seed`; a date string gives a daily board.
+        See `minestats.runs.seeds`; a date string gives a daily board.
     max_tries : int, optional
         Most placements to draw (``perturb``: regenerations count).
     timeout : float or None, optional
@@ -454,13 +411,14 @@ def _batch_chunk(config, size, seed_sequence):
                     for board_seed in chunk_seeds(seed_sequence, size)])])
 
 
-@dataclass(frozen=True)
-class NoGuessBatch:
+@dataclass(frozen=True, repr=False)
+class NoGuessBatch(ProportionResult):
     """Outcome of `generate_no_guess_batch`: per-board arrays and the inputs.
 
     Board ``k`` of chunk ``i`` was generated from child ``k`` of chunk ``i``'s seed
     sequence (seed label ``"seed/i/k"``): `generate_no_guess` with
-    ``seed=numpy.random.SeedSequence(resolve_seed(seed)[0].entropy, spawn_key=(i, k))``
+    ``seed=SeedSequence(as_seed_sequence(seed).entropy, spawn_key=(i, k))`` (see
+    `minestats.runs.seeds`)
     returns the same board.
 
     Attributes
@@ -479,6 +437,9 @@ class NoGuessBatch:
     tries, rounds, perturbations : numpy.ndarray of int, shape (n,)
     seconds : numpy.ndarray of float, shape (n,)
         Wall time per board, as in `NoGuessResult`.
+
+    The success rate (``proportion``), its interval (``proportion_ci``) and
+    ``to_frame`` come from `minestats.stats.ProportionResult`.
     """
 
     board: Board
@@ -506,11 +467,6 @@ class NoGuessBatch:
         """Boards generated within the limits."""
         return int(self.ok.sum())
 
-    def proportion_ci(self, confidence_level=0.95):
-        """Wilson interval ``(low, high)`` of the success rate."""
-        low, high = wilson_interval(self.successes, self.n, confidence_level=confidence_level)
-        return float(low), float(high)
-
     def board_seeds(self) -> list[str]:
         """Seed label of every board, ``"seed/i/k"`` for board ``k`` of chunk ``i``."""
         return [f"{self.seed}/{index // self.chunk_size}/{index % self.chunk_size}"
@@ -522,7 +478,7 @@ class NoGuessBatch:
                              "rounds": self.rounds, "perturbations": self.perturbations,
                              "seconds": self.seconds})
 
-    def to_dict(self, *, confidence_level=0.95) -> dict:
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
         """One table row: inputs, success rate with its Wilson interval, effort quantiles.
 
         Tries, rounds and perturbations are summarised over all boards (a failed
@@ -573,7 +529,7 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     n : int
         Boards to generate.
     seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the batch (see `resolve_seed`).
+        Seed of the batch (see `minestats.runs.seeds`).
     chunk_size : int, optional
         Boards per chunk.
     workers : int, executor or map-like callable, optional
@@ -599,10 +555,9 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     """
     config = _config(board, click, method, solver, rule, use_mine_count, max_configurations,
                      max_tries, timeout, patience)
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n ({n!r}) must be a positive integer")
+    n = check_n(n)
     seed_sequence, label = resolve_seed(seed)
-    [part] = run_jobs(_batch_chunk, [(config, seed_sequence)], n=int(n),
+    [part] = run_jobs(_batch_chunk, [(config, seed_sequence)], n=n,
                       chunk_size=chunk_size, workers=workers, store=store,
                       progress=progress)
     results = part.ordered()
@@ -613,5 +568,5 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     mines.flags.writeable = False
     arrays = {name: np.array([getattr(r, name) for r in results])
               for name in ("ok", "tries", "rounds", "perturbations", "seconds")}
-    return NoGuessBatch(**vars(config), n=int(n), seed=label, chunk_size=int(chunk_size),
+    return NoGuessBatch(**vars(config), n=n, seed=label, chunk_size=int(chunk_size),
                         mines=mines, **arrays)

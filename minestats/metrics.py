@@ -7,7 +7,7 @@ depends only on its seed, ``n`` and chunk size, never on the number of workers.
 
 A histogram carries its inputs and computes its summaries on request: mean,
 standard deviation, quantiles and the share of boards in a range of 3BV values
-with its Wilson interval.
+(`BBBVShare`, a `minestats.stats.ProportionResult`) with its Wilson interval.
 """
 
 from __future__ import annotations
@@ -17,17 +17,47 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
+from minestats.board import Board
 from minestats.game import bbbv
-from minestats.rules import check_rule
-from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.runs.seeds import resolve_seed
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
-from minestats.stats import wilson_interval
+from minestats.stats import ProportionResult
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_board, check_click, check_n
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "BBBVHistogram", "bbbv_histogram"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_QUANTILES", "BBBVHistogram", "BBBVShare",
+           "bbbv_histogram"]
 
 DEFAULT_CHUNK_SIZE = 20_000
+DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+"""The quantiles of `BBBVHistogram.summary` (columns ``q05`` ... ``q95``)."""
+
+
+@dataclass(frozen=True, repr=False)
+class BBBVShare(ProportionResult):
+    """Share of a histogram's boards with ``low <= 3BV <= high`` (`BBBVHistogram.share`).
+
+    ``board``, ``rule``, ``n`` and ``seed`` are the histogram's; ``successes`` counts
+    its boards whose 3BV lies in the range, both ends included.
+    """
+
+    board: Board
+    rule: str
+    low: int
+    high: int
+    successes: int
+    n: int
+    seed: int | str
+
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
+        """One table row: ``low``, ``high``, ``successes``, ``n``, ``share``, its interval, seed.
+
+        The board and rule are left to the caller, as in `BBBVHistogram.share_between`.
+        """
+        low, high = self.proportion_ci(confidence_level)
+        return {"low": self.low, "high": self.high, "successes": self.successes, "n": self.n,
+                "share": self.proportion, "ci_low": low, "ci_high": high,
+                "confidence_level": confidence_level, "seed": self.seed}
 
 
 @dataclass(frozen=True)
@@ -47,6 +77,8 @@ class BBBVHistogram:
     counts : numpy.ndarray of int64
         ``counts[v]`` boards had 3BV ``v``, for ``v`` from 0 to the number of safe
         cells (the largest possible 3BV); the counts add up to ``n``.
+
+    `share` gives the share of boards in a range of values (a `BBBVShare`).
     """
 
     board: Board
@@ -96,22 +128,34 @@ class BBBVHistogram:
         found = np.searchsorted(cumulative, np.maximum(q * self.n, 1), side="left")
         return int(found) if found.ndim == 0 else found
 
-    def share_between(self, low: int, high: int, *, confidence_level=0.95) -> dict:
-        """Share of boards with ``low <= 3BV <= high``, with its Wilson interval.
+    def share(self, low: int, high: int) -> BBBVShare:
+        """Share of boards with ``low <= 3BV <= high``, a result with its interval.
+
+        Examples
+        --------
+        >>> histogram = bbbv_histogram("9x9/10", n=1_000, seed=2, workers=1)
+        >>> share = histogram.share(0, 71)
+        >>> share.successes, share.proportion, share.proportion_ci().high
+        (1000, 1.0, 1.0)
+        """
+        if not low <= high:
+            raise ValueError(f"range [{low}, {high}] must have low <= high")
+        inside = int(self.counts[max(low, 0):max(high + 1, 0)].sum())
+        return BBBVShare(board=self.board, rule=self.rule, low=low, high=high,
+                         successes=inside, n=self.n, seed=self.seed)
+
+    def share_between(self, low: int, high: int, *,
+                      confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
+        """Share of boards with ``low <= 3BV <= high``, with its Wilson interval, as a row.
 
         Returns
         -------
         dict
             ``low``, ``high``, ``successes`` (boards in the range), ``n``, ``share``,
-            ``ci_low``, ``ci_high``, ``confidence_level`` and ``seed``.
+            ``ci_low``, ``ci_high``, ``confidence_level`` and ``seed``
+            (`BBBVShare.to_dict`).
         """
-        if not low <= high:
-            raise ValueError(f"range [{low}, {high}] must have low <= high")
-        inside = int(self.counts[max(low, 0):max(high + 1, 0)].sum())
-        ci_low, ci_high = wilson_interval(inside, self.n, confidence_level=confidence_level)
-        return {"low": low, "high": high, "successes": inside, "n": self.n,
-                "share": inside / self.n, "ci_low": ci_low, "ci_high": ci_high,
-                "confidence_level": confidence_level, "seed": self.seed}
+        return self.share(low, high).to_dict(confidence_level=confidence_level)
 
     def to_frame(self) -> pd.DataFrame:
         """Return the histogram as a tidy table: one row per 3BV value that occurred."""
@@ -121,7 +165,7 @@ class BBBVHistogram:
                              "bbbv": seen, "count": self.counts[seen], "n": self.n,
                              "seed": self.seed})
 
-    def summary(self, quantiles=(0.05, 0.25, 0.5, 0.75, 0.95)) -> dict:
+    def summary(self, quantiles=DEFAULT_QUANTILES) -> dict:
         """One table row: inputs, mean, standard deviation and quantiles (``q05`` ...)."""
         row = {"board": str(self.board), "rule": self.rule, "click_x": self.click[0],
                "click_y": self.click[1], "n": self.n, "mean": self.mean(), "sd": self.std()}
@@ -135,7 +179,7 @@ class BBBVHistogram:
 def _bbbv_chunk(config, size, seed_sequence):
     board, rule, click = config
     layouts = sample_mines(board, size, rule=rule, click=click,
-                           rng=np.random.default_rng(seed_sequence))
+                           seed=np.random.default_rng(seed_sequence))
     return np.bincount(bbbv(layouts), minlength=board.cells - board.mines + 1)
 
 
@@ -152,12 +196,9 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     click : tuple of int or str, optional
         The first click the rule protects: ``(x, y)``, ``"centre"`` (default) or
         ``"corner"``. 3BV itself does not depend on the click, only the layouts do.
-    n : int
-        Boards to draw.
-    seed : int, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run; None draws fresh entropy, recorded in the result.
-    chunk_size : int, optional
-        Boards per chunk; the result depends on (seed, n, chunk_size).
+    n, seed, chunk_size
+        Boards to draw, their seed and boards per chunk, as in
+        `minestats.passrate.pass_rate`: the histogram depends on these three only.
     workers : int or map-like callable, optional
         ``-1`` all cores (default), ``1`` this process.
 
@@ -177,13 +218,12 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     >>> share["share"], share["ci_high"]
     (1.0, 1.0)
     """
-    board = resolve_board(board)
-    click = check_rule(board, click, rule)
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n ({n!r}) must be a positive integer")
-    seed_sequence = as_seed_sequence(seed)
-    [counts] = run_jobs(_bbbv_chunk, [((board, rule, click), seed_sequence)], n=int(n),
+    board = check_board(board)
+    click = check_click(board, click, rule)
+    n = check_n(n)
+    seed_sequence, label = resolve_seed(seed)
+    [counts] = run_jobs(_bbbv_chunk, [((board, rule, click), seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers)
-    return BBBVHistogram(board=board, rule=rule, click=click, n=int(n),
-                         seed=seed_label(seed_sequence), chunk_size=chunk_size,
+    return BBBVHistogram(board=board, rule=rule, click=click, n=n, seed=label,
+                         chunk_size=chunk_size,
                          counts=np.asarray(counts, dtype=np.int64))

@@ -2,26 +2,33 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
+from minestats.board import Board
 from minestats.exact import opening_probability, opening_probability_map
-from minestats.rules import check_rule
-from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.runs.seeds import resolve_seed
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import count_openings, count_openings_all_clicks
-from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
+from minestats.stats import ProportionResult, holm_reject, two_sided_p_values, z_scores
+from minestats.validation import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_board,
+    check_click,
+    check_n,
+    check_rule_name,
+)
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
 
 DEFAULT_CHUNK_SIZE = 50_000
 
 
-@dataclass(frozen=True, eq=False)
-class OpeningSimulation:
+@dataclass(frozen=True, eq=False, repr=False)
+class OpeningSimulation(ProportionResult):
     """Result of `simulate_opening`: counts of opening first clicks, with their inputs.
 
     Attributes
@@ -38,8 +45,12 @@ class OpeningSimulation:
         Boards per chunk; with ``seed`` and ``n`` it fixes the result.
     counts : int or numpy.ndarray
         Boards on which the click opened; shape ``(height, width)`` for all positions.
+        The same as ``successes``.
     exact : float or numpy.ndarray
         The closed-form opening probability, same shape as ``counts``.
+
+    The proportion, its interval (``proportion_ci``) and ``to_frame`` come from
+    `minestats.stats.ProportionResult`; with all positions they are arrays.
     """
 
     board: Board
@@ -49,16 +60,12 @@ class OpeningSimulation:
     seed: int | str
     chunk_size: int
     counts: int | np.ndarray
-    exact: float | np.ndarray
+    exact: float | np.ndarray = field(repr=False)
 
     @property
-    def proportion(self):
-        """Share of boards on which the click opened."""
-        return self.counts / self.n
-
-    def proportion_ci(self, confidence_level=0.95):
-        """Wilson interval ``(low, high)`` of the opening proportion."""
-        return wilson_interval(self.counts, self.n, confidence_level=confidence_level)
+    def successes(self):
+        """Boards on which the click opened (``counts``)."""
+        return self.counts
 
     def z_scores(self):
         """z-scores of the Monte Carlo proportion against the exact probability."""
@@ -68,12 +75,12 @@ class OpeningSimulation:
         """Two-sided p-values of the z-scores."""
         return two_sided_p_values(self.z_scores())
 
-    def holm_reject(self, *, alpha=0.05):
+    def holm_reject(self, *, alpha=DEFAULT_ALPHA):
         """Which positions disagree with the closed form, Holm-corrected across positions."""
         return holm_reject(np.atleast_1d(self.p_values()), alpha=alpha).reshape(
             np.shape(self.counts))
 
-    def to_frame(self, *, confidence_level=0.95) -> pd.DataFrame:
+    def to_frame(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
         """One tidy row per click position: exact, Monte Carlo, Wilson interval, z, n, seed."""
         low, high = self.proportion_ci(confidence_level)
         if self.click is None:
@@ -93,7 +100,7 @@ class OpeningSimulation:
         frame["confidence_level"] = confidence_level
         return frame
 
-    def to_dict(self, *, confidence_level=0.95) -> dict:
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
         """Return the single-click result as one table row (see `to_frame`)."""
         if self.click is None:
             raise ValueError("an all-positions result has one row per click; use to_frame()")
@@ -104,11 +111,11 @@ def _opening_chunk(config, size, seed_sequence):
     board, rule, click = config
     rng = np.random.default_rng(seed_sequence)
     if click is None:
-        return count_openings_all_clicks(board, size, rule=rule, rng=rng)
-    return count_openings(board, size, rule=rule, click=click, rng=rng)
+        return count_openings_all_clicks(board, size, rule=rule, seed=rng)
+    return count_openings(board, size, rule=rule, click=click, seed=rng)
 
 
-def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT_CHUNK_SIZE,
+def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
                      workers=-1, store=None, progress=False) -> OpeningSimulation:
     """Draw whole boards by the rule and count how often the first click opens.
 
@@ -122,8 +129,9 @@ def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT
     click : tuple of int or str, optional
         ``(x, y)``, ``"centre"`` or ``"corner"``; None (default) simulates every
         position at once (see `minestats.sampling.count_openings_all_clicks`).
-    rng : int, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run. None draws fresh entropy, recorded in the result's ``seed``.
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run (`minestats.runs.seeds`). None draws fresh entropy, recorded
+        in the result's ``seed``.
     chunk_size : int, optional
         Boards per chunk. The result depends on (seed, n, chunk_size) only.
     workers : int, executor or map-like callable, optional
@@ -142,27 +150,26 @@ def simulate_opening(board, *, rule, n, click=None, rng=None, chunk_size=DEFAULT
     --------
     >>> from minestats.board import BEGINNER
     >>> result = simulate_opening(BEGINNER, rule="uniform", n=20_000, click="centre",
-    ...                           rng=42, workers=1)
+    ...                           seed=42, workers=1)
     >>> result.n, result.seed, round(result.exact, 4)
     (20000, 42, 0.2855)
     >>> low, high = result.proportion_ci()
     >>> bool(low < result.exact < high)
     True
     """
-    board = resolve_board(board)
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n ({n!r}) must be a positive integer")
+    board = check_board(board)
+    n = check_n(n)
     if click is None:
-        exact = opening_probability_map(board, rule=rule)
+        exact = opening_probability_map(board, rule=check_rule_name(rule))
     else:
-        click = check_rule(board, click, rule)
+        click = check_click(board, click, rule)
         exact = float(opening_probability(board, click, rule=rule))
-    seed_sequence = as_seed_sequence(rng)
+    seed_sequence, label = resolve_seed(seed)
     [counts] = run_jobs(_opening_chunk, [((board, rule, click), seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers, store=store,
                         progress=progress)
     if click is not None:
         counts = int(counts)
-    return OpeningSimulation(board=board, rule=rule, click=click, n=int(n),
-                             seed=seed_label(seed_sequence), chunk_size=int(chunk_size),
+    return OpeningSimulation(board=board, rule=rule, click=click, n=n,
+                             seed=label, chunk_size=int(chunk_size),
                              counts=counts, exact=exact)

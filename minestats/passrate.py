@@ -14,22 +14,27 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
-from minestats.rules import check_rule
-from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.board import Board
+from minestats.runs.seeds import child_label, resolve_seed
 from minestats.runs.sweeps import grid_seeds, run_jobs
 from minestats.sampling import sample_mines
-from minestats.solvers import DEFAULT_MAX_CONFIGURATIONS, solve_batch
-from minestats.solvers.api import check_options
-from minestats.stats import wilson_interval
+from minestats.solvers import SolverOptions, solve_batch
+from minestats.stats import ProportionResult
+from minestats.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_board,
+    check_click,
+    check_n,
+)
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
 
 DEFAULT_CHUNK_SIZE = 2_000
 
 
-@dataclass(frozen=True)
-class PassRate:
+@dataclass(frozen=True, repr=False)
+class PassRate(ProportionResult):
     """Result of `pass_rate`: how many boards a solver finished, with its inputs.
 
     Attributes
@@ -53,6 +58,9 @@ class PassRate:
         Boards whose first click hit a mine (possible under ``uniform`` only).
     seconds : float
         Compute time summed over chunks (all workers), for ``seconds_per_board``.
+
+    The pass rate (``proportion``), its interval (``proportion_ci``) and ``to_frame``
+    come from `minestats.stats.ProportionResult`.
     """
 
     board: Board
@@ -70,26 +78,11 @@ class PassRate:
     seconds: float
 
     @property
-    def trials(self) -> int:
-        """Boards drawn, the denominator of the pass rate."""
-        return self.n
-
-    @property
-    def proportion(self) -> float:
-        """Share of boards solved."""
-        return self.successes / self.n
-
-    def proportion_ci(self, confidence_level=0.95):
-        """Wilson interval ``(low, high)`` of the pass rate."""
-        low, high = wilson_interval(self.successes, self.n, confidence_level=confidence_level)
-        return float(low), float(high)
-
-    @property
     def seconds_per_board(self) -> float:
         """Compute time per board (one core)."""
         return self.seconds / self.n
 
-    def to_dict(self, *, confidence_level=0.95) -> dict:
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
         """Return one table row: inputs, counts, pass rate and its Wilson interval."""
         low, high = self.proportion_ci(confidence_level)
         return {
@@ -109,7 +102,7 @@ def _pass_rate_chunk(config, size, seed_sequence):
     board, rule, click, solver, use_mine_count, max_configurations = config
     start = time.process_time()
     layouts = sample_mines(board, size, rule=rule, click=click,
-                           rng=np.random.default_rng(seed_sequence))
+                           seed=np.random.default_rng(seed_sequence))
     result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
                          max_configurations=max_configurations)
     seconds = time.process_time() - start
@@ -117,16 +110,11 @@ def _pass_rate_chunk(config, size, seed_sequence):
 
 
 def _config(board, solver, rule, click, use_mine_count, max_configurations):
-    board = resolve_board(board)
-    check_options(solver, use_mine_count, max_configurations)
-    click = check_rule(board, click, rule)
-    return (board, rule, click, solver, bool(use_mine_count), max_configurations)
-
-
-def _check_n(n) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise ValueError(f"n ({n!r}) must be a positive integer")
-    return int(n)
+    board = check_board(board)
+    options = SolverOptions(solver, use_mine_count, max_configurations)
+    click = check_click(board, click, rule)
+    return (board, rule, click, options.solver, options.use_mine_count,
+            options.max_configurations)
 
 
 def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
@@ -155,8 +143,9 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
         ``(x, y)``, ``"centre"`` (default) or ``"corner"``.
     n : int
         Boards to draw.
-    seed : int, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run; None draws fresh entropy, recorded in the result.
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run (`minestats.runs.seeds`); None draws fresh entropy,
+        recorded in the result.
     use_mine_count : bool, optional
         Let the solver use the total mine count (``single-point`` never does).
     max_configurations : int, optional
@@ -182,14 +171,17 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
     >>> low, high = result.proportion_ci()
     >>> bool(0.55 < low < result.proportion < high < 0.72)
     True
+    >>> pass_rate("beginner", solver="single-point", n=200, seed="2026-11-29",
+    ...           workers=1).seed
+    '2026-11-29'
     """
     config = _config(board, solver, rule, click, use_mine_count, max_configurations)
-    n = _check_n(n)
-    seed_sequence = as_seed_sequence(seed)
+    n = check_n(n)
+    seed_sequence, label = resolve_seed(seed)
     [totals] = run_jobs(_pass_rate_chunk, [(config, seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers, store=store,
                         progress=progress)
-    return _result(config, totals, n=n, seed=seed_label(seed_sequence), chunk_size=chunk_size)
+    return _result(config, totals, n=n, seed=label, chunk_size=chunk_size)
 
 
 def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
@@ -204,9 +196,10 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
         ``max_configurations``.
     n, chunk_size, workers, store, progress
         As in `pass_rate`, the same for every row.
-    seed : int, numpy.random.SeedSequence, numpy.random.Generator or None
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
         Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so
-        ``pass_rate(**grid[i], seed=SeedSequence(seed, spawn_key=(i,)))`` repeats it.
+        ``pass_rate(**grid[i], seed=SeedSequence(entropy, spawn_key=(i,)))`` repeats
+        it, where ``entropy`` is that of `minestats.runs.seeds.as_seed_sequence`.
 
     Returns
     -------
@@ -231,10 +224,11 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
         configs.append(_config(options["board"], options["solver"], options["rule"],
                                options["click"], options["use_mine_count"],
                                options["max_configurations"]))
-    n = _check_n(n)
-    seeds = grid_seeds(seed, len(configs))
+    n = check_n(n)
+    seed_sequence, label = resolve_seed(seed)
+    seeds = grid_seeds(seed_sequence, len(configs))
     totals = run_jobs(_pass_rate_chunk, list(zip(configs, seeds, strict=True)), n=n,
                       chunk_size=chunk_size, workers=workers, store=store, progress=progress)
-    rows = [_result(config, total, n=n, seed=seed_label(job_seed), chunk_size=chunk_size)
-            for config, total, job_seed in zip(configs, totals, seeds, strict=True)]
+    rows = [_result(config, total, n=n, seed=child_label(label, index), chunk_size=chunk_size)
+            for index, (config, total) in enumerate(zip(configs, totals, strict=True))]
     return pd.DataFrame([row.to_dict() for row in rows])

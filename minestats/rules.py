@@ -19,16 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from minestats.board import Board
+from minestats.validation import RULES, check_board, check_rule_name
 
 __all__ = ["RULES", "check_rule", "max_mines", "placement_cells"]
-
-RULES = ("uniform", "safe-click", "safe-opening", "winxp")
-
-
-def _check_rule_name(rule) -> str:
-    if rule not in RULES:
-        raise ValueError(f"rule {rule!r} is not one of {', '.join(RULES)}")
-    return rule
 
 
 def max_mines(board: Board, click, rule: str) -> int:
@@ -42,7 +35,8 @@ def max_mines(board: Board, click, rule: str) -> int:
     >>> max_mines(BEGINNER, (0, 0), "safe-opening")
     77
     """
-    _check_rule_name(rule)
+    check_rule_name(rule)
+    board = check_board(board)
     k = len(board.closed_neighbourhood(click))
     return {"uniform": board.cells, "safe-click": board.cells - 1,
             "safe-opening": board.cells - k, "winxp": board.cells - 1}[rule]
@@ -70,7 +64,8 @@ def check_rule(board: Board, click, rule: str) -> tuple[int, int]:
     ...
     ValueError: mines (1) must be at most 0 for rule 'safe-opening' on 3x3 with click (1, 1)
     """
-    _check_rule_name(rule)
+    check_rule_name(rule)
+    board = check_board(board)
     click = board.resolve_click(click)
     limit = max_mines(board, click, rule)
     if board.mines > limit:
@@ -94,6 +89,7 @@ def placement_cells(board: Board, click, rule: str) -> np.ndarray:
     >>> placement_cells(Board(3, 2, 1), (0, 0), "safe-opening")
     array([2, 5])
     """
+    board = check_board(board)
     click = check_rule(board, click, rule)
     allowed = np.ones(board.cells, dtype=bool)
     if rule == "safe-click":

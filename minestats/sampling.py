@@ -15,8 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from minestats.board import Board, resolve_board
+from minestats.board import Board
 from minestats.rules import check_rule, placement_cells
+from minestats.runs.seeds import as_generator
+from minestats.validation import check_board, check_count
 
 __all__ = [
     "count_openings",
@@ -166,26 +168,13 @@ def _all_clicks_kernel(rng, table, mines, mode, n):
     return n - blocked
 
 
-def _default_rng(rng) -> np.random.Generator:
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"rng {rng!r} cannot seed a numpy Generator: {error}") from None
-
-
-def _check_count(n) -> int:
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise ValueError(f"n ({n!r}) must be a non-negative integer")
-    return int(n)
-
-
 def _kernel_arguments(board: Board, click, rule: str):
     click = check_rule(board, click, rule)
     allowed = placement_cells(board, click, rule)
     return board.index(click), allowed, rule == "winxp"
 
 
-def sample_mines(board: Board, n: int, *, rule: str, click, rng=None) -> np.ndarray:
+def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.ndarray:
     """Draw ``n`` whole layouts by the rule's placement procedure.
 
     Parameters
@@ -197,8 +186,9 @@ def sample_mines(board: Board, n: int, *, rule: str, click, rng=None) -> np.ndar
     rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
     click : tuple of int or str
         The first click, ``(x, y)``, ``"centre"`` or ``"corner"``.
-    rng : numpy.random.Generator, int or None
-        Source of randomness, passed to `numpy.random.default_rng`.
+    seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None
+        Source of randomness (`minestats.runs.seeds.as_generator`): a Generator's
+        stream goes on; any other seed starts a new one.
 
     Returns
     -------
@@ -209,22 +199,22 @@ def sample_mines(board: Board, n: int, *, rule: str, click, rng=None) -> np.ndar
     Examples
     --------
     >>> from minestats.board import BEGINNER
-    >>> layouts = sample_mines(BEGINNER, 3, rule="safe-opening", click="centre", rng=1)
+    >>> layouts = sample_mines(BEGINNER, 3, rule="safe-opening", click="centre", seed=1)
     >>> layouts.shape, layouts.sum(axis=(1, 2)).tolist()
     ((3, 9, 9), [10, 10, 10])
     >>> bool(layouts[:, 3:6, 3:6].any())
     False
     """
-    board = resolve_board(board)
-    n = _check_count(n)
+    board = check_board(board)
+    n = check_count("n", n, minimum=0)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
-    generator = _default_rng(rng)
+    generator = as_generator(seed)
     out = np.zeros((n, board.cells), dtype=bool)
     _sample_kernel(generator, allowed, board.mines, index, relocate, out)
     return out.reshape((n, *board.shape))
 
 
-def count_openings(board: Board, n: int, *, rule: str, click, rng=None) -> int:
+def count_openings(board: Board, n: int, *, rule: str, click, seed=None) -> int:
     """Draw ``n`` layouts for one click and count those on which the click opens.
 
     Memory does not grow with ``n``: layouts are drawn one at a time into one buffer.
@@ -232,15 +222,15 @@ def count_openings(board: Board, n: int, *, rule: str, click, rng=None) -> int:
     Examples
     --------
     >>> from minestats.board import BEGINNER
-    >>> count_openings(BEGINNER, 1000, rule="safe-opening", click="centre", rng=0)
+    >>> count_openings(BEGINNER, 1000, rule="safe-opening", click="centre", seed=0)
     1000
     """
-    board = resolve_board(board)
-    n = _check_count(n)
+    board = check_board(board)
+    n = check_count("n", n, minimum=0)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
     in_neighbourhood = np.zeros(board.cells, dtype=bool)
     in_neighbourhood[board.closed_neighbourhood(click)] = True
-    generator = _default_rng(rng)
+    generator = as_generator(seed)
     return int(_count_kernel(generator, allowed, board.mines, index, relocate,
                              in_neighbourhood, n))
 
@@ -248,7 +238,7 @@ def count_openings(board: Board, n: int, *, rule: str, click, rng=None) -> int:
 _ALL_CLICKS_MODES = {"uniform": 0, "safe-click": 1, "winxp": 3}
 
 
-def count_openings_all_clicks(board: Board, n: int, *, rule: str, rng=None) -> np.ndarray:
+def count_openings_all_clicks(board: Board, n: int, *, rule: str, seed=None) -> np.ndarray:
     """For every click position, draw ``n`` layouts and count those that open.
 
     For ``uniform`` and ``winxp`` one layout per board serves every click (for
@@ -265,19 +255,19 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, rng=None) -> n
 
     Examples
     --------
-    >>> from minestats.board import Board, resolve_board
-    >>> counts = count_openings_all_clicks(Board(3, 3, 0), 50, rule="uniform", rng=0)
+    >>> from minestats.board import Board
+    >>> counts = count_openings_all_clicks(Board(3, 3, 0), 50, rule="uniform", seed=0)
     >>> counts.tolist()
     [[50, 50, 50], [50, 50, 50], [50, 50, 50]]
     """
-    board = resolve_board(board)
-    n = _check_count(n)
+    board = check_board(board)
+    n = check_count("n", n, minimum=0)
     for click in ((0, 0), board.centre):
         check_rule(board, click, rule)
-    generator = _default_rng(rng)
+    generator = as_generator(seed)
     if rule not in _ALL_CLICKS_MODES:  # no shared draw serves every click
         counts = [count_openings(board, n, rule=rule, click=(i % board.width, i // board.width),
-                                 rng=generator) for i in range(board.cells)]
+                                 seed=generator) for i in range(board.cells)]
         return np.array(counts, dtype=np.int64).reshape(board.shape)
     counts = _all_clicks_kernel(generator, board.neighbour_table, board.mines,
                                 _ALL_CLICKS_MODES[rule], n)

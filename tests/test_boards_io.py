@@ -7,7 +7,7 @@ from minestats.sampling import sample_mines
 
 @pytest.mark.parametrize("board", ["30x16/99", "1x1/0", "1x7/3", "255x2/100"])
 def test_text_and_mbf_round_trip(board):
-    for layout in sample_mines(board, 20, rule="uniform", click=(0, 0), rng=4):
+    for layout in sample_mines(board, 20, rule="uniform", click=(0, 0), seed=4):
         assert (parse_text(format_text(layout)) == layout).all()
         assert (from_mbf(to_mbf(layout)) == layout).all()
 

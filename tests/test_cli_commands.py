@@ -6,11 +6,13 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from minestats.cli import main
 from minestats.game import bbbv
 from minestats.generators import generate_no_guess
 from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
+from minestats.metrics import bbbv_histogram
 from minestats.passrate import pass_rate
 from minestats.solvers import solve
 
@@ -41,7 +43,8 @@ def test_pass_rate_json_matches_the_library(capsys):
     row = json.loads(out)
     expected = pass_rate("beginner", solver="subset", n=600, seed=4, workers=1)
     assert row["successes"] == expected.successes and row["n"] == 600 and row["seed"] == 4
-    assert row["ci_low"] <= row["pass_rate"] <= row["ci_high"]
+    low, high = proportion_confint(expected.successes, 600, alpha=0.05, method="wilson")
+    assert [row["ci_low"], row["ci_high"]] == pytest.approx([low, high], abs=1e-9)  # JSON
 
 
 def test_sweep_covers_the_product_of_its_lists(capsys):
@@ -88,8 +91,11 @@ def test_bbbv_of_a_file_and_of_many_boards(capsys, tmp_path):
     status, out, _ = run(capsys, "bbbv", "--board", "beginner", "-n", "2000", "--seed", "1",
                          "--workers", "1", "--between", "10", "20", "--json")
     summary = json.loads(out)
-    assert status == 0 and summary["n"] == 2000 and summary["share_low"] == 10
-    assert summary["share_ci_low"] <= summary["share_share"] <= summary["share_ci_high"]
+    assert status == 0 and summary["n"] == 2000 and summary["low"] == 10
+    inside = bbbv_histogram("beginner", n=2000, seed=1, workers=1).counts[10:21].sum()
+    low, high = proportion_confint(inside, 2000, alpha=0.05, method="wilson")
+    assert summary["successes"] == inside and summary["share"] == inside / 2000
+    assert [summary["ci_low"], summary["ci_high"]] == pytest.approx([low, high])
 
 
 def test_store_makes_a_rerun_resume(capsys, tmp_path):

@@ -58,7 +58,7 @@ def test_reconstruct_prints_minus_one_without_solution(monkeypatch, capsys):
 
 
 def test_reconstruct_solves_a_random_30x30(tmp_path, capsys):
-    counts, mines = random_counts(30, 30, 0.2, rng=4)
+    counts, mines = random_counts(30, 30, 0.2, seed=4)
     path = tmp_path / "big.txt"
     path.write_text("\n".join(" ".join(map(str, row)) for row in counts.tolist()))
     assert main(["reconstruct", str(path)]) == 0

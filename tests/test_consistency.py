@@ -156,7 +156,7 @@ def test_two_rows_count_exactly_beyond_machine_integers():
 def test_random_30x30_at_density_02_is_solved_uniquely():
     # 31 is not 0 mod 3, so on 30x30 a solution is unique: it must be the hidden layout.
     for seed in range(3):
-        counts, mines = random_counts(30, 30, 0.2, rng=seed)
+        counts, mines = random_counts(30, 30, 0.2, seed=seed)
         result = reconstruct(counts)
         assert result.n_solutions == 1 and result.unique
         np.testing.assert_array_equal(result.mines, mines)
@@ -167,7 +167,7 @@ def test_singular_sizes_are_counted_and_checked():
     # 29 + 1 is 0 mod 3: the block sum has a kernel, ambiguous layouts can exist.
     found = Counter()
     for seed in range(20):
-        counts, mines = random_counts(8, 5, 0.5, rng=seed)
+        counts, mines = random_counts(8, 5, 0.5, seed=seed)
         result = reconstruct(counts)
         assert result.n_solutions >= 1
         assert_reproduces(result)
@@ -176,14 +176,14 @@ def test_singular_sizes_are_counted_and_checked():
 
 
 def test_random_counts_is_seeded_and_validates():
-    first, second = random_counts(6, 4, 0.3, rng=5), random_counts(6, 4, 0.3, rng=5)
+    first, second = random_counts(6, 4, 0.3, seed=5), random_counts(6, 4, 0.3, seed=5)
     np.testing.assert_array_equal(first[1], second[1])
     assert first[0].shape == (4, 6)
     np.testing.assert_array_equal(first[0], counts_from_mines(first[1]))
-    assert not random_counts(3, 3, 0, rng=1)[1].any()
-    assert random_counts(3, 3, 1, rng=1)[1].all()
+    assert not random_counts(3, 3, 0, seed=1)[1].any()
+    assert random_counts(3, 3, 1, seed=1)[1].all()
     with pytest.raises(ValueError, match=r"p \(1.5\) must be a probability"):
-        random_counts(3, 3, 1.5, rng=1)
+        random_counts(3, 3, 1.5, seed=1)
     with pytest.raises(ValueError, match=r"width \(0\) must be at least 1"):
         random_counts(0, 3, 0.5)
 

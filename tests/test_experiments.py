@@ -5,7 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
@@ -28,6 +31,14 @@ def assert_sidecar(path, *, seed):
     assert {"n", "chunk_size", "versions", "git_revision", "wall_time_s"} <= set(metadata)
 
 
+def assert_wilson(table, proportion):
+    """The proportion is successes / n and its interval is statsmodels' Wilson interval."""
+    assert np.allclose(table[proportion], table["successes"] / table["n"], rtol=0, atol=1e-15)
+    low, high = proportion_confint(table["successes"], table["n"], alpha=0.05, method="wilson")
+    assert np.allclose(table["ci_low"], low, rtol=0, atol=1e-12)
+    assert np.allclose(table["ci_high"], high, rtol=0, atol=1e-12)
+
+
 def test_first_click(tmp_path):
     out = run_script("first_click.py", tmp_path, "--n", "3000")
     table = pd.read_csv(tmp_path / "first_click.csv")
@@ -35,7 +46,10 @@ def test_first_click(tmp_path):
     assert {"board", "rule", "click_x", "click_y", "exact", "mc", "ci_low", "ci_high", "z",
             "n", "seed"} <= set(table.columns)
     assert_sidecar(tmp_path / "first_click.csv", seed=7)
-    assert "3,000" in out or "3000" in out
+    assert_wilson(table, "mc")
+    assert "n = 3,000 boards per row" in out
+    first = table.iloc[0]
+    assert f"{first.mc:7.5f} [{first.ci_low:.5f}, {first.ci_high:.5f}]" in out
 
 
 def test_opening_maps(tmp_path):
@@ -70,8 +84,7 @@ def test_pass_rate_by_density(tmp_path):
     run_script("pass_rate_by_density.py", tmp_path, "--n", "10", "--n-single-point", "20")
     table = pd.read_csv(tmp_path / "pass_rate_by_density.csv")
     assert len(table) == 2 * 11 * 3 and set(table["size"]) == {"16x16", "30x16"}
-    assert (table["ci_low"] <= table["pass_rate"]).all()
-    assert (table["pass_rate"] <= table["ci_high"]).all()
+    assert_wilson(table, "pass_rate")
     for name in ("pass_rate_by_density.csv", "pass_rate_by_density.png"):
         assert_sidecar(tmp_path / name, seed=7)
 
@@ -111,8 +124,7 @@ def test_no_guess_generation(tmp_path):
     assert len(table) == 5 * 2 and table["seed"].is_unique
     dense_retry = (table["method"] == "retry") & (table["mines"] >= 130)
     assert set(table.loc[dense_retry, "n"]) == {1} and set(table.loc[~dense_retry, "n"]) == {4}
-    assert (table["ci_low"] <= table["success_rate"]).all()
-    assert (table["success_rate"] <= table["ci_high"]).all()
+    assert_wilson(table, "success_rate")
     perturb = table[table["method"] == "perturb"]
     assert (perturb["successes"] == perturb["n"]).all()
     retry_170 = table[(table["method"] == "retry") & (table["mines"] == 170)]
@@ -129,10 +141,37 @@ def test_no_guess_bias(tmp_path):
     assert len(tests) == 3 * 5 + 2
     assert tests["p_value"].between(0, 1).all()
     permutation = tests["reference"] == "solvable-rule"
-    assert (tests.loc[permutation, "p_value"] >= 1 / 20).all()
+    # (1 + exceed) / (1 + 19): a whole number of twentieths, never zero
+    twentieths = tests.loc[permutation, "p_value"] * 20
+    assert np.allclose(twentieths, twentieths.round()) and (twentieths.round() >= 1).all()
     assert (tests.loc[~permutation, "df"] == tests.loc[~permutation, "cells_tested"] - 1).all()
     profile = pd.read_csv(tmp_path / "no_guess_bias_distance.csv")
     assert (profile["distance"] >= 2).all() and (profile["ci_low"] <= profile["ci_high"]).all()
     assert len(list((tmp_path / "no_guess_bias").glob("*.png"))) == 3 * 5 + 2 * 2
     assert sidecar(tmp_path / "no_guess_bias.csv")["seed"] == 7
     assert "Holm" in out
+
+
+@pytest.fixture
+def no_guess_bias():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        import no_guess_bias
+        yield no_guess_bias
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+
+
+def test_permutation_p_values_by_hand(no_guess_bias):
+    allowed = np.array([0, 1])
+    rng = np.random.default_rng(0)
+    # One board each, mirrored: every relabelling gives the observed statistic, so p = 1.
+    mirrored = no_guess_bias.permutation_test(np.array([[1, 0]]), np.array([[0, 1]]), allowed,
+                                              19, rng)[0]
+    assert mirrored["p_value"] == 1.0
+    # Ten boards each, fully separated: only the 2 of C(20, 10) = 184,756 relabellings that
+    # separate them again reach the statistic, so none of 19 does and p = 1 / 20.
+    sample, reference = np.tile([1, 0], (10, 1)), np.tile([0, 1], (10, 1))
+    separated = no_guess_bias.permutation_test(sample, reference, allowed, 19, rng)[0]
+    assert separated["p_value"] == 1 / 20
+    assert separated["statistic"] == pytest.approx(2 * 20)  # z^2 = 20 in each cell

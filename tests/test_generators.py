@@ -10,12 +10,9 @@ from forced_play import solve_with_forced_cells
 from scipy.stats import binomtest, chisquare
 
 from minestats.board import Board
-from minestats.generators import (
-    generate_no_guess,
-    generate_no_guess_batch,
-    resolve_seed,
-)
+from minestats.generators import generate_no_guess, generate_no_guess_batch
 from minestats.rules import placement_cells
+from minestats.runs.seeds import resolve_seed
 from minestats.solvers import solve
 from minestats.stats import holm_reject
 

@@ -20,7 +20,7 @@ def _values_of_chunks(board, rule, click, seed, sizes):
     for index, size in enumerate(sizes):
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
         values += [bbbv(layout)
-                   for layout in sample_mines(board, size, rule=rule, click=click, rng=rng)]
+                   for layout in sample_mines(board, size, rule=rule, click=click, seed=rng)]
     return np.array(values)
 
 

@@ -21,10 +21,10 @@ def monte_carlo_p_values(n_boards, n_safe_opening):
         for rule in RULES:
             n = n_safe_opening if rule == "safe-opening" else n_boards
             seed = np.random.SeedSequence(2024, spawn_key=(index, RULES.index(rule)))
-            result = simulate_opening(board, rule=rule, n=n, rng=seed, workers=1)
+            result = simulate_opening(board, rule=rule, n=n, seed=seed, workers=1)
             assert result.exact.shape == board.shape
             p_values.append(result.p_values().ravel())
-            centre = simulate_opening(board, rule=rule, n=4 * n, click="centre", rng=seed,
+            centre = simulate_opening(board, rule=rule, n=4 * n, click="centre", seed=seed,
                                       workers=1)
             p_values.append(np.atleast_1d(centre.p_values()))
     return np.concatenate(p_values)
@@ -45,14 +45,14 @@ def test_monte_carlo_agrees_with_closed_forms_on_presets_at_scale():
 def test_holm_check_detects_the_wrong_closed_form():
     # Uniform boards judged against the XP closed form must be rejected somewhere:
     # the check can fail.
-    result = simulate_opening(BEGINNER, rule="uniform", n=20_000, rng=1, workers=1)
+    result = simulate_opening(BEGINNER, rule="uniform", n=20_000, seed=1, workers=1)
     wrong = opening_probability_map(BEGINNER, rule="winxp")
     assert holm_reject(two_sided_p_values(z_scores(result.counts, result.n, wrong)),
                        alpha=0.01).any()
 
 
 def test_results_do_not_depend_on_workers():
-    kwargs = {"rule": "winxp", "n": 45_000, "rng": 99, "chunk_size": 10_000}
+    kwargs = {"rule": "winxp", "n": 45_000, "seed": 99, "chunk_size": 10_000}
     serial = simulate_opening(EXPERT, **kwargs, workers=1)
     pooled = simulate_opening(EXPERT, **kwargs, workers=2)
     with ThreadPoolExecutor(max_workers=3) as executor:
@@ -66,35 +66,35 @@ def test_results_do_not_depend_on_workers():
 def test_fresh_entropy_is_recorded_and_reproduces_the_run():
     first = simulate_opening(BEGINNER, rule="uniform", n=5_000, click="corner", workers=1)
     again = simulate_opening(BEGINNER, rule="uniform", n=5_000, click="corner",
-                             rng=first.seed, workers=1)
+                             seed=first.seed, workers=1)
     assert isinstance(first.seed, int)
     assert again.counts == first.counts
 
 
 def test_result_carries_its_inputs_and_intervals():
-    result = simulate_opening("9x9/10", rule="safe-click", n=10_000, click="centre", rng=4,
+    result = simulate_opening("9x9/10", rule="safe-click", n=10_000, click="centre", seed=4,
                               workers=1)
     row = result.to_dict()
     assert row["board"] == "9x9/10" and row["rule"] == "safe-click"
     assert (row["click_x"], row["click_y"], row["n"], row["seed"]) == (4, 4, 10_000, 4)
     assert row["ci_low"] < row["mc"] < row["ci_high"]
     assert row["successes"] == result.counts
-    frame = simulate_opening(Board(4, 3, 2), rule="uniform", n=100, rng=4,
+    frame = simulate_opening(Board(4, 3, 2), rule="uniform", n=100, seed=4,
                              workers=1).to_frame()
     assert len(frame) == 12
     assert set(frame.columns) >= {"board", "rule", "click_x", "click_y", "exact", "mc",
                                   "ci_low", "ci_high", "z", "n", "seed"}
     with pytest.raises(ValueError, match="use to_frame"):
-        simulate_opening(Board(4, 3, 2), rule="uniform", n=10, rng=4, workers=1).to_dict()
+        simulate_opening(Board(4, 3, 2), rule="uniform", n=10, seed=4, workers=1).to_dict()
 
 
 PEAK_MEMORY_SCRIPT = """
 import resource, sys
 from minestats.montecarlo import simulate_opening
 n = int(sys.argv[1])
-simulate_opening("expert", rule="winxp", n=n, click="centre", rng=0, chunk_size=10_000,
+simulate_opening("expert", rule="winxp", n=n, click="centre", seed=0, chunk_size=10_000,
                  workers=1)
-simulate_opening("expert", rule="safe-click", n=n // 10, rng=0, chunk_size=10_000, workers=1)
+simulate_opening("expert", rule="safe-click", n=n // 10, seed=0, chunk_size=10_000, workers=1)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
@@ -130,14 +130,14 @@ def test_ten_million_boards_need_no_more_memory_than_ten_thousand():
         ({"rule": "safe"}, "rule 'safe' is not one of"),
         ({"click": (40, 0)}, r"click \(40, 0\) is off the 30x16 board"),
         ({"chunk_size": 0}, r"chunk_size \(0\) must be a positive integer"),
-        ({"rng": -5}, r"seed \(-5\) must be a non-negative integer"),
+        ({"seed": -5}, r"seed \(-5\) must be a non-negative integer"),
         ({"workers": 0}, r"workers \(0\) must be -1 \(all cores\) or at least 1"),
         ({"board": "3x3/5", "rule": "safe-opening", "click": None},
          r"mines \(5\) must be at most 0 for rule 'safe-opening'"),
     ],
 )
 def test_input_validation(kwargs, match):
-    arguments = {"board": EXPERT, "rule": "uniform", "n": 10, "click": "centre", "rng": 0,
+    arguments = {"board": EXPERT, "rule": "uniform", "n": 10, "click": "centre", "seed": 0,
                  "workers": 2} | kwargs
     board = arguments.pop("board")
     with pytest.raises(ValueError, match=match):

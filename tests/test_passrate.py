@@ -3,6 +3,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
 from minestats.board import BEGINNER, Board
 from minestats.passrate import pass_rate, pass_rate_sweep
@@ -21,7 +22,7 @@ def test_pass_rate_counts_the_boards_of_its_chunks_one_by_one():
     solved = capped = 0
     for index, size in enumerate([120, 120, 60]):
         rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
-        for layout in sample_mines(board, size, rule="safe-click", click=(2, 3), rng=rng):
+        for layout in sample_mines(board, size, rule="safe-click", click=(2, 3), seed=rng):
             outcome = solve(layout, (2, 3), solver="subset")
             solved += outcome.solved
             capped += outcome.capped
@@ -30,11 +31,17 @@ def test_pass_rate_counts_the_boards_of_its_chunks_one_by_one():
 
 
 def test_uniform_rule_can_lose_the_first_click():
-    result = pass_rate(Board(5, 5, 12), solver="single-point", rule="uniform", n=400, seed=2,
+    board = Board(5, 5, 12)
+    result = pass_rate(board, solver="single-point", rule="uniform", n=400, seed=2,
                        workers=1)
     # P(first click on a mine) = 12/25; the Wilson interval of the lost share holds it.
     assert 0.40 < result.lost / result.n < 0.56
-    assert result.successes + result.lost <= result.n
+    # The same 400 layouts (one chunk, seed 2's child 0), counted here one by one.
+    layouts = sample_mines(board, 400, rule="uniform", click="centre",
+                           seed=np.random.SeedSequence(2, spawn_key=(0,)))
+    assert result.lost == int(layouts[:, 2, 2].sum())
+    assert result.successes == sum(solve(layout, "centre", solver="single-point").solved
+                                   for layout in layouts)
 
 
 def test_same_seed_same_numbers_on_any_number_of_workers():
@@ -56,8 +63,8 @@ def test_sweep_rows_repeat_as_single_runs():
         alone = pass_rate(**row, n=300, seed=np.random.SeedSequence(9, spawn_key=(index,)),
                           workers=1)
         assert table.loc[index, "successes"] == alone.successes
-        assert table.loc[index, "ci_low"] <= table.loc[index, "pass_rate"] <= table.loc[
-            index, "ci_high"]
+        low, high = proportion_confint(alone.successes, 300, alpha=0.05, method="wilson")
+        assert table.loc[index, ["ci_low", "ci_high"]].tolist() == pytest.approx([low, high])
 
 
 @pytest.mark.parametrize("level", ["beginner", "intermediate", "expert"])

@@ -18,7 +18,7 @@ def small_games(count, seed, rule="safe-click"):
         width, height = (int(v) for v in rng.integers(2, 6, size=2))
         mines = int(rng.integers(1, width * height // 3 + 2))
         board = Board(width, height, min(mines, width * height - 1))
-        yield sample_mines(board, 1, rule=rule, click=(0, 0), rng=rng)[0]
+        yield sample_mines(board, 1, rule=rule, click=(0, 0), seed=rng)[0]
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -45,7 +45,7 @@ def test_a_game_the_solver_finishes_needs_no_guess():
 
 
 def test_games_reproduce_from_their_seed():
-    layout = sample_mines("expert", 1, rule="safe-click", click=(0, 0), rng=11)[0]
+    layout = sample_mines("expert", 1, rule="safe-click", click=(0, 0), seed=11)[0]
     first = play(layout, "corner", policy="safest", seed=20261130)
     again = play(layout, "corner", policy="safest", seed=20261130)
     assert first.moves == again.moves and first.won == again.won

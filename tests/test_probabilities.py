@@ -119,7 +119,7 @@ def test_the_fast_float_path_agrees_with_the_exact_engine():
     rng = np.random.default_rng(5)
     compared = 0
     for board in ("9x9/10", "16x16/40", "30x16/99", "8x8/20"):
-        for layout in sample_mines(board, 15, rule="safe-click", click=(0, 0), rng=rng):
+        for layout in sample_mines(board, 15, rule="safe-click", click=(0, 0), seed=rng):
             game = Game(layout)
             game.open((0, 0))
             safe = np.flatnonzero(~layout.ravel() & ~game.revealed)

@@ -1,16 +1,19 @@
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 
-from minestats.runs.chunks import (
-    as_seed_sequence,
-    chunk_seeds,
-    chunk_sizes,
-    map_chunks,
-    seed_label,
+from minestats.stats import (
+    ConfidenceInterval,
+    ProportionResult,
+    holm_reject,
+    proportion_interval,
+    two_sided_p_values,
+    wilson_interval,
+    z_scores,
 )
-from minestats.stats import holm_reject, two_sided_p_values, wilson_interval, z_scores
 
 
 def wilson_by_formula(successes, trials, z=1.959963984540054):
@@ -27,7 +30,6 @@ def test_wilson_matches_the_formula(successes, trials):
     expected_low, expected_high = wilson_by_formula(successes, trials)
     assert low == pytest.approx(max(expected_low, 0), abs=1e-12)
     assert high == pytest.approx(min(expected_high, 1), abs=1e-12)
-    assert 0 <= low <= successes / trials <= high <= 1
 
 
 def test_wilson_ends_exactly_at_zero_and_one():
@@ -68,23 +70,37 @@ def test_holm_steps_down():
         holm_reject([0.5], alpha=0)
 
 
-def test_chunk_plan_and_seeds():
-    assert chunk_sizes(10, 3) == [3, 3, 3, 1]
-    parent = np.random.SeedSequence(5)
-    spawned = np.random.SeedSequence(5).spawn(3)
-    for keyed, child in zip(chunk_seeds(parent, 3), spawned, strict=True):
-        assert (keyed.generate_state(4) == child.generate_state(4)).all()
-    nested = next(chunk_seeds(np.random.SeedSequence(5, spawn_key=(2,)), 1))
-    assert nested.spawn_key == (2, 0)
-    assert seed_label(nested) == "5/2/0"
-    generator_seed = as_seed_sequence(np.random.default_rng(3))
-    assert generator_seed.entropy == as_seed_sequence(np.random.default_rng(3)).entropy
-    with pytest.raises(ValueError, match=r"seed \('x'\)"):
-        as_seed_sequence("x")
+@dataclass(frozen=True, repr=False)
+class Counted(ProportionResult):
+    successes: object
+    n: int
+    label: str = "x"
 
 
-def test_map_chunks_keeps_task_order_on_a_pool():
-    assert list(map_chunks(abs, [-3, 1, -2, 5, -4, 6], workers=2)) == [3, 1, 2, 5, 4, 6]
-    assert list(map_chunks(abs, iter([-7]), workers=2)) == [7]
-    with pytest.raises(ValueError, match=r"workers \('2'\)"):
-        map_chunks(abs, [1], workers="2")
+@pytest.mark.parametrize("method", ["wilson", "beta", "agresti_coull", "normal"])
+def test_result_intervals_are_statsmodels_intervals(method):
+    result = Counted(successes=37, n=120)
+    interval = result.proportion_ci(0.9, method=method)
+    expected = proportion_confint(37, 120, alpha=0.1, method=method)
+    assert isinstance(interval, ConfidenceInterval)
+    assert (interval.low, interval.high) == pytest.approx(expected, abs=1e-15)
+    assert result.proportion == 37 / 120 and result.trials == 120
+
+
+def test_intervals_end_exactly_at_zero_and_one():
+    # statsmodels leaves a rounding error at 20000/20000; the result ends at 1 exactly
+    assert proportion_confint(20_000, 20_000, method="wilson")[1] < 1.0
+    assert proportion_interval(20_000, 20_000).high == 1.0
+    assert proportion_interval(0, 5, method="agresti_coull").low == 0.0
+
+
+def test_result_rows_frames_and_reprs_are_short():
+    result = Counted(successes=np.array([3, 4]), n=10)
+    assert repr(result) == "Counted(successes=<array 2>, n=10, label='x')"
+    row = Counted(successes=3, n=10).to_dict(confidence_level=0.9)
+    low, high = proportion_confint(3, 10, alpha=0.1, method="wilson")
+    assert row == pytest.approx({"successes": 3, "n": 10, "proportion": 0.3, "ci_low": low,
+                                 "ci_high": high, "confidence_level": 0.9})
+    assert Counted(successes=3, n=10).to_frame().shape == (1, 6)
+    low, high = result.proportion_ci()
+    assert low.shape == high.shape == (2,)

@@ -26,7 +26,7 @@ def test_run_jobs_adds_up_chunks_per_job():
 
 
 def test_store_resumes_and_recomputes_only_missing_chunks(tmp_path):
-    kwargs = {"rule": "safe-click", "n": 50_000, "rng": 8, "chunk_size": 5_000, "workers": 1}
+    kwargs = {"rule": "safe-click", "n": 50_000, "seed": 8, "chunk_size": 5_000, "workers": 1}
     plain = simulate_opening("9x9/10", **kwargs)
     with ChunkStore(tmp_path / "chunks.sqlite") as store:
         first = simulate_opening("9x9/10", **kwargs, store=store)
@@ -74,7 +74,7 @@ from minestats.runs.store import ChunkStore
 from minestats.generators import generate_no_guess_batch
 from minestats.montecarlo import simulate_opening
 with ChunkStore(sys.argv[1]) as store:
-    result = simulate_opening("expert", rule="winxp", n=500_000, rng=3, chunk_size=10_000,
+    result = simulate_opening("expert", rule="winxp", n=500_000, seed=3, chunk_size=10_000,
                               workers=1, store=store)
     print(store.reused, store.written, *result.counts.ravel())
 """
@@ -90,7 +90,7 @@ def stored_chunks(path):
 
 @pytest.fixture(scope="module")
 def uninterrupted_counts():
-    result = simulate_opening("expert", rule="winxp", n=500_000, rng=3, chunk_size=10_000,
+    result = simulate_opening("expert", rule="winxp", n=500_000, seed=3, chunk_size=10_000,
                               workers=1)
     return result.counts.ravel().tolist()
 
@@ -119,7 +119,7 @@ def test_interrupted_sweep_resumes_to_the_same_numbers(tmp_path, signal_number,
 
 
 def test_executor_objects_give_the_serial_numbers():
-    kwargs = {"rule": "uniform", "n": 60_000, "rng": 2, "chunk_size": 7_000}
+    kwargs = {"rule": "uniform", "n": 60_000, "seed": 2, "chunk_size": 7_000}
     serial = simulate_opening("16x16/40", **kwargs, workers=1)
     with ProcessPoolExecutor(max_workers=2) as pool:
         pooled = simulate_opening("16x16/40", **kwargs, workers=pool)
@@ -130,14 +130,14 @@ def test_local_dask_cluster_gives_the_serial_numbers():
     distributed = pytest.importorskip("distributed")
     grid = [{"board": "9x9/10", "solver": "single-point"},
             {"board": "8x8/10", "solver": "logic", "rule": "safe-click", "click": "corner"}]
-    serial_map = simulate_opening("expert", rule="winxp", n=100_000, rng=5, chunk_size=10_000,
+    serial_map = simulate_opening("expert", rule="winxp", n=100_000, seed=5, chunk_size=10_000,
                                   workers=1)
     serial_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         assert len(client.nthreads()) == 2
-        dask_map = simulate_opening("expert", rule="winxp", n=100_000, rng=5,
+        dask_map = simulate_opening("expert", rule="winxp", n=100_000, seed=5,
                                     chunk_size=10_000, workers=client)
         dask_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=client)
     assert (serial_map.counts == dask_map.counts).all()

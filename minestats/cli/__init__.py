@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sys
 
-from minestats.cli.commands import COMMANDS
 from minestats.cli.parser import build_parser
 
 __all__ = ["main"]
@@ -27,6 +26,9 @@ def main(argv=None) -> int:
     0
     """
     args = build_parser().parse_args(argv)
+    # The library is imported only once the flags parse: `--help` stays fast.
+    from minestats.cli.commands import COMMANDS
+
     try:
         COMMANDS[args.command](args)
     except ValueError as error:

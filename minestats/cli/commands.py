@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from minestats.board import resolve_board
 from minestats.cli.output import emit_table, print_grid, read_board_file, read_text, workers_for
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
@@ -21,10 +20,12 @@ from minestats.io.boards import format_text, parse_position, to_mbf
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
-from minestats.play import POLICIES, play, win_rate
+from minestats.play import play, win_rate
+from minestats.runs.seeds import resolve_seed
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import solve
+from minestats.validation import DEFAULT_ALPHA, check_board, check_n, check_policy
 
 __all__ = ["COMMANDS"]
 
@@ -46,22 +47,18 @@ REPRODUCE = {
 }
 
 
-def _check_n(n) -> None:
-    if n is not None and n < 1:
-        raise ValueError(f"n ({n}) must be a positive integer")
-
-
 @contextlib.contextmanager
 def _run_context(args):
     """Yield the keyword arguments shared by simulations: workers, store, progress."""
-    _check_n(getattr(args, "n", None))
+    if getattr(args, "n", None) is not None:
+        check_n(args.n)
     with workers_for(args) as workers, contextlib.ExitStack() as stack:
         store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
         yield {"workers": workers, "store": store, "progress": not args.quiet}
 
 
 def run_opening(args) -> None:
-    board = resolve_board(args.board)
+    board = check_board(args.board)
     click = board.resolve_click(args.click)
     exact = opening_probability(board, click, rule=args.rule)
     row = {"board": str(board), "rule": args.rule, "click_x": click[0], "click_y": click[1],
@@ -69,7 +66,7 @@ def run_opening(args) -> None:
     if args.n is not None:
         with _run_context(args) as options:
             row = simulate_opening(board, rule=args.rule, n=args.n, click=click,
-                                   rng=args.seed, **options).to_dict() | {
+                                   seed=args.seed, **options).to_dict() | {
                 "exact_fraction": str(exact)}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
@@ -82,7 +79,7 @@ def run_opening(args) -> None:
 
 
 def run_opening_map(args) -> None:
-    board = resolve_board(args.board)
+    board = check_board(args.board)
     if args.n is None:
         grid = opening_probability_map(board, rule=args.rule)
         if args.csv or args.json:
@@ -96,7 +93,7 @@ def run_opening_map(args) -> None:
                    grid, ".4f")
         return
     with _run_context(args) as options:
-        result = simulate_opening(board, rule=args.rule, n=args.n, rng=args.seed, **options)
+        result = simulate_opening(board, rule=args.rule, n=args.n, seed=args.seed, **options)
     if args.csv or args.json:
         emit_table(result.to_frame(), args)
         return
@@ -108,16 +105,16 @@ def run_opening_map(args) -> None:
 
 
 def _print_holm(result) -> None:
-    rejected = int(result.holm_reject(alpha=0.05).sum())
-    print(f"Holm at family-wise 5%: {rejected} of {result.board.cells} positions disagree "
-          "with the closed form")
+    rejected = int(result.holm_reject(alpha=DEFAULT_ALPHA).sum())
+    print(f"Holm at family-wise {DEFAULT_ALPHA:.0%}: {rejected} of {result.board.cells} "
+          "positions disagree with the closed form")
 
 
 def run_simulate(args) -> None:
-    board = resolve_board(args.board)
+    board = check_board(args.board)
     click = None if args.all_clicks else board.resolve_click(args.click)
     with _run_context(args) as options:
-        result = simulate_opening(board, rule=args.rule, n=args.n, click=click, rng=args.seed,
+        result = simulate_opening(board, rule=args.rule, n=args.n, click=click, seed=args.seed,
                                   **options)
     emit_table(result.to_frame(), args,
                title=f"board {board}, rule {args.rule}, n {result.n} per click, "
@@ -126,12 +123,15 @@ def run_simulate(args) -> None:
         _print_holm(result)
 
 
-def _layout_to_solve(args) -> np.ndarray:
+def _layout_to_solve(args) -> tuple[np.ndarray, int | str | None]:
+    """Return the layout to solve and the label of the seed that drew it (None: a file)."""
     if (args.file is None) == (args.board is None):
         raise ValueError("give either --file or --board (with --rule and --seed)")
     if args.file is not None:
-        return read_board_file(args.file)
-    return sample_mines(args.board, 1, rule=args.rule, click=args.click, rng=args.seed)[0]
+        return read_board_file(args.file), None
+    seed_sequence, label = resolve_seed(args.seed)
+    return sample_mines(args.board, 1, rule=args.rule, click=args.click,
+                        seed=seed_sequence)[0], label
 
 
 def _player_view(mines: np.ndarray, result) -> np.ndarray:
@@ -144,19 +144,20 @@ def _player_view(mines: np.ndarray, result) -> np.ndarray:
 
 
 def run_solve(args) -> None:
-    mines = _layout_to_solve(args)
+    mines, seed = _layout_to_solve(args)
     result = solve(mines, args.click, solver=args.solver, use_mine_count=args.use_mine_count,
                    max_configurations=args.max_configurations)
     row = result.to_dict()
-    if args.seed is not None and args.file is None:
-        row |= {"rule": args.rule, "seed": args.seed}
+    if seed is not None:
+        row |= {"rule": args.rule, "seed": seed}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
     outcome = ("lost: the first click hit a mine" if result.lost else "solved" if result.solved
                else "capped: gave up at the configuration cap" if result.capped
                else "stuck: needs a guess")
-    print(f"board {result.board}  click {result.click}  solver {args.solver}  {outcome}  "
+    drawn = "" if seed is None else f"  rule {args.rule}  seed {seed}"
+    print(f"board {result.board}{drawn}  click {result.click}  solver {args.solver}  {outcome}  "
           f"rounds {result.rounds}  open {row['revealed_cells']}  flagged "
           f"{row['flagged_cells']}")
     print_grid("final view (# hidden, F flag, . empty):", _player_view(mines, result), "s")
@@ -223,8 +224,8 @@ def run_bbbv(args) -> None:
                                    seed=args.seed, **options)
     summary = histogram.summary()
     if args.between is not None:
-        summary |= {f"share_{key}": value
-                    for key, value in histogram.share_between(*args.between).items()}
+        # the share's n and seed are the summary's: one column each
+        summary |= histogram.share(*args.between).to_dict()
     emit_table(pd.DataFrame([summary]), args,
                title=f"3BV over n {histogram.n} boards, seed {histogram.seed}")
 
@@ -261,29 +262,28 @@ def run_probabilities(args) -> None:
 
 
 def run_play(args) -> None:
-    if args.policy not in POLICIES:
-        raise ValueError(f"policy {args.policy!r} is not one of {', '.join(POLICIES)}")
-    seed = np.random.SeedSequence(args.seed)
-    board_seed, game_seed = seed.spawn(2)
+    check_policy(args.policy)
+    sequence, label = resolve_seed(args.seed)
+    board_seed, game_seed = sequence.spawn(2)
+    if (args.file is None) == (args.board is None):
+        raise ValueError("give either --file or --board (with --rule and --seed)")
     if args.file is not None:
         mines = read_board_file(args.file)
-    elif args.board is not None:
-        mines = sample_mines(args.board, 1, rule=args.rule, click=args.click,
-                             rng=np.random.default_rng(board_seed))[0]
     else:
-        raise ValueError("give --board (with --rule and --seed) or --file")
+        mines = sample_mines(args.board, 1, rule=args.rule, click=args.click,
+                             seed=board_seed)[0]
     result = play(mines, args.click, policy=args.policy, seed=game_seed)
     row = {"won": result.won, "guesses": result.guesses, "opened": result.opened,
-           "policy": args.policy, "seed": seed.entropy,
+           "policy": args.policy, "seed": label,
            "guess_cells": " ".join(f"{m.x},{m.y}" for m in result.moves),
-           "guess_mine_probabilities": " ".join(f"{m.mine_probability:.6g}"
+           "guess_mine_probabilities": " ".join(f"{m.mine_probability:.17g}"
                                                 for m in result.moves)}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
     print(f"{'won' if result.won else 'lost'} with {result.guesses} guess"
           f"{'' if result.guesses == 1 else 'es'}, {result.opened} cells open "
-          f"(policy {args.policy}, seed {seed.entropy})")
+          f"(policy {args.policy}, seed {label})")
     for number, move in enumerate(result.moves, start=1):
         print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
               f"{move.mine_probability:.4f}")

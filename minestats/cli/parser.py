@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from minestats.board import PRESETS
-from minestats.rules import RULES
-from minestats.solvers import DEFAULT_MAX_CONFIGURATIONS, SOLVERS
+from minestats.validation import DEFAULT_MAX_CONFIGURATIONS, PRESET_SIZES, RULES, SOLVERS
 
 __all__ = ["build_parser"]
 
@@ -47,6 +45,24 @@ example:
 """
 
 
+def seed_argument(text: str) -> int | str:
+    """Read ``--seed``: digits are an int, anything else a string, as in the library.
+
+    So ``--seed 42`` gives the numbers of ``seed=42`` and ``--seed 2026-11-29`` those
+    of ``seed="2026-11-29"`` (`minestats.runs.seeds.seed_from_text`).
+    """
+    from minestats.runs.seeds import seed_from_text
+
+    try:
+        return seed_from_text(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+SEED_HELP = ("an integer, or a string such as a date (2026-11-29); default: fresh entropy, "
+             "printed with the result")
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2."""
 
@@ -55,7 +71,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def _board(parser, *, required=True):
-    presets = ", ".join(PRESETS)
+    presets = ", ".join(PRESET_SIZES)
     parser.add_argument("--board", required=required,
                         help=f"a preset ({presets}) or WxH/M, e.g. 30x16/99")
 
@@ -82,8 +98,7 @@ def _solver(parser):
 
 def _run_options(parser, *, n_required, n_help="boards to simulate"):
     parser.add_argument("-n", "--n", type=int, required=n_required, default=None, help=n_help)
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed (default: fresh entropy, printed with the result)")
+    parser.add_argument("--seed", type=seed_argument, default=None, help=SEED_HELP)
     parser.add_argument("--workers", type=int, default=-1,
                         help="worker processes (-1: all cores, 1: this process)")
     parser.add_argument("--scheduler", default=None,
@@ -152,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     _rule(solve, default="safe-opening")
     _click(solve)
     _solver(solve)
-    solve.add_argument("--seed", type=int, default=None, help="seed for a drawn board")
+    solve.add_argument("--seed", type=seed_argument, default=None,
+                       help="seed of a drawn board: " + SEED_HELP)
     _output(solve)
 
     pass_rate = command("pass-rate", "share of boards a solver finishes without guessing",
@@ -185,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     _click(generate)
     generate.add_argument("--method", default="retry", help="retry or perturb (default retry)")
     generate.add_argument("--solver", default="logic", help=f"{', '.join(SOLVERS)}")
-    generate.add_argument("--seed", default=None, help="an integer or a string such as a date")
+    generate.add_argument("--seed", type=seed_argument, default=None, help=SEED_HELP)
     generate.add_argument("--max-tries", type=int, default=None, help="give up after this many")
     generate.add_argument("--timeout", type=float, default=None,
                           help="give up after this many seconds")
@@ -233,8 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--click", default="corner",
                       help="x,y (0-based), 'centre' or 'corner' (default corner)")
     play.add_argument("--policy", default="best", help="best or safest (default best)")
-    play.add_argument("--seed", type=int, default=None,
-                      help="seed of the board and the tie-breaks (default: fresh, printed)")
+    play.add_argument("--seed", type=seed_argument, default=None,
+                      help="seed of the board and the tie-breaks: " + SEED_HELP)
     _output(play)
 
     win = command("win-rate", "share of games a policy wins, with its Wilson interval",

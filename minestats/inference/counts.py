@@ -13,6 +13,7 @@ import numpy as np
 from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.inference.engine import frozen, solve_constraints
+from minestats.runs.seeds import as_generator
 
 __all__ = ["ReconstructResult", "counts_from_mines", "parse_counts", "random_counts",
            "reconstruct"]
@@ -42,7 +43,7 @@ def counts_from_mines(mines) -> np.ndarray:
     return neighbour_counts(layout).astype(np.int64) + layout
 
 
-def random_counts(width: int, height: int, p: float, *, rng=None):
+def random_counts(width: int, height: int, p: float, *, seed=None):
     """Draw a layout with each cell a mine independently with probability ``p``.
 
     Parameters
@@ -51,8 +52,8 @@ def random_counts(width: int, height: int, p: float, *, rng=None):
         Board size, both at least 1.
     p : float
         Per-cell mine probability, in [0, 1].
-    rng : numpy.random.Generator, int or None, optional
-        Random source or seed, passed to `numpy.random.default_rng`.
+    seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None, optional
+        Random source or seed (`minestats.runs.seeds.as_generator`).
 
     Returns
     -------
@@ -63,14 +64,14 @@ def random_counts(width: int, height: int, p: float, *, rng=None):
 
     Examples
     --------
-    >>> counts, mines = random_counts(4, 3, 0.25, rng=1)
+    >>> counts, mines = random_counts(4, 3, 0.25, seed=1)
     >>> counts.shape, bool((counts == counts_from_mines(mines)).all())
     ((3, 4), True)
     """
     board = Board(width, height, 0)
     if not 0 <= p <= 1:
         raise ValueError(f"p ({p!r}) must be a probability in [0, 1]")
-    mines = np.random.default_rng(rng).random(board.shape) < p
+    mines = as_generator(seed).random(board.shape) < p
     return counts_from_mines(mines), mines
 
 

@@ -34,14 +34,14 @@ import numpy as np
 
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import Position, position_probabilities
-from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.runs.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
+from minestats.validation import POLICIES, check_policy
 
 __all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GameResult", "Move",
            "play"]
 
-POLICIES = ("safest", "best")
 CANDIDATE_SHARE = 0.9
 """``best`` looks at cells whose safety is at least this share of the best safety."""
 MAX_CANDIDATES = 6
@@ -238,8 +238,7 @@ def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
     >>> sorted(outcomes)
     [False, True]
     """
-    if policy not in POLICIES:
-        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+    check_policy(policy)
     options = SolverOptions() if options is None else options
     if not isinstance(options, SolverOptions):
         raise ValueError(f"options ({options!r}) must be a SolverOptions")

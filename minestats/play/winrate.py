@@ -15,21 +15,28 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
-from minestats.play.player import POLICIES, play
-from minestats.rules import check_rule
-from minestats.runs.chunks import as_seed_sequence, seed_label
+from minestats.board import Board
+from minestats.play.player import play
+from minestats.runs.seeds import as_seed_sequence, seed_label
 from minestats.runs.sweeps import grid_seeds, run_jobs
 from minestats.sampling import sample_mines
-from minestats.stats import wilson_interval
+from minestats.stats import ProportionResult
+from minestats.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_board,
+    check_click,
+    check_count,
+    check_n,
+    check_policy,
+)
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "WinRate", "win_rate", "win_rate_sweep"]
 
 DEFAULT_CHUNK_SIZE = 200
 
 
-@dataclass(frozen=True)
-class WinRate:
+@dataclass(frozen=True, repr=False)
+class WinRate(ProportionResult):
     """Result of `win_rate`: games won by a policy, with its inputs and guess counts.
 
     Attributes
@@ -54,6 +61,9 @@ class WinRate:
         Games in which a deduction step hit its configuration cap.
     seconds : float
         Compute time summed over chunks.
+
+    The win rate (``proportion``), its interval (``proportion_ci``) and ``to_frame``
+    come from `minestats.stats.ProportionResult`.
     """
 
     board: Board
@@ -71,16 +81,6 @@ class WinRate:
     seconds: float
 
     @property
-    def proportion(self) -> float:
-        """Share of games won."""
-        return self.successes / self.n
-
-    def proportion_ci(self, confidence_level=0.95):
-        """Wilson interval ``(low, high)`` of the win rate."""
-        low, high = wilson_interval(self.successes, self.n, confidence_level=confidence_level)
-        return float(low), float(high)
-
-    @property
     def guesses_per_game(self) -> float:
         """Mean guesses per game."""
         return self.guesses / self.n
@@ -90,7 +90,7 @@ class WinRate:
         """Mean guesses per won game (NaN when none was won)."""
         return self.guesses_won / self.successes if self.successes else float("nan")
 
-    def to_dict(self, *, confidence_level=0.95) -> dict:
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
         """Return one table row: inputs, counts, win rate, its Wilson interval, guesses.
 
         Examples
@@ -120,7 +120,7 @@ def _win_rate_chunk(config, size, seed_sequence):
     start = time.process_time()
     layouts_seed, games_seed = seed_sequence.spawn(2)
     layouts = sample_mines(board, size, rule=rule, click=click,
-                           rng=np.random.default_rng(layouts_seed))
+                           seed=layouts_seed)
     totals = np.zeros(6)
     for layout, game_seed in zip(layouts, games_seed.spawn(size), strict=True):
         result = play(layout, click, policy=policy, seed=game_seed)
@@ -133,18 +133,13 @@ def _win_rate_chunk(config, size, seed_sequence):
 
 def _config(board, rule, click, policy) -> tuple:
     """Check one row and return its ``(board, rule, click, policy)``."""
-    board = resolve_board(board)
-    click = check_rule(board, click, rule)
-    if policy not in POLICIES:
-        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
-    return board, rule, click, policy
+    board = check_board(board)
+    return board, rule, check_click(board, click, rule), check_policy(policy)
 
 
 def _rows(configs, seeds, *, n, chunk_size, workers, store, progress) -> list[WinRate]:
     """Play every row's games on the sweep engine and build the results."""
-    for name, value in (("n", n), ("chunk_size", chunk_size)):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-            raise ValueError(f"{name} ({value!r}) must be a positive integer")
+    n, chunk_size = check_n(n), check_count("chunk_size", chunk_size)
     totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=int(n),
                       chunk_size=int(chunk_size), workers=workers, store=store,
                       progress=progress)

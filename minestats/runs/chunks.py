@@ -4,7 +4,7 @@ Work of ``n`` trials is cut into chunks of ``chunk_size``; chunk ``i`` draws fro
 ``SeedSequence(entropy, spawn_key=(*spawn_key, i))``, the same stream as the
 ``i``-th child of ``SeedSequence(entropy).spawn``. A result therefore depends only
 on the seed, ``n`` and ``chunk_size``, never on how many workers ran the chunks or
-in which order they finished.
+in which order they finished. Seeds themselves are read by `minestats.runs.seeds`.
 """
 
 from __future__ import annotations
@@ -17,49 +17,9 @@ from itertools import chain, islice
 
 import numpy as np
 
-__all__ = ["as_seed_sequence", "chunk_seeds", "chunk_sizes", "map_chunks", "seed_label"]
+from minestats.validation import check_count
 
-
-def as_seed_sequence(rng) -> np.random.SeedSequence:
-    """Turn a seed (int, `~numpy.random.SeedSequence`, Generator or None) into a SeedSequence.
-
-    ``None`` draws fresh entropy from the OS, which the returned sequence records so
-    the run can be repeated. A Generator is asked for 128 random bits, so the same
-    seeded Generator gives the same sequence.
-
-    Examples
-    --------
-    >>> as_seed_sequence(42).entropy
-    42
-    >>> as_seed_sequence(None).entropy > 0
-    True
-    """
-    if isinstance(rng, np.random.SeedSequence):
-        return rng
-    if isinstance(rng, np.random.Generator):
-        return np.random.SeedSequence(rng.integers(0, 2**63, size=2).tolist())
-    if rng is None:
-        return np.random.SeedSequence()
-    if isinstance(rng, bool) or not isinstance(rng, int | np.integer) or rng < 0:
-        raise ValueError(f"seed ({rng!r}) must be a non-negative integer, a SeedSequence, "
-                         f"a Generator or None")
-    return np.random.SeedSequence(int(rng))
-
-
-def seed_label(seed_sequence: np.random.SeedSequence):
-    """Return the value to record as a run's seed: its entropy, and spawn key if any.
-
-    Examples
-    --------
-    >>> seed_label(np.random.SeedSequence(42))
-    42
-    >>> seed_label(np.random.SeedSequence(42, spawn_key=(3,)))
-    '42/3'
-    """
-    entropy = seed_sequence.entropy
-    if not seed_sequence.spawn_key:
-        return entropy
-    return "/".join(str(part) for part in (entropy, *seed_sequence.spawn_key))
+__all__ = ["chunk_seeds", "chunk_sizes", "map_chunks"]
 
 
 def chunk_sizes(n: int, chunk_size: int) -> list[int]:
@@ -72,13 +32,10 @@ def chunk_sizes(n: int, chunk_size: int) -> list[int]:
     >>> chunk_sizes(0, 10)
     []
     """
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int | np.integer) \
-            or chunk_size < 1:
-        raise ValueError(f"chunk_size ({chunk_size!r}) must be a positive integer")
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise ValueError(f"n ({n!r}) must be a non-negative integer")
-    full, rest = divmod(int(n), int(chunk_size))
-    return [int(chunk_size)] * full + ([rest] if rest else [])
+    chunk_size = check_count("chunk_size", chunk_size)
+    n = check_count("n", n, minimum=0)
+    full, rest = divmod(n, chunk_size)
+    return [chunk_size] * full + ([rest] if rest else [])
 
 
 def chunk_seeds(seed_sequence: np.random.SeedSequence, count: int) -> Iterator:

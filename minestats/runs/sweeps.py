@@ -19,22 +19,23 @@ from functools import partial
 import numpy as np
 from tqdm import tqdm
 
-from minestats.runs.chunks import as_seed_sequence, chunk_seeds, chunk_sizes, map_chunks
+from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
+from minestats.runs.seeds import as_seed_sequence
 from minestats.runs.store import ChunkStore, job_key
 
 __all__ = ["grid_seeds", "run_jobs"]
 
 
-def grid_seeds(rng, count: int) -> list[np.random.SeedSequence]:
-    """Seed sequences of the ``count`` jobs of a grid: the keyed children of ``rng``.
+def grid_seeds(seed, count: int) -> list[np.random.SeedSequence]:
+    """Seed sequences of the ``count`` jobs of a grid: the keyed children of ``seed``.
 
     Examples
     --------
-    >>> from minestats.runs.chunks import seed_label
+    >>> from minestats.runs.seeds import seed_label
     >>> [seed_label(s) for s in grid_seeds(42, 3)]
     ['42/0', '42/1', '42/2']
     """
-    return list(chunk_seeds(as_seed_sequence(rng), count))
+    return list(chunk_seeds(as_seed_sequence(seed), count))
 
 
 def _run_tagged(chunk_function, task):

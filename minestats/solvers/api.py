@@ -30,35 +30,10 @@ from minestats.solvers.logic import logic_moves
 from minestats.solvers.single_point import propagate, single_point_batch
 from minestats.solvers.state import CheckedGame, Moves
 from minestats.solvers.subset import subset_moves
+from minestats.validation import DEFAULT_MAX_CONFIGURATIONS, SOLVERS, check_solver_options
 
 __all__ = ["DEFAULT_MAX_CONFIGURATIONS", "SOLVERS", "BatchSolveResult", "SolveResult",
-           "SolverOptions", "check_options", "deduce", "solve", "solve_batch"]
-
-SOLVERS = ("single-point", "subset", "logic", "exhaustive")
-DEFAULT_MAX_CONFIGURATIONS = 200_000
-"""The default cap on configurations enumerated by ``logic`` at one stall."""
-
-
-def check_options(solver, use_mine_count, max_configurations) -> None:
-    """Raise ValueError, naming the value, unless the solver options are valid.
-
-    Examples
-    --------
-    >>> check_options("logic", True, 200_000)
-    >>> check_options("psychic", True, 1)
-    Traceback (most recent call last):
-    ...
-    ValueError: solver 'psychic' is not one of single-point, subset, logic, exhaustive
-    """
-    if solver not in SOLVERS:
-        raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
-    if not isinstance(use_mine_count, bool | np.bool_):
-        raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
-    if (isinstance(max_configurations, bool)
-            or not isinstance(max_configurations, int | np.integer)
-            or max_configurations < 1):
-        raise ValueError(f"max_configurations ({max_configurations!r}) must be a positive integer")
-
+           "SolverOptions", "deduce", "solve", "solve_batch"]
 
 @dataclass(frozen=True)
 class SolverOptions:
@@ -89,9 +64,10 @@ class SolverOptions:
     max_configurations: int = DEFAULT_MAX_CONFIGURATIONS
 
     def __post_init__(self):
-        check_options(self.solver, self.use_mine_count, self.max_configurations)
-        object.__setattr__(self, "use_mine_count", bool(self.use_mine_count))
-        object.__setattr__(self, "max_configurations", int(self.max_configurations))
+        _, use_mine_count, max_configurations = check_solver_options(
+            self.solver, self.use_mine_count, self.max_configurations)
+        object.__setattr__(self, "use_mine_count", use_mine_count)
+        object.__setattr__(self, "max_configurations", max_configurations)
 
 
 @dataclass(frozen=True)
@@ -144,7 +120,7 @@ class SolveResult:
         return {
             "board": str(self.board), "width": self.board.width,
             "height": self.board.height, "mines": self.board.mines,
-            "click": f"{self.click[0]},{self.click[1]}", "solver": self.solver,
+            "click_x": self.click[0], "click_y": self.click[1], "solver": self.solver,
             "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations,
             "solved": self.solved, "capped": self.capped, "lost": self.lost,
@@ -263,7 +239,7 @@ def solve(mines, click, *, solver="logic", use_mine_count=True,
     revealed.flags.writeable = flagged.flags.writeable = False
     return SolveResult(
         board=state.board, click=state.click, solver=solver,
-        use_mine_count=bool(use_mine_count), max_configurations=int(max_configurations),
+        use_mine_count=options.use_mine_count, max_configurations=options.max_configurations,
         solved=state.won, capped=capped, lost=state.lost, rounds=rounds,
         revealed=revealed, flagged=flagged,
     )
@@ -307,7 +283,7 @@ class BatchSolveResult:
         4
         """
         return {
-            "board": str(self.board), "click": f"{self.click[0]},{self.click[1]}",
+            "board": str(self.board), "click_x": self.click[0], "click_y": self.click[1],
             "solver": self.solver, "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations, "n": self.n,
             "solved": int(self.solved.sum()), "capped": int(self.capped.sum()),
@@ -345,7 +321,7 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
     >>> solve_batch(np.array([stuck]), "corner", use_mine_count=False).solved
     array([ True])
     """
-    check_options(solver, use_mine_count, max_configurations)
+    options = SolverOptions(solver, use_mine_count, max_configurations)
     layouts = as_layouts(mines, ndims=(3,))
     boards, height, width = layouts.shape
     board = Board(width, height, int(layouts[0].sum()) if boards else 0)
@@ -354,12 +330,13 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
         solved, lost = single_point_batch(layouts, board.index(click))
         capped = np.zeros(boards, dtype=bool)
     else:
-        results = [solve(layout, click, solver=solver, use_mine_count=use_mine_count,
-                         max_configurations=max_configurations) for layout in layouts]
+        results = [solve(layout, click, solver=solver, use_mine_count=options.use_mine_count,
+                         max_configurations=options.max_configurations)
+                   for layout in layouts]
         solved, capped, lost = (
             np.array([getattr(r, name) for r in results], dtype=bool)
             for name in ("solved", "capped", "lost"))
     return BatchSolveResult(board=board, click=click, solver=solver,
-                            use_mine_count=bool(use_mine_count),
-                            max_configurations=int(max_configurations),
+                            use_mine_count=options.use_mine_count,
+                            max_configurations=options.max_configurations,
                             solved=solved, capped=capped, lost=lost)

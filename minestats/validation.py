@@ -1,0 +1,246 @@
+"""Checks of the arguments every entry point takes, and the named defaults they share.
+
+Every public function checks its arguments here, so a bad value gets the same
+message wherever it is passed: ``n`` and other counts, the board (a `Board`, a
+preset name or ``"WxH/M"``), the first-click rule, the click, the solver options and
+the confidence level. Each check returns the value in its canonical form (an int,
+a `Board`, an ``(x, y)`` tuple...) or raises ValueError naming the argument.
+
+This module imports nothing heavy at load time (no numpy, no numba), so the command
+line can build its help from the names below without starting the library.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_CONFIDENCE_LEVEL",
+    "DEFAULT_MAX_CONFIGURATIONS",
+    "MAX_N",
+    "POLICIES",
+    "PRESET_SIZES",
+    "RULES",
+    "SOLVERS",
+    "check_board",
+    "check_click",
+    "check_confidence_level",
+    "check_count",
+    "check_n",
+    "check_policy",
+    "check_rule_name",
+    "check_solver_options",
+    "check_timeout",
+]
+
+RULES = ("uniform", "safe-click", "safe-opening", "winxp")
+"""The first-click rules (`minestats.rules`)."""
+
+SOLVERS = ("single-point", "subset", "logic", "exhaustive")
+"""The solvers, weakest first (`minestats.solvers`)."""
+
+POLICIES = ("safest", "best")
+"""The guessing policies of the player, weakest first (`minestats.play`)."""
+
+PRESET_SIZES = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (30, 16, 99),
+    "classic-beginner": (8, 8, 10),
+}
+"""Width, height and mines of each preset board (`minestats.board.PRESETS`)."""
+
+DEFAULT_MAX_CONFIGURATIONS = 200_000
+"""The default cap on configurations enumerated by ``logic`` at one stall."""
+
+DEFAULT_CONFIDENCE_LEVEL = 0.95
+"""Coverage of every confidence interval unless asked otherwise."""
+
+DEFAULT_ALPHA = 0.05
+"""Family-wise level of the multiple-comparison tests (Holm) unless asked otherwise."""
+
+MAX_N = 10**12
+"""The most trials one run may ask for: beyond it a typo, not a plan (days of work)."""
+
+
+def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int, or raise ValueError unless it is an integer in range.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value : int
+        A Python or numpy integer; a bool is refused.
+    minimum, maximum : int, optional
+        Bounds, both included; default at least 1, no upper bound.
+
+    Examples
+    --------
+    >>> check_count("patience", 20)
+    20
+    >>> check_count("chunk_size", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: chunk_size (0) must be a positive integer
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
+        kind = {0: "a non-negative integer", 1: "a positive integer"}.get(
+            minimum, f"an integer of at least {minimum}")
+        raise ValueError(f"{name} ({value!r}) must be {kind}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} ({value!r}) must be at most {maximum:_}")
+    return int(value)
+
+
+def check_n(n, *, name: str = "n") -> int:
+    """Return the number of trials as an int: a positive integer of at most `MAX_N`.
+
+    Examples
+    --------
+    >>> check_n(2_000)
+    2000
+    >>> check_n(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n (-1) must be a positive integer
+    >>> check_n(10**13)
+    Traceback (most recent call last):
+    ...
+    ValueError: n (10000000000000) must be at most 1_000_000_000_000
+    """
+    return check_count(name, n, minimum=1, maximum=MAX_N)
+
+
+def check_confidence_level(confidence_level) -> float:
+    """Return the confidence level as a float strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> check_confidence_level(0.99)
+    0.99
+    >>> check_confidence_level(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence_level (1.5) must lie strictly between 0 and 1
+    """
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, Real) \
+            or not 0 < confidence_level < 1:
+        raise ValueError(
+            f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1")
+    return float(confidence_level)
+
+
+def check_timeout(timeout) -> float | None:
+    """Return a time limit in seconds as a positive float, or None for no limit.
+
+    Examples
+    --------
+    >>> check_timeout(60), check_timeout(None)
+    (60.0, None)
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, Real) \
+            or not 0 < timeout < math.inf:
+        raise ValueError(f"timeout ({timeout!r}) must be a positive number of seconds or None")
+    return float(timeout)
+
+
+def check_board(board):
+    """Return a `~minestats.board.Board` given one, a preset name or ``"WxH/M"``.
+
+    Examples
+    --------
+    >>> check_board("expert"), check_board("8x8/10")
+    (Board(30x16/99), Board(8x8/10))
+    """
+    from minestats.board import resolve_board
+
+    return resolve_board(board)
+
+
+def check_policy(policy) -> str:
+    """Return ``policy`` if it is one of `POLICIES`, else raise ValueError.
+
+    Examples
+    --------
+    >>> check_policy("best")
+    'best'
+    >>> check_policy("lucky")
+    Traceback (most recent call last):
+    ...
+    ValueError: policy 'lucky' is not one of safest, best
+    """
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+    return policy
+
+
+def check_rule_name(rule) -> str:
+    """Return ``rule`` if it is one of `RULES`, else raise ValueError.
+
+    Examples
+    --------
+    >>> check_rule_name("winxp")
+    'winxp'
+    >>> check_rule_name("xp")
+    Traceback (most recent call last):
+    ...
+    ValueError: rule 'xp' is not one of uniform, safe-click, safe-opening, winxp
+    """
+    if not isinstance(rule, str) or rule not in RULES:
+        raise ValueError(f"rule {rule!r} is not one of {', '.join(RULES)}")
+    return rule
+
+
+def check_click(board, click, rule: str | None = None) -> tuple[int, int]:
+    """Return the click as ``(x, y)`` on the board; with a rule, check it can place the mines.
+
+    The board is read by `check_board` and the click by
+    `minestats.board.Board.resolve_click`. Given a first-click rule, the board's
+    mines must also fit outside the cells the rule keeps free
+    (`minestats.rules.check_rule`).
+
+    Examples
+    --------
+    >>> check_click("expert", "centre"), check_click("beginner", "2,3", "winxp")
+    ((15, 8), (2, 3))
+    >>> check_click("3x3/1", "centre", "safe-opening")
+    Traceback (most recent call last):
+    ...
+    ValueError: mines (1) must be at most 0 for rule 'safe-opening' on 3x3 with click (1, 1)
+    """
+    board = check_board(board)
+    if rule is None:
+        return board.resolve_click(click)
+    from minestats.rules import check_rule
+
+    return check_rule(board, click, rule)
+
+
+def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[str, bool, int]:
+    """Return the solver options in canonical form, or raise ValueError naming the value.
+
+    `minestats.solvers.SolverOptions` runs this check; functions that take the
+    options one by one (`minestats.solve`, `minestats.pass_rate`, the generators)
+    build a SolverOptions, so every one of them gives the same message.
+
+    Examples
+    --------
+    >>> check_solver_options("logic", True, 200_000)
+    ('logic', True, 200000)
+    >>> check_solver_options("psychic", True, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: solver 'psychic' is not one of single-point, subset, logic, exhaustive
+    """
+    import numpy as np
+
+    if not isinstance(solver, str) or solver not in SOLVERS:
+        raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
+    if not isinstance(use_mine_count, bool | np.bool_):
+        raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
+    return solver, bool(use_mine_count), check_count("max_configurations", max_configurations)
