@@ -1,0 +1,3 @@
+"""Players, policies, win rates and exact optimal play."""
+
+__all__ = []
