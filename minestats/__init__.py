@@ -42,6 +42,7 @@ _LOCATIONS = {
     "play": "minestats.play",
     "win_rate": "minestats.play",
     "win_rate_sweep": "minestats.play",
+    "optimal_win_probability": "minestats.play",
     "RULES": "minestats.rules",
     "ChunkStore": "minestats.runs.store",
     "sample_mines": "minestats.sampling",
