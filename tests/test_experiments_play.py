@@ -1,7 +1,11 @@
 """The win-rate experiment scripts run end to end on small n and write their files."""
 
+from fractions import Fraction
+
 import pandas as pd
 from test_experiments import assert_sidecar, run_script
+
+from minestats import optimal_win_probability
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}
@@ -35,3 +39,15 @@ def test_win_rate_by_density(tmp_path):
     table = pd.read_csv(tmp_path / "win_rate_by_density.csv")
     assert sorted(table["mines"].unique().tolist()) == [26, 48, 51, 96]
     assert (tmp_path / "win_rate_by_density.png").exists()
+
+
+def test_optimal_play(tmp_path):
+    run_script("optimal_play.py", tmp_path, "--n", "50", "--boards", "4x4/4")
+    table = pd.read_csv(tmp_path / "optimal_play.csv")
+    assert len(table) == 4 * 2 and SHARED <= set(table.columns)
+    uniform = table[table["rule"] == "uniform"].iloc[0]
+    # From the corner, the optimal player does no better than from the best first click
+    # (961/1820, the published optimum), and the script reports the corner's value.
+    corner = Fraction(uniform["optimal_fraction"])
+    assert corner < Fraction(961, 1820)
+    assert corner == optimal_win_probability("4x4/4", rule="uniform", click=(0, 0))

@@ -44,6 +44,8 @@ REPRODUCE = {
                   "--store", "results/win_rates.sqlite"],
     "win_rate_by_click": ["--n", "2000", "--n-intermediate", "500"],
     "win_rate_by_density": ["--n", "20000"],
+    "optimal_play": ["--n", "200000", "--boards", "4x4/2", "4x4/4", "4x4/6", "5x3/4", "4x5/5",
+                     "5x4/6"],
 }
 
 
