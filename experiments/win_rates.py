@@ -48,16 +48,19 @@ def setups(board: Board):
 
 
 def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers,
-                   store=None) -> pd.DataFrame:
+                   store=None, n_paper=None, n_paper_opening=None) -> pd.DataFrame:
     rows = [(board, rule, click, policy) for board in BOARDS
             for rule, click in setups(board) for policy in POLICIES]
     sizes = {8: n_small, 9: n_small, 16: n_intermediate, 30: n_expert}
+    paper = {("safe-click", "best"): n_paper, ("safe-opening", "best"): n_paper_opening}
     results = []
     for (board, rule, click, policy), row_seed in zip(rows, row_seeds(seed, len(rows)),
                                                       strict=True):
-        result = win_rate(board, rule=rule, click=click, policy=policy,
-                          n=sizes[board.width], seed=row_seed, chunk_size=chunk_size,
-                          workers=workers, store=store)
+        n = sizes[board.width]
+        if board.width == 30 and paper.get((rule, policy)) is not None:
+            n = paper[rule, policy]
+        result = win_rate(board, rule=rule, click=click, policy=policy, n=n, seed=row_seed,
+                          chunk_size=chunk_size, workers=workers, store=store)
         results.append(result.to_dict())
     return pd.DataFrame(results)
 
@@ -91,6 +94,12 @@ def main(argv=None):
                         help="games per 16x16 row (default 300)")
     parser.add_argument("--n-expert", type=int, default=100,
                         help="games per 30x16 row (default 100)")
+    parser.add_argument("--n-paper", type=int, default=None,
+                        help="games for the Expert row the literature is judged by: safe "
+                             "first click at the corner, policy best (default --n-expert)")
+    parser.add_argument("--n-paper-opening", type=int, default=None,
+                        help="games for the Expert opening-start row at (3, 3), policy best "
+                             "(default --n-expert)")
     parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
     parser.add_argument("--store", type=Path, default=None,
                         help="chunk store (SQLite) that makes the run resumable")
@@ -98,11 +107,14 @@ def main(argv=None):
     store = None if args.store is None else ChunkStore(args.store)
     table = simulate_table(seed=args.seed, n_small=args.n_small,
                            n_intermediate=args.n_intermediate, n_expert=args.n_expert,
-                           chunk_size=args.chunk_size, workers=args.workers, store=store)
+                           chunk_size=args.chunk_size, workers=args.workers, store=store,
+                           n_paper=args.n_paper, n_paper_opening=args.n_paper_opening)
     comparison = compare_published(table)
     inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
               "n": {"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate,
-                    "30x16": args.n_expert},
+                    "30x16": args.n_expert,
+                    "30x16 safe-click (0, 0) best": args.n_paper or args.n_expert,
+                    "30x16 safe-opening (3, 3) best": args.n_paper_opening or args.n_expert},
               "wall_time_s": time.perf_counter() - start}
     path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs))
     published_path = write_csv(comparison, args.out / "win_rates_published.csv",

@@ -13,10 +13,12 @@ SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci
 
 def test_win_rates(tmp_path):
     out = run_script("win_rates.py", tmp_path, "--n-small", "20", "--n-intermediate", "4",
-                     "--n-expert", "2")
+                     "--n-expert", "2", "--n-paper", "3")
     table = pd.read_csv(tmp_path / "win_rates.csv")
     assert len(table) == 4 * 4 * 2 and SHARED <= set(table.columns)
-    assert set(table.loc[table["width"] == 30, "n"]) == {2}
+    expert = table[table["width"] == 30].set_index(["rule", "policy"])["n"]
+    assert expert[("safe-click", "best")] == 3 and expert[("safe-opening", "best")] == 2
+    assert set(expert.drop(("safe-click", "best"))) == {2}
     published = pd.read_csv(tmp_path / "win_rates_published.csv")
     assert len(published) == 10
     expert = published[(published["board"] == "30x16/99") & (published["rule"] == "safe-click")]
