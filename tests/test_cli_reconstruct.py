@@ -71,7 +71,8 @@ def test_reconstruct_solves_a_random_30x30(tmp_path, capsys):
     ("stdin", "argv", "message"),
     [
         ("1 1\n1 x\n", ["reconstruct"], "<stdin>: line 2: 'x' is not an integer"),
-        ("1 1\n\n1 1 1\n", ["reconstruct", "-"], "<stdin>: line 3: 3 values, but line 1 has 2"),
+        ("1 1\n\n1 1 1\n", ["reconstruct", "-"],
+         "<stdin>: line 3: row has 3 cells, expected 2 like line 1"),
         ("1 10\n", ["reconstruct"], "<stdin>: line 1: value 10 is outside 0..9"),
         ("", ["reconstruct"], "<stdin>: no rows of counts"),
         ("", ["reconstruct", "no/such/file.txt"],

@@ -208,8 +208,8 @@ def test_reconstruct_rejects_bad_counts(counts, message):
     [
         ("", "no rows of counts"),
         ("\n  \n", "no rows of counts"),
-        ("1 1\n1 1 1\n", "line 2: 3 values, but line 1 has 2"),
-        ("\n1 1\n\n1\n", "line 4: 1 values, but line 2 has 2"),
+        ("1 1\n1 1 1\n", "line 2: row has 3 cells, expected 2 like line 1"),
+        ("\n1 1\n\n1\n", "line 4: row has 1 cells, expected 2 like line 2"),
         ("1 1\n1 x\n", "line 2: 'x' is not an integer"),
         ("1 1\n1 1\n2.0 1\n", "line 3: '2.0' is not an integer"),
         ("1 12\n", "line 1: value 12 is outside 0..9"),

@@ -13,6 +13,7 @@ import numpy as np
 from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.inference.engine import frozen, solve_constraints
+from minestats.io.boards import read_grid
 from minestats.runs.seeds import as_generator
 
 __all__ = ["ReconstructResult", "counts_from_mines", "parse_counts", "random_counts",
@@ -94,30 +95,21 @@ def parse_counts(text: str) -> np.ndarray:
     >>> parse_counts("1 2 1\n1 2\n")
     Traceback (most recent call last):
     ...
-    ValueError: line 2: 2 values, but line 1 has 3
+    ValueError: line 2: row has 2 cells, expected 3 like line 1
     """
-    rows, first = [], None
-    for number, line in enumerate(text.splitlines(), start=1):
-        words = line.split()
-        if not words:
-            continue
+    def read_row(line):
         row = []
-        for word in words:
+        for word in line.split():
             try:
                 value = int(word)
             except ValueError:
-                raise ValueError(f"line {number}: {word!r} is not an integer") from None
+                raise ValueError(f"{word!r} is not an integer") from None
             if not 0 <= value <= 9:
-                raise ValueError(f"line {number}: value {value} is outside 0..9")
+                raise ValueError(f"value {value} is outside 0..9")
             row.append(value)
-        if first is None:
-            first = (number, len(row))
-        elif len(row) != first[1]:
-            raise ValueError(f"line {number}: {len(row)} values, "
-                             f"but line {first[0]} has {first[1]}")
-        rows.append(row)
-    if not rows:
-        raise ValueError("no rows of counts: the input is empty")
+        return row
+
+    rows = read_grid(text, read_row, what="no rows of counts: the input is empty")
     return np.array(rows, dtype=np.int64)
 
 

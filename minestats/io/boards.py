@@ -18,7 +18,7 @@ import numpy as np
 
 from minestats.game import as_layouts
 
-__all__ = ["format_text", "from_mbf", "parse_position", "parse_text", "to_mbf"]
+__all__ = ["format_text", "from_mbf", "parse_position", "parse_text", "read_grid", "to_mbf"]
 
 
 def format_text(mines) -> str:
@@ -32,6 +32,42 @@ def format_text(mines) -> str:
     """
     layout = as_layouts(mines, ndims=(2,))
     return "\n".join("".join("*" if cell else "." for cell in row) for row in layout)
+
+
+def read_grid(text: str, read_row, *, what: str) -> list[list]:
+    r"""Read the rows of a text grid, one per non-blank line, all of one length.
+
+    ``read_row(line)`` turns a stripped line into a list of cells or raises
+    ValueError; its message is prefixed with the line number (blank lines count).
+    ``what`` is the message when there are no rows.
+
+    Examples
+    --------
+    >>> read_grid("ab\n\ncd\n", list, what="empty")
+    [['a', 'b'], ['c', 'd']]
+    >>> read_grid("ab\nc\n", list, what="empty")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 2: row has 1 cells, expected 2 like line 1
+    """
+    rows, first = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            row = read_row(line)
+        except ValueError as error:
+            raise ValueError(f"line {number}: {error}") from None
+        if first is None:
+            first = (number, len(row))
+        elif len(row) != first[1]:
+            raise ValueError(f"line {number}: row has {len(row)} cells, expected {first[1]} "
+                             f"like line {first[0]}")
+        rows.append(row)
+    if not rows:
+        raise ValueError(what)
+    return rows
 
 
 def parse_text(text: str) -> np.ndarray:
@@ -52,24 +88,15 @@ def parse_text(text: str) -> np.ndarray:
     ...
     ValueError: line 2: row has 2 cells, expected 3 like line 1
     """
-    rows, first_line = [], None
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line:
-            continue
+    def read_row(line):
         bad = sorted(set(line) - {"*", "."})
         if bad:
-            raise ValueError(f"line {number}: unexpected character {bad[0]!r}; "
-                             "use '*' for a mine and '.' for a safe cell")
-        if rows and len(line) != len(rows[0]):
-            raise ValueError(f"line {number}: row has {len(line)} cells, expected "
-                             f"{len(rows[0])} like line {first_line}")
-        if not rows:
-            first_line = number
-        rows.append([cell == "*" for cell in line])
-    if not rows:
-        raise ValueError("the board is empty: no rows of '*' and '.'")
-    return np.array(rows, dtype=bool)
+            raise ValueError(f"unexpected character {bad[0]!r}; use '*' for a mine and "
+                             "'.' for a safe cell")
+        return [cell == "*" for cell in line]
+
+    return np.array(read_grid(text, read_row, what="the board is empty: no rows of '*' "
+                                                    "and '.'"), dtype=bool)
 
 
 def to_mbf(mines) -> bytes:
@@ -151,24 +178,15 @@ def parse_position(text: str) -> tuple[np.ndarray, np.ndarray]:
     ...
     ValueError: line 1: 'x' is not a number 0-8, '?' (unknown) or 'F' (flag)
     """
-    rows, first = [], None
-    for number, line in enumerate(text.splitlines(), start=1):
+    def read_row(line):
         cells = line.replace(" ", "").replace("\t", "")
-        if not cells:
-            continue
         for character in cells:
             if character not in "012345678?Ff":
-                raise ValueError(f"line {number}: {character!r} is not a number 0-8, "
-                                 "'?' (unknown) or 'F' (flag)")
-        if first is None:
-            first = (number, len(cells))
-        elif len(cells) != first[1]:
-            raise ValueError(f"line {number}: {len(cells)} cells, but line {first[0]} "
-                             f"has {first[1]}")
-        rows.append(cells)
-    if not rows:
-        raise ValueError("no rows: the position is empty")
-    grid = np.array([list(row) for row in rows])
+                raise ValueError(f"{character!r} is not a number 0-8, '?' (unknown) or "
+                                 "'F' (flag)")
+        return list(cells)
+
+    grid = np.array(read_grid(text, read_row, what="no rows: the position is empty"))
     flags = np.isin(grid, ["F", "f"])
     numbers = np.where(np.char.isdigit(grid), grid, "-1").astype(np.int64)
     return numbers, flags
