@@ -9,13 +9,22 @@ numbers, bit for bit, as an uninterrupted one.
 A chunk is keyed by its job (the chunk function, the configuration and the job's
 seed), its index and its size, so a store can be shared by many sweeps and even a
 run with a larger ``n`` reuses the chunks it has in common with a smaller one.
-A store written by another version of minestats is refused, never mixed in.
+
+Results are stored as plain data, never pickled: a JSON document in which numbers,
+lists and tuples stand for themselves, a numpy array is its dtype, shape and raw
+bytes, and the few result objects of the package (`_OBJECTS`) are their fields.
+Reading a store therefore never runs code from it, and a damaged chunk is a
+``ValueError`` naming the store and the chunk.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import dataclasses
 import hashlib
-import pickle
+import importlib
+import json
 import sqlite3
 from pathlib import Path
 
@@ -23,7 +32,20 @@ import numpy as np
 
 __all__ = ["ChunkStore", "job_key"]
 
-_FORMAT = "1"
+#: Format of the chunk table and of its blobs, kept in the file's ``user_version``.
+#: Format 1 (minestats up to 0.x) pickled its results and is no longer read.
+_FORMAT = 2
+
+# The classes a stored result may contain (module, qualified name); nothing else is
+# ever imported or built when a chunk is read.
+_OBJECTS = frozenset({
+    ("minestats.board", "Board"),
+    ("minestats.generators", "NoGuessResult"),
+    ("minestats.generators", "_Part"),
+})
+
+# Array dtypes a stored result may hold: bool, signed and unsigned ints, floats, complex.
+_ARRAY_KINDS = "biufc"
 
 
 def _version() -> str:
@@ -48,6 +70,118 @@ def job_key(chunk_function, config, seed_sequence: np.random.SeedSequence) -> st
     return hashlib.sha256(repr((name, config, seed)).encode()).hexdigest()
 
 
+def _encode(value):
+    """Return ``value`` as JSON-ready plain data (see `encode_result`)."""
+    if isinstance(value, np.ndarray | np.generic):
+        array = np.asarray(value)
+        if array.dtype.kind not in _ARRAY_KINDS:
+            raise TypeError(f"cannot store an array of dtype {array.dtype}")
+        return {"array": array.dtype.str, "shape": list(array.shape),
+                "scalar": isinstance(value, np.generic),
+                "readonly": isinstance(value, np.ndarray) and not value.flags.writeable,
+                "data": base64.b64encode(np.ascontiguousarray(array).tobytes()).decode()}
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list):
+        return [_encode(item) for item in value]
+    if isinstance(value, tuple):
+        return {"tuple": [_encode(item) for item in value]}
+    kind = (type(value).__module__, type(value).__qualname__)
+    if kind in _OBJECTS:
+        state = ({field.name: getattr(value, field.name)
+                  for field in dataclasses.fields(value)}
+                 if dataclasses.is_dataclass(value) else vars(value))
+        return {"object": ".".join(kind),
+                "state": {name: _encode(item) for name, item in state.items()}}
+    raise TypeError(f"cannot store a chunk result of type {type(value).__name__}")
+
+
+def _decode(data):
+    """Inverse of `_encode`; raises ValueError, TypeError or KeyError on bad data."""
+    if data is None or isinstance(data, bool | int | float | str):
+        return data
+    if isinstance(data, list):
+        return [_decode(item) for item in data]
+    if not isinstance(data, dict):
+        raise TypeError(f"unexpected {type(data).__name__}")
+    if data.keys() == {"tuple"}:
+        return tuple(_decode(item) for item in _list(data["tuple"]))
+    if data.keys() == {"array", "shape", "scalar", "readonly", "data"}:
+        dtype = np.dtype(data["array"]) if isinstance(data["array"], str) else None
+        if dtype is None or dtype.kind not in _ARRAY_KINDS:
+            raise ValueError(f"array dtype {data['array']!r} is not numeric")
+        shape = tuple(int(size) for size in _list(data["shape"]))
+        raw = base64.b64decode(data["data"], validate=True)
+        array = np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+        if data["scalar"] is True:
+            return array[()]
+        array.flags.writeable = data["readonly"] is not True
+        return array
+    if data.keys() == {"object", "state"}:
+        module, _, name = str(data["object"]).rpartition(".")
+        if (module, name) not in _OBJECTS or not isinstance(data["state"], dict):
+            raise ValueError(f"object {data['object']!r} is not a minestats result")
+        cls = getattr(importlib.import_module(module), name)
+        instance = object.__new__(cls)
+        # the fields as they were, as unpickling would set them, but from plain data only
+        instance.__dict__.update({str(key): _decode(item)
+                                  for key, item in data["state"].items()})
+        return instance
+    raise ValueError(f"unexpected keys {sorted(data)}")
+
+
+def _list(value) -> list:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def encode_result(result) -> bytes:
+    """Return a chunk result as plain-data bytes: JSON, arrays as dtype, shape, bytes.
+
+    Results may be None, bools, ints, floats, strings, lists, tuples, numpy arrays
+    and scalars of numeric dtype, and the result objects of `_OBJECTS`.
+
+    Raises
+    ------
+    TypeError
+        If the result holds anything else.
+
+    Examples
+    --------
+    >>> data = encode_result((3, 0.5, np.arange(4).reshape(2, 2)))
+    >>> decode_result(data)
+    (3, 0.5, array([[0, 1],
+           [2, 3]]))
+    """
+    return json.dumps(_encode(result), separators=(",", ":")).encode()
+
+
+def decode_result(data: bytes):
+    """Rebuild a chunk result from `encode_result`'s bytes; never runs stored code.
+
+    Raises
+    ------
+    ValueError
+        If the bytes are not such a result.
+
+    Examples
+    --------
+    >>> decode_result(encode_result([np.int64(7), None]))
+    [np.int64(7), None]
+    >>> decode_result(b"junk")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a stored chunk result: Expecting value: line 1 column 1 (char 0)
+    """
+    try:
+        return _decode(json.loads(bytes(data).decode("utf-8")))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
+            binascii.Error) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise ValueError(f"not a stored chunk result: {reason}") from None
+
+
 class ChunkStore:
     """Finished chunks of Monte Carlo work, kept in an SQLite file.
 
@@ -59,7 +193,7 @@ class ChunkStore:
     Raises
     ------
     ValueError
-        If the file was written by another version of minestats or is not a store.
+        If the file is not a store, or was written by another version of minestats.
 
     Attributes
     ----------
@@ -80,6 +214,7 @@ class ChunkStore:
         self.path = Path(path)
         self.reused = 0
         self.written = 0
+        self._connection = None
         try:
             self._connection = sqlite3.connect(self.path)
             self._connection.execute(
@@ -92,7 +227,7 @@ class ChunkStore:
             raise ValueError(f"{self.path} is not a minestats chunk store: {error}") from None
 
     def _check_meta(self) -> None:
-        expected = {"format": _FORMAT, "minestats": _version()}
+        expected = {"format": str(_FORMAT), "minestats": _version()}
         with self._connection:
             self._connection.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
                                          expected.items())
@@ -105,20 +240,32 @@ class ChunkStore:
                     f"this is {value!r}: use a new store file")
 
     def get(self, job: str, chunk: int, size: int):
-        """Return the stored result of one chunk, or None if it is not there."""
+        """Return the stored result of one chunk, or None if it is not there.
+
+        Raises
+        ------
+        ValueError
+            If the stored chunk cannot be read back (a damaged or foreign blob).
+        """
         row = self._connection.execute(
             "SELECT result FROM chunks WHERE job = ? AND chunk = ? AND size = ?",
             (job, chunk, size)).fetchone()
         if row is None:
             return None
+        try:
+            result = decode_result(row[0])
+        except ValueError as error:
+            raise ValueError(f"chunk store {self.path}: chunk {chunk} (size {size}) of job "
+                             f"{job[:12]} is corrupt ({error}); use a new store file") from None
         self.reused += 1
-        return pickle.loads(row[0])
+        return result
 
     def put(self, job: str, chunk: int, size: int, result) -> None:
         """Store one chunk's result, committed at once so a crash cannot lose it."""
+        blob = encode_result(result)
         with self._connection:
             self._connection.execute("INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?)",
-                                     (job, chunk, size, pickle.dumps(result, protocol=5)))
+                                     (job, chunk, size, blob))
         self.written += 1
 
     def __len__(self) -> int:

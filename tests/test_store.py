@@ -1,0 +1,86 @@
+import os
+import pickle
+import sqlite3
+
+import numpy as np
+import pytest
+
+from minestats.board import Board
+from minestats.generators import generate_no_guess_batch
+from minestats.runs.store import ChunkStore, decode_result, encode_result
+
+
+class Payload:
+    """Unpickling this would create the marker file: what a hostile store could hold."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (open, (str(self.marker), "w"))
+
+
+def test_a_pickled_blob_is_never_unpickled_and_reads_as_corrupt(tmp_path):
+    path, marker = tmp_path / "chunks.sqlite", tmp_path / "marker"
+    with ChunkStore(path) as store:
+        store.put("job", 0, 10, np.arange(3))
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE chunks SET result = ?",
+                           (pickle.dumps(Payload(marker)),))
+    with ChunkStore(path) as store, pytest.raises(ValueError) as caught:
+        store.get("job", 0, 10)
+    assert not marker.exists()
+    message = str(caught.value)
+    assert "\n" not in message
+    assert str(path) in message and "chunk 0 (size 10)" in message and "corrupt" in message
+
+
+@pytest.mark.parametrize("blob", [b"", b"\xff\xfe", b"[1, {\"object\": \"os.system\", "
+                                  b"\"state\": {}}]", b"{\"array\": \"|O\", \"shape\": [1], "
+                                  b"\"scalar\": false, \"readonly\": false, \"data\": \"\"}",
+                                  b"{\"array\": \"<i8\", \"shape\": [3], \"scalar\": false, "
+                                  b"\"readonly\": false, \"data\": \"AAAA\"}"])
+def test_damaged_or_foreign_blobs_are_one_line_value_errors(tmp_path, blob):
+    path = tmp_path / "chunks.sqlite"
+    with ChunkStore(path) as store:
+        store.put("job", 2, 5, 1)
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE chunks SET result = ?", (blob,))
+    with ChunkStore(path) as store, pytest.raises(ValueError, match=r"chunk 2 \(size 5\)"):
+        store.get("job", 2, 5)
+
+
+@pytest.mark.parametrize("result", [
+    7, 2.5, np.float64(0.1), np.int64(-3), np.array([1.5, np.nan, np.inf]),
+    np.arange(12, dtype=np.uint8).reshape(3, 4), np.zeros((2, 3), dtype=bool),
+    (1, [2.0, None], "x"), Board(9, 9, 10),
+])
+def test_plain_results_come_back_equal_and_of_the_same_type(result):
+    back = decode_result(encode_result(result))
+    assert type(back) is type(result)
+    if isinstance(result, np.ndarray):
+        assert back.dtype == result.dtype and back.shape == result.shape
+        np.testing.assert_array_equal(back, result)
+    else:
+        assert back == result
+
+
+def test_other_objects_are_refused_when_stored():
+    with pytest.raises(TypeError, match="cannot store a chunk result of type Payload"):
+        encode_result(Payload("x"))
+    with pytest.raises(TypeError, match="dtype object"):
+        encode_result(np.array([None]))
+
+
+def test_no_guess_batch_chunks_round_trip_through_the_store(tmp_path):
+    kwargs = {"n": 4, "seed": 5, "chunk_size": 2, "workers": 1}
+    plain = generate_no_guess_batch("8x8/10", "centre", **kwargs)
+    with ChunkStore(tmp_path / "boards.sqlite") as store:
+        generate_no_guess_batch("8x8/10", "centre", **kwargs, store=store)
+    with ChunkStore(tmp_path / "boards.sqlite") as store:
+        again = generate_no_guess_batch("8x8/10", "centre", **kwargs, store=store)
+        assert (store.reused, store.written) == (2, 0)
+    np.testing.assert_array_equal(again.mines, plain.mines)
+    assert again.board_seeds() == plain.board_seeds() and again.board == plain.board
+    np.testing.assert_array_equal(again.tries, plain.tries)
+    assert os.listdir(tmp_path) == ["boards.sqlite"]
