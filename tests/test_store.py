@@ -84,3 +84,39 @@ def test_no_guess_batch_chunks_round_trip_through_the_store(tmp_path):
     assert again.board_seeds() == plain.board_seeds() and again.board == plain.board
     np.testing.assert_array_equal(again.tries, plain.tries)
     assert os.listdir(tmp_path) == ["boards.sqlite"]
+
+
+def test_a_store_written_by_other_code_is_refused_as_stale(tmp_path, monkeypatch):
+    path = tmp_path / "chunks.sqlite"
+    monkeypatch.setattr("minestats.runs.store.code_fingerprint", lambda: "abcd1234" * 8)
+    with ChunkStore(path) as store:
+        store.put("job", 0, 10, 1)
+    with ChunkStore(path) as store:  # the same code reads its chunks back
+        assert store.get("job", 0, 10) == 1
+    monkeypatch.setattr("minestats.runs.store.code_fingerprint", lambda: "ef567890" * 8)
+    with pytest.raises(ValueError) as caught:
+        ChunkStore(path)
+    assert str(caught.value) == (
+        f"chunk store {path} was written by minestats code abcd1234, this is ef567890: its "
+        f"chunks may be stale; use a new store file")
+
+
+def test_the_fingerprint_follows_the_source_files(tmp_path, monkeypatch):
+    import minestats.runs.store as store_module
+
+    fingerprint = store_module.code_fingerprint()
+    assert len(fingerprint) == 64 and int(fingerprint, 16) >= 0
+    package = tmp_path / "minestats"
+    (package / "runs").mkdir(parents=True)
+    (package / "a.py").write_text("x = 1\n")
+    monkeypatch.setattr(store_module, "__file__", str(package / "runs" / "store.py"))
+    store_module.code_fingerprint.cache_clear()
+    try:
+        first = store_module.code_fingerprint()
+        store_module.code_fingerprint.cache_clear()
+        (package / "a.py").write_text("x = 2\n")
+        assert store_module.code_fingerprint() != first
+    finally:
+        monkeypatch.undo()
+        store_module.code_fingerprint.cache_clear()
+    assert store_module.code_fingerprint() == fingerprint

@@ -9,6 +9,8 @@ numbers, bit for bit, as an uninterrupted one.
 A chunk is keyed by its job (the chunk function, the configuration and the job's
 seed), its index and its size, so a store can be shared by many sweeps and even a
 run with a larger ``n`` reuses the chunks it has in common with a smaller one.
+A store remembers the fingerprint of the code that wrote it (`code_fingerprint`)
+and is refused by any other code: after a change, its chunks may be stale.
 
 Results are stored as plain data, never pickled: a JSON document in which numbers,
 lists and tuples stand for themselves, a numpy array is its dtype, shape and raw
@@ -22,6 +24,7 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import functools
 import hashlib
 import importlib
 import json
@@ -30,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ChunkStore", "job_key"]
+__all__ = ["ChunkStore", "code_fingerprint", "job_key"]
 
 #: Format of the chunk table and of its blobs, kept in the file's ``user_version``.
 #: Format 1 (minestats up to 0.x) pickled its results and is no longer read.
@@ -52,6 +55,34 @@ def _version() -> str:
     from minestats import __version__
 
     return __version__
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """SHA-256 of the code that computes the chunks: the version and every source file.
+
+    The package's ``*.py`` files, in the order of their paths, each path with the hash
+    of its contents, after ``minestats.__version__``. Computed once per process. Any
+    change to the code (even a comment) gives a new fingerprint, so a store never
+    serves chunks that older code computed.
+
+    Returns
+    -------
+    str
+        64 hex digits.
+
+    Examples
+    --------
+    >>> len(code_fingerprint()), code_fingerprint() == code_fingerprint()
+    (64, True)
+    """
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(f"minestats {_version()}\n".encode())
+    for name in sorted(path.relative_to(package).as_posix()
+                       for path in package.rglob("*.py")):
+        contents = hashlib.sha256((package / name).read_bytes()).hexdigest()
+        digest.update(f"{name} {contents}\n".encode())
+    return digest.hexdigest()
 
 
 def job_key(chunk_function, config, seed_sequence: np.random.SeedSequence) -> str:
@@ -227,17 +258,24 @@ class ChunkStore:
             raise ValueError(f"{self.path} is not a minestats chunk store: {error}") from None
 
     def _check_meta(self) -> None:
-        expected = {"format": str(_FORMAT), "minestats": _version()}
+        expected = {"format": str(_FORMAT), "minestats": _version(),
+                    "code": code_fingerprint()}
         with self._connection:
             self._connection.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
                                          expected.items())
         found = dict(self._connection.execute("SELECT key, value FROM meta"))
         for key, value in expected.items():
-            if found.get(key) != value:
-                self._connection.close()
+            if found.get(key) == value:
+                continue
+            self._connection.close()
+            if key == "code":
                 raise ValueError(
-                    f"chunk store {self.path} was written with {key} {found.get(key)!r}, "
-                    f"this is {value!r}: use a new store file")
+                    f"chunk store {self.path} was written by minestats code "
+                    f"{found.get(key, 'unknown')[:8]}, this is {value[:8]}: its chunks may "
+                    f"be stale; use a new store file")
+            raise ValueError(
+                f"chunk store {self.path} was written with {key} {found.get(key)!r}, "
+                f"this is {value!r}: use a new store file")
 
     def get(self, job: str, chunk: int, size: int):
         """Return the stored result of one chunk, or None if it is not there.
