@@ -7,7 +7,7 @@ import pytest
 
 from minestats.board import Board
 from minestats.generators import generate_no_guess_batch
-from minestats.runs.store import ChunkStore, decode_result, encode_result
+from minestats.runs.store import APPLICATION_ID, ChunkStore, decode_result, encode_result
 
 
 class Payload:
@@ -120,3 +120,85 @@ def test_the_fingerprint_follows_the_source_files(tmp_path, monkeypatch):
         monkeypatch.undo()
         store_module.code_fingerprint.cache_clear()
     assert store_module.code_fingerprint() == fingerprint
+
+
+def test_a_new_store_is_marked_with_our_application_id_and_format(tmp_path):
+    path = tmp_path / "chunks.sqlite"
+    ChunkStore(path).close()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()  # an empty file is an empty database: it becomes a store
+    with ChunkStore(empty) as store:
+        store.put("job", 0, 1, 1)
+        assert len(store) == 1
+
+
+def test_a_foreign_sqlite_file_is_refused_and_left_untouched(tmp_path):
+    path = tmp_path / "notes.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    before = path.read_bytes()
+    with pytest.raises(ValueError) as caught:
+        ChunkStore(path)
+    assert str(caught.value) == (f"{path} is an SQLite file but not a minestats chunk store "
+                                 f"(application_id 0x0): leaving it untouched")
+    assert path.read_bytes() == before
+
+
+def test_a_store_of_the_pickling_format_or_another_format_is_refused(tmp_path):
+    old = tmp_path / "old.sqlite"
+    with sqlite3.connect(old) as connection:
+        connection.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        connection.execute("CREATE TABLE chunks (job TEXT, chunk INTEGER, size INTEGER, "
+                           "result BLOB, PRIMARY KEY (job, chunk, size))")
+    with pytest.raises(ValueError, match=r"written by an older minestats \(format 1"):
+        ChunkStore(old)
+    other = tmp_path / "other.sqlite"
+    ChunkStore(other).close()
+    with sqlite3.connect(other) as connection:
+        connection.execute("PRAGMA user_version = 7")
+    with pytest.raises(ValueError, match="has format 7, this minestats reads format 2"):
+        ChunkStore(other)
+
+
+@pytest.mark.parametrize("content", [b"hello, not a database\n" * 50, b"SQLite"])
+def test_a_file_that_is_not_sqlite_is_a_one_line_error(tmp_path, content):
+    path = tmp_path / "chunks.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(ValueError) as caught:
+        ChunkStore(path)
+    assert str(caught.value) == f"{path} is not a minestats chunk store: not an SQLite file"
+    assert path.read_bytes() == content
+    with pytest.raises(ValueError, match="is a folder, not a file"):
+        ChunkStore(tmp_path)
+
+
+def read_only_message(path):
+    return (f"chunk store {path} is read-only: chunks could not be added to it (give write "
+            f"permission, or use a new store file)")
+
+
+def test_a_store_sqlite_opens_read_only_says_read_only(tmp_path, monkeypatch):
+    path = tmp_path / "chunks.sqlite"
+    ChunkStore(path).close()
+    monkeypatch.setattr("minestats.runs.store._connect", lambda path: sqlite3.connect(
+        f"file:{path}?mode=ro", uri=True, isolation_level=None))
+    with pytest.raises(ValueError) as caught:
+        ChunkStore(path)
+    assert str(caught.value) == read_only_message(path)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root may write to any file")
+def test_a_store_file_without_write_permission_says_read_only(tmp_path):
+    path = tmp_path / "chunks.sqlite"
+    ChunkStore(path).close()
+    path.chmod(0o444)
+    try:
+        with pytest.raises(ValueError) as caught:
+            ChunkStore(path)
+    finally:
+        path.chmod(0o644)
+    assert str(caught.value) == read_only_message(path)

@@ -17,6 +17,9 @@ lists and tuples stand for themselves, a numpy array is its dtype, shape and raw
 bytes, and the few result objects of the package (`_OBJECTS`) are their fields.
 Reading a store therefore never runs code from it, and a damaged chunk is a
 ``ValueError`` naming the store and the chunk.
+
+A store file is marked as one (`APPLICATION_ID` in its header, the format in its
+``user_version``): any other SQLite file is refused, never given our tables.
 """
 
 from __future__ import annotations
@@ -33,11 +36,16 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ChunkStore", "code_fingerprint", "job_key"]
+__all__ = ["APPLICATION_ID", "ChunkStore", "code_fingerprint", "job_key"]
+
+#: Marks an SQLite file as a minestats chunk store (``PRAGMA application_id``): "MSCS".
+APPLICATION_ID = 0x4D534353
 
 #: Format of the chunk table and of its blobs, kept in the file's ``user_version``.
-#: Format 1 (minestats up to 0.x) pickled its results and is no longer read.
+#: Format 1 pickled its results, had no mark and is no longer read.
 _FORMAT = 2
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
 
 # The classes a stored result may contain (module, qualified name); nothing else is
 # ever imported or built when a chunk is read.
@@ -213,6 +221,11 @@ def decode_result(data: bytes):
         raise ValueError(f"not a stored chunk result: {reason}") from None
 
 
+def _connect(path: Path) -> sqlite3.Connection:
+    """Open the store's database in autocommit mode: every chunk is its own transaction."""
+    return sqlite3.connect(path, isolation_level=None)
+
+
 class ChunkStore:
     """Finished chunks of Monte Carlo work, kept in an SQLite file.
 
@@ -224,7 +237,8 @@ class ChunkStore:
     Raises
     ------
     ValueError
-        If the file is not a store, or was written by another version of minestats.
+        If the file is not a store (not SQLite, or an SQLite file without our mark),
+        is read-only, or was written by another version or code of minestats.
 
     Attributes
     ----------
@@ -246,36 +260,79 @@ class ChunkStore:
         self.reused = 0
         self.written = 0
         self._connection = None
+        self._check_file()
         try:
-            self._connection = sqlite3.connect(self.path)
-            self._connection.execute(
-                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-            self._connection.execute(
-                "CREATE TABLE IF NOT EXISTS chunks (job TEXT, chunk INTEGER, size INTEGER, "
-                "result BLOB, PRIMARY KEY (job, chunk, size))")
-            self._check_meta()
+            self._connection = _connect(self.path)
+            self._open()
         except sqlite3.DatabaseError as error:
-            raise ValueError(f"{self.path} is not a minestats chunk store: {error}") from None
+            self.close()
+            raise ValueError(self._database_error(error)) from None
+        except BaseException:
+            self.close()
+            raise
 
-    def _check_meta(self) -> None:
-        expected = {"format": str(_FORMAT), "minestats": _version(),
-                    "code": code_fingerprint()}
-        with self._connection:
-            self._connection.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)",
-                                         expected.items())
-        found = dict(self._connection.execute("SELECT key, value FROM meta"))
-        for key, value in expected.items():
-            if found.get(key) == value:
-                continue
-            self._connection.close()
-            if key == "code":
-                raise ValueError(
-                    f"chunk store {self.path} was written by minestats code "
-                    f"{found.get(key, 'unknown')[:8]}, this is {value[:8]}: its chunks may "
-                    f"be stale; use a new store file")
+    def _check_file(self) -> None:
+        """Refuse a path that is a folder or a file that is not SQLite at all."""
+        if self.path.is_dir():
+            raise ValueError(f"chunk store {self.path} is a folder, not a file")
+        try:
+            with open(self.path, "rb") as handle:
+                header = handle.read(len(_SQLITE_HEADER))
+        except FileNotFoundError:
+            return
+        except OSError as error:
+            raise ValueError(f"cannot read chunk store {self.path}: {error.strerror}") from None
+        if header and header != _SQLITE_HEADER:
+            raise ValueError(f"{self.path} is not a minestats chunk store: not an SQLite file")
+
+    def _database_error(self, error: sqlite3.DatabaseError) -> str:
+        message = " ".join(str(error).split())
+        if "readonly" in message or "read-only" in message:
+            return (f"chunk store {self.path} is read-only: chunks could not be added to it "
+                    f"(give write permission, or use a new store file)")
+        if "unable to open" in message:
+            return f"cannot open chunk store {self.path}: {message}"
+        return f"{self.path} is not a minestats chunk store: {message}"
+
+    def _open(self) -> None:
+        """Mark a new file as a store, or check the mark, format and code of an old one."""
+        connection = self._connection
+        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if application_id == 0 and not tables:  # a new file (or an empty database)
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {_FORMAT}")
+            connection.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+            connection.execute("CREATE TABLE chunks (job TEXT, chunk INTEGER, size INTEGER, "
+                               "result BLOB, PRIMARY KEY (job, chunk, size))")
+            connection.executemany("INSERT INTO meta VALUES (?, ?)",
+                                   [("minestats", _version()), ("code", code_fingerprint())])
+            connection.execute("COMMIT")
+            return
+        if application_id != APPLICATION_ID:
+            if {"meta", "chunks"} <= tables:
+                raise ValueError(f"chunk store {self.path} was written by an older minestats "
+                                 f"(format 1, pickled chunks): use a new store file")
+            raise ValueError(f"{self.path} is an SQLite file but not a minestats chunk store "
+                             f"(application_id {application_id:#x}): leaving it untouched")
+        user_version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if user_version != _FORMAT:
+            raise ValueError(f"chunk store {self.path} has format {user_version}, this "
+                             f"minestats reads format {_FORMAT}: use a new store file")
+        found = dict(connection.execute("SELECT key, value FROM meta"))
+        if found.get("minestats") != _version():
+            raise ValueError(f"chunk store {self.path} was written with minestats "
+                             f"{found.get('minestats')!r}, this is {_version()!r}: use a new "
+                             f"store file")
+        if found.get("code") != code_fingerprint():
             raise ValueError(
-                f"chunk store {self.path} was written with {key} {found.get(key)!r}, "
-                f"this is {value!r}: use a new store file")
+                f"chunk store {self.path} was written by minestats code "
+                f"{str(found.get('code'))[:8]}, this is {code_fingerprint()[:8]}: its chunks "
+                f"may be stale; use a new store file")
+        # a store we cannot add chunks to is refused now, not at its first chunk
+        connection.execute("UPDATE meta SET value = value WHERE key = 'code'")
 
     def get(self, job: str, chunk: int, size: int):
         """Return the stored result of one chunk, or None if it is not there.
@@ -301,9 +358,8 @@ class ChunkStore:
     def put(self, job: str, chunk: int, size: int, result) -> None:
         """Store one chunk's result, committed at once so a crash cannot lose it."""
         blob = encode_result(result)
-        with self._connection:
-            self._connection.execute("INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?)",
-                                     (job, chunk, size, blob))
+        self._connection.execute("INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?)",
+                                 (job, chunk, size, blob))
         self.written += 1
 
     def __len__(self) -> int:
@@ -311,7 +367,8 @@ class ChunkStore:
 
     def close(self) -> None:
         """Close the database connection."""
-        self._connection.close()
+        if self._connection is not None:
+            self._connection.close()
 
     def __enter__(self):
         return self
