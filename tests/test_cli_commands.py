@@ -83,6 +83,19 @@ def test_generate_writes_the_library_board(capsys, tmp_path):
     assert (from_mbf(target.read_bytes()) == expected.mines).all()
 
 
+@pytest.mark.parametrize("name", ["board.mbf", "board.txt"])
+def test_generate_that_cannot_encode_leaves_an_existing_file_untouched(capsys, tmp_path,
+                                                                        name):
+    target = tmp_path / name
+    target.write_bytes(b"an earlier board\n")
+    status, out, err = run(capsys, "generate", "--board", "300x300/10", "--seed", "1",
+                           "--format", "mbf", "--out", str(target))
+    assert status == 2 and out == ""
+    assert err == "minestats generate: error: MBF holds boards up to 255x255; got 300x300\n"
+    assert target.read_bytes() == b"an earlier board\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == [name]
+
+
 def test_bbbv_of_a_file_and_of_many_boards(capsys, tmp_path):
     layout = parse_text("*...\n....\n...*\n")
     (tmp_path / "b.txt").write_text(format_text(layout))

@@ -17,6 +17,7 @@ from minestats.game import bbbv, neighbour_counts
 from minestats.generators import generate_no_guess
 from minestats.inference import mine_probabilities, parse_counts, reconstruct
 from minestats.io.boards import format_text, parse_position, to_mbf
+from minestats.io.results import write_bytes
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
@@ -197,10 +198,12 @@ def run_generate(args) -> None:
     if args.out is not None:
         binary = args.format == "mbf" or (args.format is None
                                           and args.out.lower().endswith(".mbf"))
+        # encoded first (MBF may not hold the board), then written atomically: a failed
+        # command leaves an existing file as it was
+        data = (to_mbf(result.mines) if binary
+                else (format_text(result.mines) + "\n").encode())
         try:
-            with open(args.out, "wb") as target:
-                target.write(to_mbf(result.mines) if binary
-                             else (format_text(result.mines) + "\n").encode())
+            write_bytes(args.out, data)
         except OSError as error:
             raise ValueError(f"cannot write {args.out!r}: {error.strerror}") from None
     if args.csv or args.json:

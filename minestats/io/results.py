@@ -34,6 +34,7 @@ __all__ = [
     "git_revision",
     "package_versions",
     "sidecar_path",
+    "write_bytes",
     "write_csv",
     "write_json",
     "write_png",
@@ -204,6 +205,33 @@ def _atomic_write(path: Path, write: Callable, *, binary: bool) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def write_bytes(path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically: a failed write leaves an old file untouched.
+
+    Encode the content first, then call this, so that nothing is written when
+    encoding fails. No metadata sidecar is written (a board file, for instance).
+
+    Parameters
+    ----------
+    path : str or path-like
+        Target; missing folders are created.
+    data : bytes
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_bytes(Path(folder) / "b.txt", b"*..").read_text()
+    '*..'
+    """
+    data = bytes(data)
+    return _atomic_write(Path(path), lambda handle: handle.write(data), binary=True)
 
 
 def _json_default(value):
