@@ -102,6 +102,17 @@ def test_unserialisable_metadata_leaves_old_sidecar(tmp_path):
     assert _leftovers(tmp_path) == []
 
 
+def test_unserialisable_metadata_writes_neither_file(tmp_path):
+    csv = store.write_csv(pd.DataFrame({"a": [1]}), tmp_path / "t.csv", metadata=_metadata())
+    png = store.write_png(Figure(figsize=(1, 1)), tmp_path / "f.png", metadata=_metadata())
+    files = {path: path.read_bytes() for path in tmp_path.iterdir()}
+    with pytest.raises(ValueError, match="not JSON-serialisable"):
+        store.write_csv(pd.DataFrame({"a": [2]}), csv, metadata={"bad": object()})
+    with pytest.raises(ValueError, match="not JSON-serialisable"):
+        store.write_png(Figure(figsize=(2, 2)), png, metadata={"bad": object()})
+    assert {path: path.read_bytes() for path in tmp_path.iterdir()} == files
+
+
 @pytest.mark.parametrize(("writer", "name"), [("write_csv", "t.png"), ("write_png", "t.csv")])
 def test_wrong_suffix_is_rejected(tmp_path, writer, name):
     with pytest.raises(ValueError, match=name):

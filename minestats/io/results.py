@@ -261,11 +261,19 @@ def write_json(path, data) -> Path:
     ...     json.loads(path.read_text())
     {'n': 3}
     """
+    return _write_text(Path(path), _json_text(data))
+
+
+def _json_text(data) -> str:
+    """Encode ``data`` as `write_json` writes it; ValueError if it is not JSON."""
     try:
-        text = json.dumps(data, indent=2, default=_json_default, allow_nan=False) + "\n"
+        return json.dumps(data, indent=2, default=_json_default, allow_nan=False) + "\n"
     except (TypeError, ValueError) as error:
         raise ValueError(str(error)) from None
-    return _atomic_write(Path(path), lambda handle: handle.write(text), binary=False)
+
+
+def _write_text(path: Path, text: str) -> Path:
+    return _atomic_write(path, lambda handle: handle.write(text), binary=False)
 
 
 def _check_suffix(path, suffix: str) -> Path:
@@ -292,6 +300,11 @@ def write_csv(frame, path, *, metadata) -> Path:
     pathlib.Path
         The path of the CSV file; the sidecar is `sidecar_path` of it.
 
+    Raises
+    ------
+    ValueError
+        If the metadata cannot be written as JSON: nothing is written then.
+
     Examples
     --------
     >>> import tempfile, pandas as pd
@@ -307,8 +320,9 @@ def write_csv(frame, path, *, metadata) -> Path:
     't.csv'
     """
     path = _check_suffix(path, ".csv")
+    sidecar = _json_text({"file": path.name, **metadata})  # checked before any write
     _atomic_write(path, lambda handle: frame.to_csv(handle, index=False), binary=False)
-    write_json(sidecar_path(path), {"file": path.name, **metadata})
+    _write_text(sidecar_path(path), sidecar)
     return path
 
 
@@ -329,6 +343,11 @@ def write_png(figure, path, *, metadata, dpi=150) -> Path:
     -------
     pathlib.Path
 
+    Raises
+    ------
+    ValueError
+        If the metadata cannot be written as JSON: nothing is written then.
+
     Examples
     --------
     >>> import tempfile
@@ -340,7 +359,8 @@ def write_png(figure, path, *, metadata, dpi=150) -> Path:
     (b'PNG', True)
     """
     path = _check_suffix(path, ".png")
+    sidecar = _json_text({"file": path.name, **metadata})  # checked before any write
     _atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=dpi),
                   binary=True)
-    write_json(sidecar_path(path), {"file": path.name, **metadata})
+    _write_text(sidecar_path(path), sidecar)
     return path
