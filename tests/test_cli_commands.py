@@ -120,6 +120,17 @@ def test_store_makes_a_rerun_resume(capsys, tmp_path):
     assert first["successes"] == second["successes"]
 
 
+def test_store_without_a_seed_is_refused_before_anything_runs(capsys, tmp_path):
+    path = tmp_path / "run.sqlite"
+    status, out, err = run(capsys, "pass-rate", "--board", "8x8/10", "--solver",
+                           "single-point", "-n", "3000", "--workers", "1", "--quiet",
+                           "--store", str(path))
+    assert (status, out) == (2, "")
+    assert err == ("minestats pass-rate: error: --store needs --seed: without a seed every "
+                   "run draws a new one and never resumes from the store\n")
+    assert not path.exists()
+
+
 def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
     status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", str(tmp_path),
                          "--workers", "1", "--quiet")

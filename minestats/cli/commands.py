@@ -56,6 +56,10 @@ def _run_context(args):
     """Yield the keyword arguments shared by simulations: workers, store, progress."""
     if getattr(args, "n", None) is not None:
         check_n(args.n)
+    if args.store is not None and getattr(args, "seed", None) is None:
+        # an unseeded run draws fresh entropy, so its chunks never match a stored one
+        raise ValueError("--store needs --seed: without a seed every run draws a new one "
+                         "and never resumes from the store")
     with workers_for(args) as workers, contextlib.ExitStack() as stack:
         store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
         yield {"workers": workers, "store": store, "progress": not args.quiet}

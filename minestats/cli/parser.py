@@ -105,7 +105,9 @@ def _run_options(parser, *, n_required, n_help="boards to simulate"):
                         help="Dask scheduler address (default $DASK_SCHEDULER_ADDRESS); "
                              "runs the chunks on that cluster")
     parser.add_argument("--store", default=None,
-                        help="SQLite file keeping finished chunks: a rerun resumes")
+                        help="SQLite file keeping finished chunks: a rerun with the same "
+                             "flags resumes; needs --seed (without one each run draws a "
+                             "new seed and could never reuse a chunk)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
