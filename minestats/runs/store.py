@@ -36,7 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["APPLICATION_ID", "ChunkStore", "code_fingerprint", "job_key"]
+__all__ = ["APPLICATION_ID", "ChunkStore", "code_fingerprint", "decode_result", "encode_result",
+           "job_key"]
 
 #: Marks an SQLite file as a minestats chunk store (``PRAGMA application_id``): "MSCS".
 APPLICATION_ID = 0x4D534353
