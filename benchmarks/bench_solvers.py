@@ -4,7 +4,11 @@
    one call per batch) against the plain-Python published method
    (`tests/reference.py`) on the SAME layouts, per level, and the ratio. Both must
    agree on every board.
-2. logic: boards/s on Expert 30x16/99, safe-opening (mines uniform outside the
+2. pass_rate as a user calls it: ``pass_rate("intermediate", solver="single-point",
+   n=20_000, workers=1)``, all overhead included (validation, drawing the boards,
+   chunks), against the plain-Python method drawing and solving the same number of
+   boards (``random.sample`` outside the click's 3x3, then `tests/reference.py`).
+3. logic: boards/s on Expert 30x16/99, safe-opening (mines uniform outside the
    centre 3x3), centre click, with the mine count; pass and capped shares.
 
 Layouts are drawn from numpy's default_rng with the given seed (one spawned stream
@@ -16,6 +20,7 @@ Run: ``.venv/bin/python benchmarks/bench_solvers.py [--seed S] [--n-plain N] ...
 """
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
@@ -25,6 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from reference import plain_single_point, random_layouts  # noqa: E402
 
+from minestats.passrate import pass_rate  # noqa: E402
 from minestats.solvers import solve_batch  # noqa: E402
 
 LEVELS = {"Beginner 9x9/10": (9, 9, 10), "Intermediate 16x16/40": (16, 16, 40),
@@ -71,6 +77,31 @@ def bench_single_point(rng, n, repeats):
           f"  compiled {3 * n / fast_total:10.0f} boards/s  ratio {plain_total / fast_total:.0f}x")
 
 
+def bench_pass_rate(seed, n):
+    width, height, mines = LEVELS["Intermediate 16x16/40"]
+    click = (width // 2, height // 2)
+    print(f"pass_rate, single-point, Intermediate, safe-opening, centre, n = {n}, one core")
+    pass_rate("4x4/2", solver="single-point", n=10, seed=0, workers=1)  # warm-up
+    start = time.process_time()
+    result = pass_rate("intermediate", solver="single-point", n=n, seed=seed, workers=1)
+    fast_time = time.process_time() - start
+    plain = random.Random(seed)
+    protected = {(click[0] + dx) + (click[1] + dy) * width
+                 for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    allowed = [cell for cell in range(width * height) if cell not in protected]
+    start = time.process_time()
+    solved = 0
+    for _ in range(n):
+        mined = set(plain.sample(allowed, mines))
+        rows = [[x + y * width in mined for x in range(width)] for y in range(height)]
+        opened, _ = plain_single_point(rows, click)
+        solved += len(opened) == width * height - mines
+    plain_time = time.process_time() - start
+    print(f"  minestats pass_rate {n / fast_time:9.0f} boards/s (pass {result.proportion:.4f})"
+          f"  plain Python {n / plain_time:7.0f} boards/s (pass {solved / n:.4f})"
+          f"  ratio {plain_time / fast_time:.0f}x")
+
+
 def bench_logic(rng, n, max_configurations):
     width, height, mines = LEVELS["Expert 30x16/99"]
     click = (width // 2, height // 2)
@@ -94,6 +125,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--n-plain", type=int, default=2000,
                         help="boards per level for single-point vs plain Python")
+    parser.add_argument("--n-pass-rate", type=int, default=20_000,
+                        help="Intermediate boards for pass_rate against plain Python")
     parser.add_argument("--n-logic", type=int, default=2000, help="Expert boards for logic")
     parser.add_argument("--repeats", type=int, default=5,
                         help="timing repeats of the compiled call (best is reported)")
@@ -102,6 +135,7 @@ def main(argv=None):
     print(f"seed = {args.seed}")
     single_stream, logic_stream = np.random.SeedSequence(args.seed).spawn(2)
     bench_single_point(np.random.default_rng(single_stream), args.n_plain, args.repeats)
+    bench_pass_rate(args.seed, args.n_pass_rate)
     bench_logic(np.random.default_rng(logic_stream), args.n_logic, args.max_configurations)
 
 
