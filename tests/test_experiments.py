@@ -50,6 +50,13 @@ def test_first_click(tmp_path):
     assert "n = 3,000 boards per row" in out
     first = table.iloc[0]
     assert f"{first.mc:7.5f} [{first.ci_low:.5f}, {first.ci_high:.5f}]" in out
+    # --rules keeps some rows, each with the seed and the counts it has in the full table.
+    run_script("first_click.py", tmp_path / "some", "--n", "3000", "--rules", "winxp")
+    some = pd.read_csv(tmp_path / "some" / "first_click.csv")
+    full = table[table["rule"] == "winxp"].reset_index(drop=True)
+    assert len(some) == 3
+    pd.testing.assert_frame_equal(some[["board", "seed", "successes"]],
+                                  full[["board", "seed", "successes"]])
 
 
 def test_opening_maps(tmp_path):
