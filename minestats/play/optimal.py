@@ -57,11 +57,15 @@ A computation enumerates C(N, M) layouts with a free click or under ``uniform``,
 and with a given click C(N-1, M) (``safe-click``, ``winxp``) or C(N-k, M)
 (``safe-opening``, k the size of the click's closed neighbourhood). More than
 `MAX_LAYOUTS` (200 000) is refused with a ValueError; every board of at most 20
-cells fits. Time grows with the number of layouts, and memory with the states
-memoised. Measured on one core of a busy shared machine: 4x4/4 in 0.3 s, every
-4x4 mine count under ``uniform`` or ``safe-click`` in at most 3 s, under ``winxp``
-with a free click (16 clicks to try) in at most 20 s; 4x5/5 in 26 s, 5x4/6 in
-140 s, and 4x5/8 (125 970 layouts) in about 7 minutes and 3 GiB.
+cells fits. Time grows with the number of layouts, memory with the states memoised.
+CPU times on one core of a busy shared machine (and peak memory of the process):
+
+- 4x4/4: 0.3 s; each 4x4 mine count at most 2.7 s under ``uniform``, 2.3 s under
+  ``safe-click``, 0.1 s under ``safe-opening``, 17 s under ``winxp`` with a free
+  click (all 16 clicks are tried); 2x8 and 1x16 at most 5 s (``uniform``);
+- 4x5/5: 24 s (``uniform``), 21 s (``safe-click``), 90 s (``winxp``); 5x4/6: 73 s;
+- 4x5/8: 200 s (1.4 GiB); 4x5/10, the most layouts on 20 cells: 130 s (1.1 GiB);
+  2x10/8: 225 s (1.2 GiB); 1x20/10: 100 s (1 GiB).
 """
 
 from __future__ import annotations
@@ -484,9 +488,10 @@ def optimal_win_probability(board, *, rule: str = "uniform", click=None) -> Frac
     The number of layouts enumerated is C(N, M) for ``uniform`` or a free click,
     else C(N-1, M) (``safe-click``, ``winxp``) or C(N-k, M) (``safe-opening``, k
     the size of the click's closed neighbourhood); at most `MAX_LAYOUTS` (200 000),
-    which every board of at most 20 cells meets. Every 16-cell board takes seconds
-    (``winxp`` with a free click up to about 20 s: it tries all 16 clicks), 20-cell
-    boards minutes; the module docstring gives measured times.
+    which every board of at most 20 cells meets. A 16-cell board takes seconds
+    (``winxp`` with a free click up to about 20 s: it tries all 16 clicks), a
+    20-cell board minutes (``winxp`` with a free click several times longer); the
+    module docstring gives measured times.
 
     Examples
     --------
