@@ -164,8 +164,9 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
         "n": n,
         "chunk_size": chunk_size,
         "wall_time_s": wall_time_s,
-        "command": (shlex.join([Path(sys.executable).name, *sys.argv]) if command is None
-                    else str(command)),
+        "command": (shlex.join([Path(sys.executable).name,
+                                *map(_relative_to_repository, sys.argv)])
+                    if command is None else str(command)),
         "timestamp_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_revision": git_revision(),
         "versions": package_versions(),
@@ -175,6 +176,27 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
         raise ValueError(f"extra metadata keys {clashes} clash with the standard keys")
     record.update(extra or {})
     return record
+
+
+def _relative_to_repository(argument: str) -> str:
+    """An absolute path inside the source checkout, relative to its root; else unchanged.
+
+    Sidecars then name ``experiments/first_click.py``, not where one machine keeps it.
+
+    Examples
+    --------
+    >>> _relative_to_repository(str(_PACKAGE_ROOT.parents[1] / "experiments" / "bbbv.py"))
+    'experiments/bbbv.py'
+    >>> _relative_to_repository("--seed")
+    '--seed'
+    """
+    path = Path(argument)
+    if not path.is_absolute():
+        return argument
+    try:
+        return path.resolve().relative_to(_PACKAGE_ROOT.parents[1]).as_posix()
+    except ValueError:
+        return argument
 
 
 def sidecar_path(path) -> Path:
