@@ -179,7 +179,7 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
 
 
 def _relative_to_repository(argument: str) -> str:
-    """An absolute path inside the source checkout, relative to its root; else unchanged.
+    """Make an absolute path inside the source checkout relative to its root.
 
     Sidecars then name ``experiments/first_click.py``, not where one machine keeps it.
 
