@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from minestats.validation import DEFAULT_MAX_CONFIGURATIONS, PRESET_SIZES, RULES, SOLVERS
+from minestats.validation import (
+    DEFAULT_MAX_CONFIGURATIONS,
+    POLICIES,
+    PRESET_SIZES,
+    RULES,
+    SOLVERS,
+)
 
 __all__ = ["build_parser"]
 
@@ -82,9 +88,14 @@ def _rule(parser, *, default):
                              + (f" (default {default})" if default else ""))
 
 
-def _click(parser):
-    parser.add_argument("--click", default="centre",
-                        help="x,y (0-based column,row), 'centre' or 'corner' (default centre)")
+def _click(parser, *, default="centre"):
+    parser.add_argument("--click", default=default,
+                        help=f"x,y (0-based column,row), 'centre' or 'corner' (default {default})")
+
+
+def _policy(parser):
+    parser.add_argument("--policy", default="best",
+                        help=f"how to guess at a stall: {', '.join(POLICIES)} (default best)")
 
 
 def _solver(parser):
@@ -248,9 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     _board(play, required=False)
     play.add_argument("--file", default=None, help="board file (text grid or .mbf)")
     _rule(play, default="safe-click")
-    play.add_argument("--click", default="corner",
-                      help="x,y (0-based), 'centre' or 'corner' (default corner)")
-    play.add_argument("--policy", default="best", help="best or safest (default best)")
+    _click(play, default="corner")
+    _policy(play)
     play.add_argument("--seed", type=seed_argument, default=None,
                       help="seed of the board and the tie-breaks: " + SEED_HELP)
     _output(play)
@@ -260,9 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
                   "by --policy; print the win rate with its Wilson interval and guess counts.")
     _board(win)
     _rule(win, default="safe-click")
-    win.add_argument("--click", default="corner",
-                     help="x,y (0-based), 'centre' or 'corner' (default corner)")
-    win.add_argument("--policy", default="best", help="best or safest (default best)")
+    _click(win, default="corner")
+    _policy(win)
     _run_options(win, n_required=True, n_help="games to play")
     _output(win)
 
