@@ -232,9 +232,8 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
         return None
     free = ~revealed & ~flagged & ~frontier
     free_cells, left = int(free.sum()), mines - int(flagged.sum())
-    ends = np.diff(component_starts)
-    widths = [int(sizes[a:a + n].sum()) + 1 for a, n in zip(component_starts, ends,
-                                                             strict=False)]
+    widths = [int(sizes[first:last].sum()) + 1  # mine totals 0..cells of component k
+              for first, last in zip(component_starts[:-1], component_starts[1:], strict=True)]
     polynomials = [layouts[k, :widths[k]] for k in range(len(widths))]
     prefix, suffix = _convolve_all(polynomials)
     combined = suffix[0]
