@@ -170,7 +170,7 @@ def _convolve_all(polynomials):
     return prefix, suffix
 
 
-def _unmet_closed_number(numbers, table, revealed, flagged) -> bool:
+def closed_number_disagrees(numbers, table, revealed, flagged) -> bool:
     """Whether a revealed number with no unknown neighbour left disagrees with its flags.
 
     The frontier search sees only numbers with unknown neighbours; this is the check
@@ -222,7 +222,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     """
     probability = np.full(revealed.size, np.nan)
     probability[flagged] = 1.0
-    if _unmet_closed_number(numbers, table, revealed, flagged):
+    if closed_number_disagrees(numbers, table, revealed, flagged):
         return Position(probability, -math.inf)
     (frontier, sizes, starts, members, need, component_starts, cell_starts,
      group_cells) = frontier_groups(numbers, table, revealed, flagged, width)

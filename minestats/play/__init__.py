@@ -2,6 +2,7 @@
 
 - `player`: one game that can be lost, deductions first and a policy at each stall;
 - `winrate`: win rates over many seeded games, on the sweep engine;
+- `endgame`: the exact end game of a position with few layouts, for ``best``;
 - `optimal`: the exact optimal win probability on small boards, the ground truth.
 """
 

@@ -235,16 +235,23 @@ def _layout_images(board: Board, layouts: np.ndarray) -> list[np.ndarray]:
     return images
 
 
-class _Solver:
+class SearchBudgetExceeded(Exception):
+    """A `LayoutSolver` solved more states than its budget allowed."""
+
+
+class LayoutSolver:
     """Memoised integer recursion ``win(S) = V(S) W(S)`` over one table of numbers.
 
     `use` sets the weights of the layouts (0 off the current distribution). The memo
     holds ``win`` divided by the gcd of the state's weights, so states whose weights
-    are proportional, in particular equal, share entries across distributions.
+    are proportional, in particular equal, share entries across distributions. With
+    a ``budget``, solving more than that many states (memo hits not counted) raises
+    `SearchBudgetExceeded`.
     """
 
-    def __init__(self, numbers: np.ndarray, images=()):
+    def __init__(self, numbers: np.ndarray, images=(), *, budget: int | None = None):
         self.numbers = numbers
+        self.budget = math.inf if budget is None else budget
         self.rows = [tuple(row) for row in numbers.tolist()]
         identity = np.arange(len(numbers), dtype=np.int32)
         self.images = np.stack([identity, *images])  # layout permutations, identity first
@@ -309,6 +316,7 @@ class _Solver:
         key, scale, known = self.lookup(states)
         if known is not None:
             return known * scale
+        self.spend()
         rows = self.numbers[states]
         differs = (rows != rows[0]).any(axis=0)
         safe = differs & (rows >= 0).all(axis=0)
@@ -321,6 +329,12 @@ class _Solver:
             self.memo[states.tobytes()] = result // scale
         self.bounds.pop(key, None)
         return result
+
+    def spend(self) -> None:
+        """Count one state solved against the budget."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise SearchBudgetExceeded
 
     def upper(self, states: np.ndarray) -> int:
         """Cheap upper bound of ``win``: the weight, or the best safe weight of a cell."""
@@ -344,20 +358,29 @@ class _Solver:
         return bound // scale * scale
 
     def best_move(self, states: np.ndarray, rows: np.ndarray, cells: np.ndarray) -> int:
-        """Best ``win`` over the cells to open, tried in decreasing safe weight."""
+        """Best ``win`` over the cells to open."""
+        return self.best_opening(states, rows, cells)[0]
+
+    def best_opening(self, states: np.ndarray, rows: np.ndarray,
+                     cells: np.ndarray) -> tuple[int, int]:
+        """Best ``win`` over the cells to open and the first cell that reaches it.
+
+        Cells are tried in decreasing safe weight (the first of equals in ``cells``
+        first); the cell is -1 when no cell wins anything.
+        """
         total = self.weight(states)
         safe_rows = rows[:, cells] >= 0
         bounds = safe_rows.sum(axis=0) if self.unit else self.weights[states] @ safe_rows
-        best = 0
+        best, chosen = 0, -1
         for j in np.argsort(-bounds, kind="stable").tolist():
             if bounds[j] <= best:
                 break
             value = self.open(states, rows[:, cells[j]], best)
             if value is not None and value > best:
-                best = value
+                best, chosen = value, int(cells[j])
                 if best == total:
                     break
-        return best
+        return best, chosen
 
     def open(self, states: np.ndarray, column: np.ndarray, best: int = -1) -> int | None:
         """``win`` of opening a cell whose numbers are ``column``; None if it is <= best."""
@@ -395,6 +418,7 @@ class _Solver:
         known = self.small.get(key)
         if known is not None:
             return known * scale
+        self.spend()
         rows = [self.rows[layout] for layout in states]
         columns = list(zip(*rows, strict=True))
         lows = [min(column) for column in columns]
@@ -524,7 +548,7 @@ def optimal_win_probability(board, *, rule: str = "uniform", click=None) -> Frac
     layouts = _enumerate(pool.tolist(), board.cells, board.mines)
     if rule == "uniform" and click is None and len(layouts) == 1:
         return Fraction(1)  # every cell a mine: nothing to open
-    solver = _Solver(_numbers(board, layouts), _layout_images(board, layouts))
+    solver = LayoutSolver(_numbers(board, layouts), _layout_images(board, layouts))
     # Clicks likely to open come first, so that the best value so far prunes the others.
     distributions = [_weights(board, layouts, index, rule) for index in clicks]
     opens = [

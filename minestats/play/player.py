@@ -15,13 +15,20 @@ Policies (`POLICIES`):
     likely to open up its area, and fewer cells can be cut off), then to the seeded
     generator.
 ``best``
-    Among the nearly safest cells (safety at least `CANDIDATE_SHARE` of the best,
-    at most `MAX_CANDIDATES` of them, cells off the frontier represented by the ones
-    with the fewest unknown neighbours), the one that maximises the chance of
+    Once at most `~minestats.play.endgame.ENDGAME_LAYOUTS` (750) layouts fit the
+    position, the cell of highest exact win probability
+    (`minestats.play.endgame.endgame_move`: every layout listed, the rest of the
+    game searched exactly; ties to the safest, then the seeded generator). Before
+    that, or when the search passes its budget: among the nearly safest cells
+    (safety at least `CANDIDATE_SHARE` of the best, at most `MAX_CANDIDATES` of them,
+    cells off the frontier represented by the ones with the fewest unknown
+    neighbours), the one that maximises the chance of
     surviving this guess *and* the next: for every number the cell can show, the
     position is re-solved exactly and the safest cell of the new position is taken
-    as the next move (secondary safety). Ties go to the cell whose number most
-    often proves some cell safe (progress), then as for ``safest``.
+    as the next move (secondary safety). A *dead* candidate, one that can show only
+    one number and so teaches nothing, is dropped while a live one remains. Ties go
+    to the cell whose number most often proves some cell safe (progress), then as
+    for ``safest``.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import numpy as np
 
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import Position, position_probabilities
+from minestats.play.endgame import ENDGAME_LAYOUTS, endgame_move
 from minestats.runs.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
@@ -49,6 +57,7 @@ MAX_CANDIDATES = 6
 FAST_BUDGET = 100_000
 """Configurations the compiled float path may visit before the exact engine takes over."""
 _TIE = 1e-12
+_LOG_ENDGAME = math.log(ENDGAME_LAYOUTS) + 1e-9
 
 
 class Move(NamedTuple):
@@ -139,8 +148,14 @@ def _safest(state: CheckedGame, position, rng) -> int:
     return _pick(unknown, [safety, -_unknown_neighbours(state)], rng)
 
 
-def _outlook(state: CheckedGame, cell: int, log_total: float) -> tuple[float, float]:
-    """Chance of surviving ``cell`` and then the safest next cell, and of progress.
+class _Outlook(NamedTuple):
+    survive: float  # chance of surviving the cell and then the safest next cell
+    progress: float  # chance that the cell shows a number proving some cell safe
+    dead: bool  # the cell can show only one number: opening it teaches nothing
+
+
+def _outlook(state: CheckedGame, cell: int, log_total: float) -> _Outlook:
+    """Secondary safety, progress and deadness of opening ``cell``.
 
     For every number ``cell`` can show, the position with that number revealed is
     solved: its share of the layouts is the chance of that number, and its safest
@@ -152,21 +167,28 @@ def _outlook(state: CheckedGame, cell: int, log_total: float) -> tuple[float, fl
     numbers, revealed = state.numbers.copy(), state.revealed.copy()
     revealed[cell] = True
     survive = progress = 0.0
+    shown = 0
     for value in range(flagged, flagged + hidden + 1):
         numbers[cell] = value
         after = _position(state, numbers, revealed)
         if after.log_solutions == -math.inf:  # this number cannot show
             continue
+        shown += 1
         chance = math.exp(after.log_solutions - log_total)
         rest = after.probability
         rest = rest[~np.isnan(rest) & (rest < 1)]  # unknown cells that may be safe
         lowest = rest.min() if rest.size else 0.0  # nothing left to open: won
         survive += chance * (1 - lowest)
         progress += chance * (lowest < _TIE)
-    return survive, progress
+    return _Outlook(survive, progress, shown == 1)
 
 
 def _best(state: CheckedGame, position, rng) -> int:
+    if position.log_solutions <= _LOG_ENDGAME:
+        exact = endgame_move(state.numbers, state.table, state.revealed, state.flagged,
+                             state.board.width, state.board.mines, rng=rng)
+        if exact is not None:
+            return exact.cell
     probability = position.probability.ravel()
     unknown = np.flatnonzero(~state.revealed & ~state.flagged)
     safety = 1 - probability[unknown]
@@ -187,10 +209,12 @@ def _best(state: CheckedGame, position, rng) -> int:
     if len(chosen) == 1:
         return chosen[0]
     outlook = {cell: _outlook(state, cell, position.log_solutions) for cell in chosen}
+    alive = [cell for cell in chosen if not outlook[cell].dead]
     full_safety = np.zeros(probability.size)
     full_safety[unknown] = safety
-    return _pick(np.array(chosen), [lambda c: outlook[c][0], lambda c: outlook[c][1],
-                                    full_safety, -crowd], rng)
+    return _pick(np.array(alive or chosen), [lambda c: outlook[c].survive,
+                                             lambda c: outlook[c].progress,
+                                             full_safety, -crowd], rng)
 
 
 _CHOOSERS = {"safest": _safest, "best": _best}

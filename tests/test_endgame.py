@@ -1,0 +1,124 @@
+"""The exact end game: listed layouts against brute force, values against optimal play.
+
+`consistent_layouts` is checked against a plain enumeration of every placement of
+the remaining mines among the unknown cells, each kept if it reproduces every
+revealed number. `endgame_move` is checked against `optimal_win_probability`
+(itself checked against an independent brute force in test_optimal.py): after a
+protected first click, the optimal value is the average over what the click shows
+of the end-game value. And the ``best`` policy, which plays the end game exactly,
+must win exactly the optimal share of all layouts of a small board.
+"""
+
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from minestats.board import resolve_board
+from minestats.game import neighbour_table
+from minestats.play import play
+from minestats.play.endgame import consistent_layouts, endgame_move
+from minestats.play.optimal import layout_distribution, optimal_win_probability
+from minestats.solvers.state import CheckedGame
+
+
+def brute_layouts(numbers, table, revealed, flagged, mines):
+    """Sorted tuples of mined unknown cells that reproduce every revealed number."""
+    unknown = [i for i in range(revealed.size) if not revealed[i] and not flagged[i]]
+    left = mines - int(flagged.sum())
+    found = []
+    for chosen in combinations(unknown, left) if 0 <= left <= len(unknown) else ():
+        mined = flagged.copy()
+        mined[list(chosen)] = True
+        if mined[revealed].any():
+            continue
+        if all(sum(mined[j] for j in table[i] if j >= 0 and j != i) == numbers[i]
+               for i in np.flatnonzero(revealed)):
+            found.append(chosen)
+    return sorted(found)
+
+
+def random_position(rng):
+    """A random layout on a board of at most 5x5, with a random part revealed or flagged."""
+    width, height = rng.integers(1, 6, size=2)
+    cells = width * height
+    mines = int(rng.integers(0, cells + 1))
+    layout = np.zeros(cells, dtype=bool)
+    layout[rng.choice(cells, mines, replace=False)] = True
+    table = neighbour_table(int(width), int(height))
+    numbers = np.array([layout[row[(row >= 0) & (row != i)]].sum()
+                        for i, row in enumerate(table)], dtype=np.int8)
+    revealed = ~layout & (rng.random(cells) < rng.random())
+    flagged = layout & (rng.random(cells) < 0.3)
+    return numbers, table, revealed, flagged, int(width), mines
+
+
+def test_listed_layouts_equal_brute_force_on_random_small_positions():
+    rng = np.random.default_rng(2026)
+    checked = 0
+    for _ in range(400):
+        numbers, table, revealed, flagged, width, mines = random_position(rng)
+        listed = consistent_layouts(numbers, table, revealed, flagged, width, mines,
+                                    limit=10**6)
+        unknown, layouts = listed
+        got = sorted(tuple(int(c) for c in unknown[row]) for row in layouts)
+        assert got == brute_layouts(numbers, table, revealed, flagged, mines)
+        checked += len(got) > 1
+    assert checked > 100  # most positions leave some doubt
+
+
+def test_listing_gives_up_past_its_limit_or_budget():
+    table = neighbour_table(5, 5)
+    nothing = np.zeros(25, dtype=bool)
+    numbers = np.zeros(25, dtype=np.int8)
+    assert consistent_layouts(numbers, table, nothing, nothing, 5, 5, limit=53129) is None
+    assert consistent_layouts(numbers, table, nothing, nothing, 5, 5, limit=53130) is not None
+    revealed = nothing.copy()
+    revealed[[0, 2, 4, 10, 12, 14, 20, 22, 24]] = True
+    numbers[[0, 4, 20, 24]], numbers[[2, 10, 12, 14, 22]] = 1, 2
+    assert consistent_layouts(numbers, table, revealed, nothing, 5, 8, budget=3) is None
+
+
+@pytest.mark.parametrize("spec, click", [("4x3/3", (1, 0)), ("4x4/4", (0, 0)),
+                                         ("5x3/4", (0, 0)), ("4x4/3", (1, 1))])
+def test_end_game_values_add_up_to_optimal_play(spec, click):
+    board = resolve_board(spec)
+    layouts, _ = layout_distribution(board, rule="safe-click", click=click)
+    shown = {}
+    for layout in layouts:
+        game = CheckedGame(layout, click)
+        key = (game.revealed.tobytes(), game.numbers[game.revealed].tobytes())
+        shown.setdefault(key, [game, 0])[1] += 1
+    total = Fraction(0)
+    for game, count in shown.values():
+        if game.won:
+            total += count
+            continue
+        move = endgame_move(game.numbers, game.table, game.revealed, game.flagged,
+                            board.width, board.mines, limit=10**6)
+        assert not game.mines[move.cell] or move.win_probability < 1
+        total += count * move.win_probability
+    assert total / len(layouts) == optimal_win_probability(board, rule="safe-click",
+                                                           click=click)
+
+
+def test_the_end_game_search_gives_up_past_its_budget():
+    board = resolve_board("4x4/4")
+    game = CheckedGame(layout_distribution(board, rule="safe-click", click=(0, 0))[0][5],
+                       (0, 0))
+    args = (game.numbers, game.table, game.revealed, game.flagged, 4, 4)
+    assert endgame_move(*args, budget=1) is None
+    assert endgame_move(*args) is not None
+
+
+@pytest.mark.parametrize("spec, click", [
+    ("4x3/3", (1, 0)), ("4x4/2", (0, 0)),
+    pytest.param("5x3/4", (0, 0), marks=pytest.mark.slow),  # 1001 games, 100 s
+])
+def test_best_wins_exactly_the_optimal_share_of_every_layout(spec, click):
+    """Once the first click is open, ``best`` plays every position exactly."""
+    layouts, _ = layout_distribution(spec, rule="safe-click", click=click)
+    won = sum(play(layout, click, policy="best", seed=0).won for layout in layouts)
+    assert Fraction(won, len(layouts)) == optimal_win_probability(spec, rule="safe-click",
+                                                                  click=click)
