@@ -21,11 +21,14 @@ __all__ = [
     "CLASSIC_BEGINNER",
     "EXPERT",
     "INTERMEDIATE",
+    "MAX_CELLS",
     "PRESETS",
     "Board",
     "resolve_board",
 ]
 
+MAX_CELLS = 10**8
+"""The most cells a board may have: one int64 array over them is 800 MB."""
 _BOARD_PATTERN = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*/\s*(\d+)\s*$", re.IGNORECASE)
 _CLICK_PATTERN = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
@@ -73,6 +76,11 @@ class Board:
             raise ValueError(f"width ({self.width}) must be at least 1")
         if self.height < 1:
             raise ValueError(f"height ({self.height}) must be at least 1")
+        if self.cells > MAX_CELLS:
+            raise ValueError(
+                f"{self.width}x{self.height} has {self.cells:,} cells, more than "
+                f"MAX_CELLS = {MAX_CELLS:,} (its work arrays would not fit in memory)"
+            )
         if not 0 <= self.mines <= self.cells:
             raise ValueError(
                 f"mines ({self.mines}) must be between 0 and {self.cells} "
@@ -250,11 +258,13 @@ def resolve_board(board) -> Board:
         preset = PRESETS.get(board.strip().lower())
         if preset is not None:
             return preset
-        try:
-            return Board.parse(board)
-        except ValueError:
+        if _BOARD_PATTERN.match(board) is None:
             names = ", ".join(PRESETS)
             raise ValueError(
                 f"board {board!r} is neither a preset ({names}) nor of the form WxH/M"
-            ) from None
+            )
+        try:
+            return Board.parse(board)
+        except ValueError as error:
+            raise ValueError(f"board {board!r}: {error}") from None
     raise ValueError(f"board {board!r} must be a Board, a preset name or a 'WxH/M' string")

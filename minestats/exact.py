@@ -27,7 +27,7 @@ import numpy as np
 
 from minestats.board import Board
 from minestats.rules import check_rule
-from minestats.validation import check_board, check_rule_name
+from minestats.validation import check_board, check_map_size, check_rule_name
 
 __all__ = ["opening_probability", "opening_probability_map", "winxp_offset"]
 
@@ -189,6 +189,7 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
     ((9, 9), 0.2855, 0.584)
     """
     board = check_board(board)
+    check_map_size(board)
     check_rule_name(rule)
     for corner_or_centre in ((0, 0), board.centre):
         check_rule(board, corner_or_centre, rule)

@@ -16,7 +16,7 @@ import pandas as pd
 
 from minestats.board import Board
 from minestats.runs.seeds import child_label, resolve_seed
-from minestats.runs.sweeps import grid_seeds, run_jobs
+from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import ProportionResult
@@ -215,15 +215,11 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
     """
     defaults = {"rule": "safe-opening", "click": "centre", "use_mine_count": True,
                 "max_configurations": DEFAULT_MAX_CONFIGURATIONS}
-    configs = []
-    for row in grid:
-        unknown = set(row) - set(defaults) - {"board", "solver"}
-        if unknown:
-            raise ValueError(f"unknown pass_rate options in grid row {row!r}: {sorted(unknown)}")
-        options = defaults | row
-        configs.append(_config(options["board"], options["solver"], options["rule"],
-                               options["click"], options["use_mine_count"],
-                               options["max_configurations"]))
+    configs = [_config(options["board"], options["solver"], options["rule"],
+                       options["click"], options["use_mine_count"],
+                       options["max_configurations"])
+               for options in grid_rows(grid, required=("board", "solver"), defaults=defaults,
+                                        function="pass_rate")]
     n = check_n(n)
     seed_sequence, label = resolve_seed(seed)
     seeds = grid_seeds(seed_sequence, len(configs))

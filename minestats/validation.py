@@ -19,6 +19,8 @@ __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_CONFIDENCE_LEVEL",
     "DEFAULT_MAX_CONFIGURATIONS",
+    "MAX_CONFIGURATIONS",
+    "MAX_MAP_CELLS",
     "MAX_N",
     "POLICIES",
     "PRESET_SIZES",
@@ -28,6 +30,7 @@ __all__ = [
     "check_click",
     "check_confidence_level",
     "check_count",
+    "check_map_size",
     "check_n",
     "check_policy",
     "check_rule_name",
@@ -63,6 +66,12 @@ DEFAULT_ALPHA = 0.05
 
 MAX_N = 10**12
 """The most trials one run may ask for: beyond it a typo, not a plan (days of work)."""
+
+MAX_CONFIGURATIONS = 10**15
+"""The largest configuration cap a search accepts: beyond it, years of search."""
+
+MAX_MAP_CELLS = 1_000_000
+"""The most cells of a per-click map (a 1000x1000 board; a 2000x2000 map takes 1.3 GB)."""
 
 
 def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
@@ -243,4 +252,22 @@ def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[st
         raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
     if not isinstance(use_mine_count, bool | np.bool_):
         raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
-    return solver, bool(use_mine_count), check_count("max_configurations", max_configurations)
+    return solver, bool(use_mine_count), check_count("max_configurations", max_configurations,
+                                                      maximum=MAX_CONFIGURATIONS)
+
+
+def check_map_size(board) -> None:
+    """Raise ValueError if a per-click map of ``board`` has more than `MAX_MAP_CELLS` cells.
+
+    Examples
+    --------
+    >>> from minestats.board import Board
+    >>> check_map_size(Board(30, 16, 99))
+    >>> check_map_size(Board(3000, 3000, 1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a map of every click of board 3000x3000/1 has 9,000,000 cells, more than ...
+    """
+    if board.cells > MAX_MAP_CELLS:
+        raise ValueError(f"a map of every click of board {board} has {board.cells:,} cells, "
+                         f"more than MAX_MAP_CELLS = {MAX_MAP_CELLS:,}")

@@ -94,6 +94,11 @@ def test_input_validation(kwargs, match):
         pass_rate(arguments.pop("board"), **arguments)
 
 
-def test_sweep_rejects_unknown_options():
-    with pytest.raises(ValueError, match=r"unknown pass_rate options .* \['solvr'\]"):
-        pass_rate_sweep([{"board": "9x9/10", "solver": "logic", "solvr": "x"}], n=5)
+@pytest.mark.parametrize("row, match", [
+    ({"board": "9x9/10", "solver": "logic", "solvr": "x"}, r"unknown keys \['solvr'\]"),
+    ({"board": "beginner"}, r"lacks solver: each row takes board, solver, and optionally"),
+    ("beginner", r"grid row 'beginner' is not a dict"),
+])
+def test_sweep_rejects_bad_rows(row, match):
+    with pytest.raises(ValueError, match=match):
+        pass_rate_sweep([row], n=5)

@@ -87,7 +87,7 @@ def test_cli_pass_rate_gives_the_api_numbers_for_int_and_string_seeds(capsys):
     for seed in ("3", "2026-11-29"):
         assert main(["pass-rate", "--board", "beginner", "--solver", "single-point", "-n",
                      "400", "--seed", seed, "--workers", "1", "--quiet", "--json"]) == 0
-        row = json.loads(capsys.readouterr().out)
+        [row] = json.loads(capsys.readouterr().out)
         api = pass_rate("beginner", solver="single-point", n=400, seed=seed_from_text(seed),
                         workers=1)
         assert row["successes"] == api.successes and row["seed"] == api.seed

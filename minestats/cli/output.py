@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -20,13 +21,27 @@ from minestats.io.boards import from_mbf, parse_text
 __all__ = ["emit_table", "print_grid", "read_board_file", "read_text", "workers_for"]
 
 
+def _plain(value):
+    """Return a table entry as JSON: numpy scalars as Python ones, NaN and inf as null."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
 def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
-    """Print a table in the format the flags ask for."""
+    """Print a table in the format the flags ask for.
+
+    JSON is always a list of row objects (one shape, whatever the row count), with
+    every float at full precision (the shortest text that reads back the same).
+    """
     if getattr(args, "csv", False):
         frame.to_csv(sys.stdout, index=False)
     elif getattr(args, "json", False):
-        records = json.loads(frame.to_json(orient="records"))
-        print(json.dumps(records if len(records) != 1 else records[0], indent=2))
+        records = [{str(key): _plain(value) for key, value in row.items()}
+                   for row in frame.to_dict(orient="records")]
+        print(json.dumps(records, indent=2, allow_nan=False))
     else:
         if title:
             print(title)

@@ -18,7 +18,7 @@ import pandas as pd
 from minestats.board import Board
 from minestats.play.player import play
 from minestats.runs.seeds import as_seed_sequence, seed_label
-from minestats.runs.sweeps import grid_seeds, run_jobs
+from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import sample_mines
 from minestats.stats import ProportionResult
 from minestats.validation import (
@@ -223,15 +223,9 @@ def win_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE, workers
     [[0, 50, '3/0'], [1, 50, '3/1']]
     """
     defaults = {"rule": "safe-click", "click": "corner", "policy": "best"}
-    configs = []
-    for row in grid:
-        unknown = set(row) - set(defaults) - {"board"}
-        if unknown or "board" not in row:
-            raise ValueError(f"grid row {row!r} needs a board and takes only "
-                             f"{', '.join(defaults)}")
-        options = defaults | row
-        configs.append(_config(options["board"], options["rule"], options["click"],
-                               options["policy"]))
+    configs = [_config(options["board"], options["rule"], options["click"], options["policy"])
+               for options in grid_rows(grid, required=("board",), defaults=defaults,
+                                        function="win_rate")]
     seeds = grid_seeds(seed, len(configs))
     rows = _rows(configs, seeds, n=n, chunk_size=chunk_size, workers=workers, store=store,
                  progress=progress)

@@ -23,7 +23,7 @@ from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.runs.seeds import as_seed_sequence
 from minestats.runs.store import ChunkStore, job_key
 
-__all__ = ["grid_seeds", "run_jobs"]
+__all__ = ["grid_rows", "grid_seeds", "run_jobs"]
 
 
 def grid_seeds(seed, count: int) -> list[np.random.SeedSequence]:
@@ -36,6 +36,40 @@ def grid_seeds(seed, count: int) -> list[np.random.SeedSequence]:
     ['42/0', '42/1', '42/2']
     """
     return list(chunk_seeds(as_seed_sequence(seed), count))
+
+
+def grid_rows(grid, *, required: tuple[str, ...], defaults: dict, function: str) -> list[dict]:
+    """Check the rows of a sweep grid and fill in their defaults.
+
+    Each row must be a dict holding the ``required`` keys and otherwise only keys of
+    ``defaults``; ``function`` names the function the rows are arguments of.
+
+    Examples
+    --------
+    >>> grid_rows([{"board": "9x9/10"}], required=("board",), defaults={"rule": "uniform"},
+    ...           function="win_rate")
+    [{'rule': 'uniform', 'board': '9x9/10'}]
+    >>> grid_rows([{"rule": "uniform"}], required=("board",), defaults={"rule": "uniform"},
+    ...           function="win_rate")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: grid row {'rule': 'uniform'} lacks board: each row takes board, and ...
+    """
+    allowed = f"{', '.join(required)}, and optionally {', '.join(defaults)}, of {function}"
+    rows = []
+    for row in grid:
+        if not isinstance(row, dict):
+            raise ValueError(f"grid row {row!r} is not a dict: each row takes {allowed}")
+        missing = [key for key in required if key not in row]
+        if missing:
+            raise ValueError(f"grid row {row!r} lacks {', '.join(missing)}: each row takes "
+                             f"{allowed}")
+        unknown = sorted(set(row) - set(defaults) - set(required), key=str)
+        if unknown:
+            raise ValueError(f"grid row {row!r} has unknown keys {unknown}: each row takes "
+                             f"{allowed}")
+        rows.append(defaults | row)
+    return rows
 
 
 def _run_tagged(chunk_function, task):
