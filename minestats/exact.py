@@ -26,7 +26,7 @@ from math import comb
 import numpy as np
 
 from minestats.board import Board
-from minestats.rules import check_rule
+from minestats.rules import check_rule, max_mines
 from minestats.validation import check_board, check_map_size, check_rule_name
 
 __all__ = ["opening_probability", "opening_probability_map", "winxp_offset"]
@@ -191,8 +191,10 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
     board = check_board(board)
     check_map_size(board)
     check_rule_name(rule)
-    for corner_or_centre in ((0, 0), board.centre):
-        check_rule(board, corner_or_centre, rule)
+    fewest = min(max_mines(board, click, rule) for click in ((0, 0), board.centre))
+    if board.mines > fewest:  # the centre leaves the fewest cells free, the corner the most
+        raise ValueError(f"mines ({board.mines}) must be at most {fewest} for a map of every "
+                         f"click under rule {rule!r} on {board.width}x{board.height}")
     n, m = board.cells, board.mines
     k = board.neighbourhood_sizes
     if rule == "safe-opening":

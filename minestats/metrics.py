@@ -184,7 +184,8 @@ def _bbbv_chunk(config, size, seed_sequence):
 
 
 def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
-                   chunk_size=DEFAULT_CHUNK_SIZE, workers=-1) -> BBBVHistogram:
+                   chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
+                   progress=False) -> BBBVHistogram:
     """Histogram of 3BV over ``n`` boards drawn by a first-click rule.
 
     Parameters
@@ -199,8 +200,13 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     n, seed, chunk_size
         Boards to draw, their seed and boards per chunk, as in
         `minestats.passrate.pass_rate`: the histogram depends on these three only.
-    workers : int or map-like callable, optional
-        ``-1`` all cores (default), ``1`` this process.
+    workers : int, executor or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client;
+        see `minestats.runs.chunks.map_chunks`.
+    store : minestats.runs.store.ChunkStore, optional
+        Keeps finished chunks, so an interrupted run resumes where it stopped.
+    progress : bool, optional
+        Show a progress bar on stderr.
 
     Returns
     -------
@@ -223,7 +229,8 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     n = check_n(n)
     seed_sequence, label = resolve_seed(seed)
     [counts] = run_jobs(_bbbv_chunk, [((board, rule, click), seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers)
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress)
     return BBBVHistogram(board=board, rule=rule, click=click, n=n, seed=label,
                          chunk_size=chunk_size,
                          counts=np.asarray(counts, dtype=np.int64))

@@ -41,4 +41,7 @@ def main(argv=None) -> int:
         # The reader (e.g. `head`) closed the pipe: stop quietly, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    if getattr(args, "drawn_seed", False) and not args.quiet:
+        print(f"seed {args.seed} (drawn: --seed {args.seed} repeats this run)",
+              file=sys.stderr)
     return 0

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from minestats.cli.experiments import REPRODUCE
 from minestats.cli.output import emit_table, print_grid, read_board_file, read_text, workers_for
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
@@ -31,24 +32,19 @@ from minestats.validation import DEFAULT_ALPHA, check_board, check_n, check_poli
 __all__ = ["COMMANDS"]
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
-# Experiment scripts in the order `reproduce` runs them, with their paper-grade sizes.
-REPRODUCE = {
-    "first_click": ["--n", "2000000"],
-    "opening_maps": ["--n", "10000000", "--n-safe-opening", "200000"],
-    "solver_pass_rates": ["--n", "500000", "--n-single-point", "2000000"],
-    "pass_rate_by_density": ["--n", "100000", "--n-single-point", "500000"],
-    "pass_rate_by_click": ["--n", "20000", "--n-intermediate", "5000"],
-    "bbbv": ["--n", "5000000"],
-    "no_guess_generation": ["--n", "5000", "--n-dense-retry", "200"],
-    "no_guess_bias": ["--n", "20000", "--permutations", "9999"],
-    "win_rates": ["--n-small", "100000", "--n-intermediate", "50000", "--n-expert", "20000",
-                  "--n-paper", "200000", "--n-paper-opening", "200000",
-                  "--store", "results/win_rates.sqlite"],
-    "win_rate_by_click": ["--n", "2000", "--n-intermediate", "500"],
-    "win_rate_by_density": ["--n", "20000"],
-    "optimal_play": ["--n", "200000", "--boards", "4x4/2", "4x4/4", "4x4/6", "5x3/4", "4x5/5",
-                     "5x4/6"],
-}
+
+
+def _seed(args) -> int | str:
+    """Return ``--seed``; without one, draw a seed and put it in ``args``.
+
+    The drawn seed is an int, so ``--seed`` with it repeats the run; `main` says it
+    on stderr once the command has succeeded (``--quiet`` keeps it off; every output
+    records it anyway).
+    """
+    if args.seed is None:
+        _, args.seed = resolve_seed(None)
+        args.drawn_seed = True
+    return args.seed
 
 
 @contextlib.contextmanager
@@ -60,6 +56,7 @@ def _run_context(args):
         # an unseeded run draws fresh entropy, so its chunks never match a stored one
         raise ValueError("--store needs --seed: without a seed every run draws a new one "
                          "and never resumes from the store")
+    _seed(args)
     with workers_for(args) as workers, contextlib.ExitStack() as stack:
         store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
         yield {"workers": workers, "store": store, "progress": not args.quiet}
@@ -137,7 +134,7 @@ def _layout_to_solve(args) -> tuple[np.ndarray, int | str | None]:
         raise ValueError("give either --file or --board (with --rule and --seed)")
     if args.file is not None:
         return read_board_file(args.file), None
-    seed_sequence, label = resolve_seed(args.seed)
+    seed_sequence, label = resolve_seed(_seed(args))
     return sample_mines(args.board, 1, rule=args.rule, click=args.click,
                         seed=seed_sequence)[0], label
 
@@ -194,7 +191,7 @@ def run_generate(args) -> None:
     options = {name: value for name, value in (("max_tries", args.max_tries),
                                                ("timeout", args.timeout)) if value is not None}
     result = generate_no_guess(args.board, args.click, method=args.method, solver=args.solver,
-                               rule=args.rule, seed=args.seed, **options)
+                               rule=args.rule, seed=_seed(args), **options)
     row = result.to_dict()
     if not result.ok:
         raise ValueError(f"no verified board within the limits: {row['tries']} tries, "
@@ -215,21 +212,26 @@ def run_generate(args) -> None:
         return
     if args.out is None:
         print(format_text(result.mines))
-    print(f"no-guess board {result.board}, {args.method}, seed {result.seed}: "
-          f"{result.tries} tries, {result.perturbations} perturbations, "
-          f"{result.seconds:.2f} s", file=sys.stderr)
+    if not args.quiet:
+        print(f"no-guess board {result.board}, {args.method}, seed {result.seed}: "
+              f"{result.tries} tries, {result.perturbations} perturbations, "
+              f"{result.seconds:.2f} s", file=sys.stderr)
 
 
 def run_bbbv(args) -> None:
     if args.file is not None:
+        given = [flag for flag, value in (("--board", args.board), ("-n", args.n),
+                                          ("--seed", args.seed), ("--store", args.store),
+                                          ("--between", args.between)) if value is not None]
+        if given:
+            raise ValueError(f"--file cannot be combined with {', '.join(given)}: give "
+                             "either --file or --board with -n")
         emit_table(pd.DataFrame([{"file": args.file, "bbbv": bbbv(read_board_file(args.file))}]),
                    args)
         return
     if args.board is None or args.n is None:
         raise ValueError("give --file, or --board with -n")
     with _run_context(args) as options:
-        options.pop("store")
-        options.pop("progress")
         histogram = bbbv_histogram(args.board, rule=args.rule, click=args.click, n=args.n,
                                    seed=args.seed, **options)
     summary = histogram.summary()
@@ -273,10 +275,10 @@ def run_probabilities(args) -> None:
 
 def run_play(args) -> None:
     check_policy(args.policy)
-    sequence, label = resolve_seed(args.seed)
-    board_seed, game_seed = sequence.spawn(2)
     if (args.file is None) == (args.board is None):
         raise ValueError("give either --file or --board (with --rule and --seed)")
+    sequence, label = resolve_seed(_seed(args))
+    board_seed, game_seed = sequence.spawn(2)
     if args.file is not None:
         mines = read_board_file(args.file)
     else:

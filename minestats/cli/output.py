@@ -50,11 +50,20 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
             print(frame.to_string(index=False))
 
 
+def _format_cell(value, fmt: str) -> str:
+    """Format one grid value; a float that rounds to zero never prints as ``-0``."""
+    text = format(value, fmt)
+    if isinstance(value, float | np.floating) and text.startswith("-") and not any(
+            digit in "123456789" for digit in text):
+        return format(0.0, fmt)
+    return text
+
+
 def print_grid(title: str, grid: np.ndarray, fmt: str) -> None:
     """Print a 2-D array as rows of formatted values under a title."""
     print(title)
     for row in grid:
-        print(" ".join(format(value, fmt) for value in row))
+        print(" ".join(_format_cell(value, fmt) for value in row))
 
 
 def read_text(name: str) -> tuple[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from minestats.cli.experiments import REPRODUCE
 from minestats.validation import (
     DEFAULT_MAX_CONFIGURATIONS,
     POLICIES,
@@ -49,6 +50,16 @@ example:
   _ _ _
   solutions: 1, unique: yes
 """
+
+
+def _version() -> str:
+    """Return the installed package's version, read without importing the library."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("minestats")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown (not installed)"
 
 
 def seed_argument(text: str) -> int | str:
@@ -119,7 +130,12 @@ def _run_options(parser, *, n_required, n_help="boards to simulate"):
                         help="SQLite file keeping finished chunks: a rerun with the same "
                              "flags resumes; needs --seed (without one each run draws a "
                              "new seed and could never reuse a chunk)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    _quiet(parser)
+
+
+def _quiet(parser):
+    parser.add_argument("--quiet", action="store_true",
+                        help="nothing on stderr but errors (no progress bar, no drawn seed)")
 
 
 def _output(parser):
@@ -132,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the parser of the ``minestats`` command and all its subcommands."""
     parser = Parser(prog="minestats", description="Minesweeper statistics, exact and simulated.",
                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"minestats {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def command(name, summary, description):
@@ -182,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     _solver(solve)
     solve.add_argument("--seed", type=seed_argument, default=None,
                        help="seed of a drawn board: " + SEED_HELP)
+    _quiet(solve)
     _output(solve)
 
     pass_rate = command("pass-rate", "share of boards a solver finishes without guessing",
@@ -196,10 +214,15 @@ def build_parser() -> argparse.ArgumentParser:
     sweep = command("sweep", "pass rates over boards x rules x clicks x solvers",
                     "Pass rates over every combination of the listed boards, rules, clicks "
                     "and solvers; row i is seeded with child i of --seed.")
-    sweep.add_argument("--boards", nargs="+", default=["beginner", "intermediate", "expert"])
-    sweep.add_argument("--rules", nargs="+", default=["safe-opening"])
-    sweep.add_argument("--clicks", nargs="+", default=["centre"])
-    sweep.add_argument("--solvers", nargs="+", default=["single-point", "subset", "logic"])
+    sweep.add_argument("--boards", nargs="+", default=["beginner", "intermediate", "expert"],
+                       help="presets or WxH/M (default beginner intermediate expert)")
+    sweep.add_argument("--rules", nargs="+", default=["safe-opening"],
+                       help=f"first-click rules among {', '.join(RULES)} (default safe-opening)")
+    sweep.add_argument("--clicks", nargs="+", default=["centre"],
+                       help="clicks: x,y, 'centre' or 'corner' (default centre)")
+    sweep.add_argument("--solvers", nargs="+", default=["single-point", "subset", "logic"],
+                       help=f"solvers among {', '.join(SOLVERS)} (default single-point subset "
+                            "logic)")
     sweep.add_argument("--no-mine-count", dest="use_mine_count", action="store_false",
                        help="do not let the solvers use the total mine count")
     _run_options(sweep, n_required=True, n_help="boards per row")
@@ -221,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
     generate.add_argument("--format", choices=("text", "mbf"), default=None,
                           help="board format of --out (default: mbf for *.mbf, else text)")
     generate.add_argument("--out", default=None, help="write the board to this file")
+    _quiet(generate)
     _output(generate)
 
     bbbv = command("bbbv", "3BV of a board, or its distribution over many boards",
@@ -243,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     reconstruct.add_argument("file", nargs="?", default="-",
                              help="file holding the counts ('-' or none: stdin)")
+    _quiet(reconstruct)
 
     probabilities = command(
         "probabilities", "exact mine probability of every unknown cell of a position",
@@ -251,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     probabilities.add_argument("file", help="file holding the position ('-': stdin)")
     probabilities.add_argument("--mines", type=int, default=None,
                                help="total mines, flags included (default: not known)")
+    _quiet(probabilities)
     _output(probabilities)
 
     play = command("play", "play one game to the end, guessing where it must",
@@ -263,6 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
     _policy(play)
     play.add_argument("--seed", type=seed_argument, default=None,
                       help="seed of the board and the tie-breaks: " + SEED_HELP)
+    _quiet(play)
     _output(play)
 
     win = command("win-rate", "share of games a policy wins, with its Wilson interval",
@@ -280,8 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "and write its CSV, PNG and JSON files.")
     reproduce.add_argument("--full", action="store_true",
                            help="paper-grade sample sizes (hours, not minutes)")
-    reproduce.add_argument("--only", nargs="+", default=None,
-                           help="run only these experiments (names without .py)")
+    reproduce.add_argument("--only", nargs="+", default=None, metavar="NAME",
+                           help="run only these experiments: " + ", ".join(REPRODUCE))
     reproduce.add_argument("--out", default="results", help="output folder (default results)")
     reproduce.add_argument("--seed", type=int, default=42, help="root seed (default 42)")
     reproduce.add_argument("--workers", type=int, default=-1,

@@ -1,0 +1,23 @@
+"""The experiment scripts `minestats reproduce` runs, light enough for the parser to list."""
+
+__all__ = ["REPRODUCE"]
+
+REPRODUCE = {
+    "first_click": ["--n", "2000000"],
+    "opening_maps": ["--n", "10000000", "--n-safe-opening", "200000"],
+    "solver_pass_rates": ["--n", "500000", "--n-single-point", "2000000"],
+    "pass_rate_by_density": ["--n", "100000", "--n-single-point", "500000"],
+    "pass_rate_by_click": ["--n", "20000", "--n-intermediate", "5000"],
+    "bbbv": ["--n", "5000000"],
+    "no_guess_generation": ["--n", "5000", "--n-dense-retry", "200"],
+    "no_guess_bias": ["--n", "20000", "--permutations", "9999"],
+    "win_rates": ["--n-small", "100000", "--n-intermediate", "50000", "--n-expert", "20000",
+                  "--n-paper", "200000", "--n-paper-opening", "200000",
+                  "--store", "results/win_rates.sqlite"],
+    "win_rate_by_click": ["--n", "2000", "--n-intermediate", "500"],
+    "win_rate_by_density": ["--n", "20000"],
+    "optimal_play": ["--n", "200000", "--boards", "4x4/2", "4x4/4", "4x4/6", "5x3/4", "4x5/5",
+                     "5x4/6"],
+}
+"""Experiment scripts (experiments/NAME.py) in the order `reproduce` runs them, each with
+the arguments of its paper-grade sizes (``--full``)."""
