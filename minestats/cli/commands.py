@@ -231,6 +231,9 @@ def run_bbbv(args) -> None:
         return
     if args.board is None or args.n is None:
         raise ValueError("give --file, or --board with -n")
+    if args.between is not None and args.between[0] > args.between[1]:
+        raise ValueError(f"--between {args.between[0]} {args.between[1]}: LOW must be at "
+                         "most HIGH")
     with _run_context(args) as options:
         histogram = bbbv_histogram(args.board, rule=args.rule, click=args.click, n=args.n,
                                    seed=args.seed, **options)

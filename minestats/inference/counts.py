@@ -115,7 +115,11 @@ def parse_counts(text: str) -> np.ndarray:
 
 def _as_counts(counts) -> np.ndarray:
     """Return ``counts`` as a 2-D int64 array of values 0..9, or raise ValueError."""
-    array = np.asarray(counts)
+    try:
+        array = np.asarray(counts)
+    except ValueError:  # rows of different lengths
+        raise ValueError("counts must be a rectangular grid: its rows differ in length"
+                         ) from None
     if array.ndim != 2 or 0 in array.shape:
         raise ValueError(f"counts has shape {array.shape}; expected (height, width), "
                          "both at least 1")
