@@ -31,6 +31,7 @@ __all__ = [
     "check_confidence_level",
     "check_count",
     "check_map_size",
+    "check_max_configurations",
     "check_n",
     "check_policy",
     "check_rule_name",
@@ -121,6 +122,21 @@ def check_n(n, *, name: str = "n") -> int:
     ValueError: n (10000000000000) must be at most 1_000_000_000_000
     """
     return check_count(name, n, minimum=1, maximum=MAX_N)
+
+
+def check_max_configurations(max_configurations) -> int:
+    """Return a cap on configurations as an int: a positive integer of at most 10**15.
+
+    Examples
+    --------
+    >>> check_max_configurations(500_000)
+    500000
+    >>> check_max_configurations(10**16)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_configurations (10000000000000000) must be at most 1_000_000_000_000_000
+    """
+    return check_count("max_configurations", max_configurations, maximum=MAX_CONFIGURATIONS)
 
 
 def check_confidence_level(confidence_level) -> float:
@@ -252,8 +268,7 @@ def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[st
         raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
     if not isinstance(use_mine_count, bool | np.bool_):
         raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
-    return solver, bool(use_mine_count), check_count("max_configurations", max_configurations,
-                                                      maximum=MAX_CONFIGURATIONS)
+    return solver, bool(use_mine_count), check_max_configurations(max_configurations)
 
 
 def check_map_size(board) -> None:
