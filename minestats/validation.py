@@ -18,6 +18,7 @@ from numbers import Integral, Real
 __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_CONFIDENCE_LEVEL",
+    "DEFAULT_EXACT_CONFIGURATIONS",
     "DEFAULT_MAX_CONFIGURATIONS",
     "MAX_CONFIGURATIONS",
     "MAX_MAP_CELLS",
@@ -58,6 +59,14 @@ PRESET_SIZES = {
 
 DEFAULT_MAX_CONFIGURATIONS = 200_000
 """The default cap on configurations enumerated by ``logic`` at one stall."""
+
+DEFAULT_EXACT_CONFIGURATIONS = 500_000
+"""The default cap on configurations the exact search visits for one answer.
+
+`minestats.inference.reconstruct` and `minestats.inference.board_consistency` give
+up (``capped``) past it, after a few seconds and a few hundred MB at most
+(`minestats.inference.engine` gives the cost of a configuration).
+"""
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 """Coverage of every confidence interval unless asked otherwise."""
