@@ -393,6 +393,23 @@ def test_a_crafted_32x32_matrix_is_capped_by_the_default_budget():
     assert result.to_text() == "capped: no answer within 500_000 configurations"
 
 
+def test_crafted_17x17_matrices_are_counted_exactly_row_by_row():
+    for seed in range(5):
+        counts = counts_from_mines(crafted_layout(17, 17, seed))
+        result = reconstruct(counts, max_configurations=200_000)
+        assert not result.capped and result.n_solutions > 1 and not result.unique
+        assert_reproduces(result)
+        if seed in (2, 4):  # the engine needs about 20,000 configurations for these
+            assert result.n_solutions == engine_count(counts, 50_000)
+
+
+@pytest.mark.slow
+def test_crafted_17x17_counts_agree_with_the_engine_without_a_budget():
+    for seed in range(10):
+        counts = counts_from_mines(crafted_layout(17, 17, seed))
+        assert reconstruct(counts).n_solutions == engine_count(counts, None)
+
+
 def engine_count(counts, max_configurations):
     height, width = counts.shape
     constraints = [(tuple(row[row >= 0].tolist()), need) for row, need in

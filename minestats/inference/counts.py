@@ -1,8 +1,11 @@
 """Count matrices: every cell holds the mines in its closed neighbourhood, itself included.
 
-`reconstruct` inverts such a matrix with the exact engine (`minestats.inference.engine`),
-which stops at ``max_configurations`` and then says ``capped``; the other functions
-make and read matrices.
+`reconstruct` inverts such a matrix: by the row-by-row program of
+`minestats.inference.strips` when its narrower side is at most
+`~minestats.inference.strips.STRIP_WIDTH` cells, else (or when that program passes
+its budget) by the exact engine (`minestats.inference.engine`); both stop at
+``max_configurations`` and then say ``capped``. The other functions make and read
+matrices.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import numpy as np
 from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.inference.engine import Capped, frozen, solve_constraints
+from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from minestats.io.boards import read_grid
 from minestats.runs.seeds import as_generator
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
@@ -199,6 +203,11 @@ class ReconstructResult:
 
 def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray | None]:
     """Count the layouts behind a checked matrix and find one; raise Capped past the budget."""
+    if min(array.shape) <= STRIP_WIDTH:
+        try:
+            return solve_strip(array, max_configurations=max_configurations)
+        except Capped:
+            pass  # a long strip the engine's propagation may still settle
     height, width = array.shape
     table = neighbour_table(width, height)
     constraints = [(tuple(row[row >= 0].tolist()), need)
@@ -214,6 +223,12 @@ def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray
 def reconstruct(counts, *,
                 max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> ReconstructResult:
     """Find the layouts whose closed-neighbourhood counts (self included) equal ``counts``.
+
+    Matrices whose narrower side is at most `~minestats.inference.strips.STRIP_WIDTH`
+    (17) cells are solved row by row (`minestats.inference.strips`), exactly at any
+    length; the others, and strips whose program passes the budget, by the exact
+    engine (`minestats.inference.engine`), which settles random matrices by
+    propagation alone. Each of the two searches may visit ``max_configurations``.
 
     Parameters
     ----------
