@@ -53,7 +53,7 @@ class StripSolution(NamedTuple):
 
 
 @lru_cache(maxsize=2)
-def _tables(width: int) -> tuple[list[int], dict[int, list[int]], int, list[int]]:
+def _tables(width: int) -> tuple[list[int], dict[int, tuple[int, ...]], int, list[int]]:
     """Window-sum codes of every row pattern, their inverse, the bias and a reading rank.
 
     ``codes[mask]`` holds, in base 16, the window sums of the row whose bit x is
@@ -61,21 +61,21 @@ def _tables(width: int) -> tuple[list[int], dict[int, list[int]], int, list[int]
     patterns, the one with the greater ``rank`` has a mine first, reading from x = 0.
     """
     masks = np.arange(1 << width)
-    bits = (masks[:, None] >> np.arange(width)) & 1
-    padded = np.pad(bits, ((0, 0), (1, 1)))
-    sums = (padded[:, :-2] + padded[:, 1:-1] + padded[:, 2:]).astype(np.uint8)
-    if width % 2:
-        sums = np.pad(sums, ((0, 0), (0, 1)))
-    nibbles = (sums[:, 0::2] | (sums[:, 1::2] << 4)).astype(np.uint8)  # column x: nibble x
+    sums = np.zeros((1 << width, width + width % 2), dtype=np.uint8)  # even: two a byte
+    rank = np.zeros(1 << width, dtype=np.int64)
+    for x in range(width):  # column by column, so that no (2**w, w) int64 array is made
+        bit = (masks >> x) & 1
+        rank |= bit << (width - 1 - x)
+        sums[:, max(x - 1, 0): min(x + 2, width)] += bit[:, None].astype(np.uint8)
+    nibbles = sums[:, 0::2] | (sums[:, 1::2] << 4)  # column x: nibble x
     data, size = nibbles.tobytes(), nibbles.shape[1]
     codes = [int.from_bytes(data[start: start + size], "little")
              for start in range(0, len(data), size)]
     bias = sum(_BIAS << (_DIGIT * x) for x in range(width))
-    inverse = defaultdict(list)
+    inverse = defaultdict(tuple)
     for mask, code in enumerate(codes):
-        inverse[code + bias].append(mask)
-    rank = (bits << np.arange(width)[::-1]).sum(axis=1).tolist()
-    return codes, dict(inverse), bias, rank
+        inverse[code + bias] += (mask,)
+    return codes, dict(inverse), bias, rank.tolist()
 
 
 def solve_strip(counts: np.ndarray, *, max_configurations=None) -> StripSolution:
