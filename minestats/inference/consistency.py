@@ -184,9 +184,9 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None,
     max_configurations : int, optional
         The search's budget (`minestats.inference.engine`): past it the result is
         ``capped``, with no count, no forced cells and no example. The default
-        (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000) keeps any
-        board to a few seconds and a few hundred MB; positions of real games need
-        a small share of it.
+        (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000) bounds the
+        search to a few seconds and about 130 MB; the positions of real games
+        need less than a hundredth of it.
 
     Returns
     -------

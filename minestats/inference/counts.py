@@ -237,8 +237,8 @@ def reconstruct(counts, *,
     max_configurations : int, optional
         The search's budget: past it the result is ``capped`` and has no count.
         The default (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000)
-        keeps any matrix to a few seconds and a few hundred MB; random matrices
-        need a small share of it.
+        bounds each search to a few seconds and about 130 MB; random matrices
+        need less than a hundredth of it.
 
     Returns
     -------
