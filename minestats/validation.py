@@ -64,10 +64,10 @@ DEFAULT_EXACT_CONFIGURATIONS = 500_000
 """The default cap on configurations the exact search visits for one answer.
 
 `minestats.inference.reconstruct` and `minestats.inference.board_consistency` give
-up (``capped``) past it: about 3 s of CPU and 130 MB for a search that reaches it
-(4 s when ``reconstruct`` tries the row-by-row program first; on a shared 2-core
-machine, `minestats.inference.engine` gives the cost of a configuration). Random
-count matrices and the positions of real games use less than a hundredth of it.
+up (``capped``) past it: about 3 to 4 s of CPU and 130 MB for a search that
+reaches it (on a shared 2-core machine; `minestats.inference.engine` gives the
+cost of a configuration). Random count matrices and the positions of real games
+use less than a hundredth of it.
 """
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95

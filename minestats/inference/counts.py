@@ -1,11 +1,10 @@
 """Count matrices: every cell holds the mines in its closed neighbourhood, itself included.
 
-`reconstruct` inverts such a matrix: by the row-by-row program of
-`minestats.inference.strips` when its narrower side is at most
-`~minestats.inference.strips.STRIP_WIDTH` cells, else (or when that program passes
-its budget) by the exact engine (`minestats.inference.engine`); both stop at
-``max_configurations`` and then say ``capped``. The other functions make and read
-matrices.
+`reconstruct` inverts such a matrix with the exact engine (`minestats.inference.engine`)
+and, when the engine's propagation leaves a hard search on a matrix at most
+`~minestats.inference.strips.STRIP_WIDTH` cells across, with the row-by-row program
+of `minestats.inference.strips`; both stop at ``max_configurations`` and then say
+``capped``. The other functions make and read matrices.
 """
 
 from __future__ import annotations
@@ -22,8 +21,16 @@ from minestats.io.boards import read_grid
 from minestats.runs.seeds import as_generator
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
-__all__ = ["ReconstructResult", "counts_from_mines", "parse_counts", "random_counts",
-           "reconstruct"]
+__all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_mines", "parse_counts",
+           "random_counts", "reconstruct"]
+
+ENGINE_FIRST = 10_000
+"""The configurations the engine may spend on a strip before the row-by-row program.
+
+Propagation settles random matrices with (next to) no search, faster than the
+program's first row of ``2**w`` patterns; the crafted matrices that defeat it need
+hundreds of thousands.
+"""
 
 
 def counts_from_mines(mines) -> np.ndarray:
@@ -203,32 +210,32 @@ class ReconstructResult:
 
 def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray | None]:
     """Count the layouts behind a checked matrix and find one; raise Capped past the budget."""
-    if min(array.shape) <= STRIP_WIDTH:
-        try:
-            return solve_strip(array, max_configurations=max_configurations)
-        except Capped:
-            pass  # a long strip the engine's propagation may still settle
     height, width = array.shape
+    strip = min(height, width) <= STRIP_WIDTH
     table = neighbour_table(width, height)
     constraints = [(tuple(row[row >= 0].tolist()), need)
                    for row, need in zip(table, array.ravel().tolist(), strict=True)]
-    outcome = solve_constraints(constraints, width * height,
-                                max_configurations=max_configurations)
-    if outcome.capped:
+    outcome = solve_constraints(
+        constraints, width * height,
+        max_configurations=min(max_configurations, ENGINE_FIRST) if strip else max_configurations)
+    if not outcome.capped:
+        return outcome.count, (None if outcome.example is None
+                               else outcome.example.reshape(height, width))
+    if not strip:
         raise Capped
-    return outcome.count, (None if outcome.example is None
-                           else outcome.example.reshape(height, width))
+    return solve_strip(array, max_configurations=max_configurations)
 
 
 def reconstruct(counts, *,
                 max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> ReconstructResult:
     """Find the layouts whose closed-neighbourhood counts (self included) equal ``counts``.
 
-    Matrices whose narrower side is at most `~minestats.inference.strips.STRIP_WIDTH`
-    (17) cells are solved row by row (`minestats.inference.strips`), exactly at any
-    length; the others, and strips whose program passes the budget, by the exact
-    engine (`minestats.inference.engine`), which settles random matrices by
-    propagation alone. Each of the two searches may visit ``max_configurations``.
+    The exact engine (`minestats.inference.engine`) settles random matrices by
+    propagation, with next to no search. On a matrix at most
+    `~minestats.inference.strips.STRIP_WIDTH` (17) cells across it may spend
+    `ENGINE_FIRST` configurations; past them the row-by-row program
+    (`minestats.inference.strips`) takes over, with the whole budget, and counts
+    such strips exactly at any length.
 
     Parameters
     ----------

@@ -18,12 +18,14 @@ crafted matrices that defeat the engine's propagation (mines in every third colu
 a random phase per row) stay far below: at most 8,192 a row at width 17, where the
 exact engine (`minestats.inference.engine`) needs up to 700,000 configurations
 (seconds and hundreds of MB) for a 17x17 one, and more than any machine has on
-larger ones. The program is therefore used on matrices whose narrower side is at
-most `STRIP_WIDTH` = 17 cells (transposed when the rows are the longer side): the
-first row's 131,072 patterns are a quarter of the default budget
+larger ones. The program therefore takes matrices whose narrower side is at most
+`STRIP_WIDTH` = 17 cells (transposed when the rows are the longer side): the first
+row's 131,072 patterns are a quarter of the default budget
 (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`) and take a few hundredths of
 a second, since patterns that fit no count die at one dictionary look-up. The
 budget bounds the rest: every state expanded counts as one configuration.
+`minestats.inference.reconstruct` calls it when the engine's propagation leaves a
+hard search (random matrices leave none, and the engine is faster on them).
 """
 
 from __future__ import annotations
