@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +22,7 @@ from minestats.board import Board
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
+from minestats.runs.chunks import process_pool
 
 __all__ = [
     "base_parser",
@@ -79,7 +80,8 @@ def worker_pool(workers: int, *, warm_up: Callable[[], object]):
         return
     if workers != -1 and workers < 1:
         raise ValueError(f"workers ({workers}) must be -1 (all cores) or at least 1")
-    with ProcessPoolExecutor(max_workers=None if workers == -1 else workers) as pool:
+    # process_pool: the workers exit with the script, even when it is killed with -9
+    with process_pool((os.cpu_count() or 1) if workers == -1 else workers) as pool:
         yield pool.map
 
 

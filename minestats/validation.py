@@ -18,6 +18,7 @@ from numbers import Integral, Real
 __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_CONFIDENCE_LEVEL",
+    "DEFAULT_EXACT_CONFIGURATIONS",
     "DEFAULT_MAX_CONFIGURATIONS",
     "MAX_CONFIGURATIONS",
     "MAX_MAP_CELLS",
@@ -31,6 +32,7 @@ __all__ = [
     "check_confidence_level",
     "check_count",
     "check_map_size",
+    "check_max_configurations",
     "check_n",
     "check_policy",
     "check_rule_name",
@@ -57,6 +59,16 @@ PRESET_SIZES = {
 
 DEFAULT_MAX_CONFIGURATIONS = 200_000
 """The default cap on configurations enumerated by ``logic`` at one stall."""
+
+DEFAULT_EXACT_CONFIGURATIONS = 500_000
+"""The default cap on configurations the exact search visits for one answer.
+
+`minestats.inference.reconstruct` and `minestats.inference.board_consistency` give
+up (``capped``) past it: about 3 to 4 s of CPU and 130 MB for a search that
+reaches it (on a shared 2-core machine; `minestats.inference.engine` gives the
+cost of a configuration). Random count matrices and the positions of real games
+use less than a hundredth of it.
+"""
 
 DEFAULT_CONFIDENCE_LEVEL = 0.95
 """Coverage of every confidence interval unless asked otherwise."""
@@ -121,6 +133,21 @@ def check_n(n, *, name: str = "n") -> int:
     ValueError: n (10000000000000) must be at most 1_000_000_000_000
     """
     return check_count(name, n, minimum=1, maximum=MAX_N)
+
+
+def check_max_configurations(max_configurations) -> int:
+    """Return a cap on configurations as an int: a positive integer of at most 10**15.
+
+    Examples
+    --------
+    >>> check_max_configurations(500_000)
+    500000
+    >>> check_max_configurations(10**16)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_configurations (10000000000000000) must be at most 1_000_000_000_000_000
+    """
+    return check_count("max_configurations", max_configurations, maximum=MAX_CONFIGURATIONS)
 
 
 def check_confidence_level(confidence_level) -> float:
@@ -252,8 +279,7 @@ def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[st
         raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
     if not isinstance(use_mine_count, bool | np.bool_):
         raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
-    return solver, bool(use_mine_count), check_count("max_configurations", max_configurations,
-                                                      maximum=MAX_CONFIGURATIONS)
+    return solver, bool(use_mine_count), check_max_configurations(max_configurations)
 
 
 def check_map_size(board) -> None:

@@ -1,3 +1,11 @@
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -25,3 +33,91 @@ def test_map_chunks_keeps_task_order_on_a_pool():
     assert list(map_chunks(abs, iter([-7]), workers=2)) == [7]
     with pytest.raises(ValueError, match=r"workers \('2'\)"):
         map_chunks(abs, [1], workers="2")
+
+
+# --- workers end with the run ---------------------------------------------------------
+
+RUN_WITH_TWO_WORKERS = """
+import multiprocessing
+import os
+import sys
+import time
+
+from minestats.runs.chunks import map_chunks
+
+
+def chunk(seconds):
+    print(os.getpid(), flush=True)  # this worker has started (its initializer has run)
+    time.sleep(seconds)
+
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[1])
+    for _ in map_chunks(chunk, [60] * 4, workers=2):
+        pass
+"""
+
+
+def process_identity(pid):
+    """``(ppid, start time)`` of a live process from /proc, or None once it has exited.
+
+    A zombie counts as exited: an orphan is reaped by whoever adopts it, if at all.
+    The start time tells a recycled pid from the process first seen under it.
+    """
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = stat.rsplit(")", 1)[1].split()  # after "pid (name)": state, ppid, ...
+    return None if fields[0] in "ZX" else (int(fields[1]), fields[19])
+
+
+def descendants(root):
+    """Pids of the live processes below ``root`` (a scan of /proc)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (seen := process_identity(entry.name)) is not None:
+            parents[int(entry.name)] = seen[0]
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
+def test_pool_workers_exit_when_the_run_is_killed_with_sigkill(tmp_path, method):
+    script = tmp_path / "run.py"
+    script.write_text(RUN_WITH_TWO_WORKERS)
+    run = subprocess.Popen([sys.executable, str(script), method], stdout=subprocess.PIPE,
+                           text=True)
+    started = {}
+    try:
+        # Two workers report their pids as they start a chunk (a bounded wait: a
+        # read of a line returns or the run ends; the timeout below kills the run).
+        timer = threading.Timer(30, run.kill)
+        timer.start()
+        workers = {int(run.stdout.readline() or 0) for _ in range(2)} - {0}
+        timer.cancel()
+        assert len(workers) == 2, "the run never started its two workers"
+        started = {pid: process_identity(pid) for pid in descendants(run.pid) | workers}
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=5)
+
+        def survivors():
+            return sorted(pid for pid, seen in started.items()
+                          if seen is not None and process_identity(pid) == seen)
+
+        deadline = time.monotonic() + 5
+        while survivors() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not survivors(), f"processes {survivors()} outlived the killed run"
+        assert workers <= set(started)
+    finally:
+        run.kill()
+        run.wait(timeout=5)
+        run.stdout.close()
+        for pid, seen in started.items():  # only processes this run started
+            if seen is not None and process_identity(pid) == seen:
+                os.kill(pid, signal.SIGKILL)

@@ -101,3 +101,40 @@ def test_reconstruct_help_documents_the_output_format_with_its_own_output(capsys
                          input="1 1 1\n1 1 1\n0 0 0\n", capture_output=True, text=True,
                          check=True)
     assert run.stdout.splitlines() == [line.strip() for line in shown]
+
+
+def crafted_text(size, seed=0):
+    """Counts of mines in every third column with a random phase per row, as text."""
+    phase = np.random.default_rng(seed).integers(3, size=size)
+    counts = counts_from_mines(np.arange(size)[None, :] % 3 == phase[:, None])
+    return "\n".join(" ".join(map(str, row)) for row in counts.tolist()) + "\n"
+
+
+def test_a_capped_search_is_one_line_and_exit_status_3(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(crafted_text(20)))
+    assert main(["reconstruct", "--max-configurations", "20000"]) == 3
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "minestats reconstruct: capped: no answer for the 20x20 counts of <stdin> within "
+        "20_000 configurations (raise --max-configurations to search further)\n")
+
+
+def test_the_budget_flag_is_checked_and_raising_it_answers(monkeypatch, capsys):
+    for flag, message in [("0", "max_configurations (0) must be a positive integer"),
+                          ("10000000000000000", "must be at most 1_000_000_000_000_000")]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO("1 1\n1 1\n"))
+        assert exit_status(["reconstruct", "--max-configurations", flag]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err
+        assert len(captured.err.strip().splitlines()) == 1
+    monkeypatch.setattr(sys, "stdin", io.StringIO(crafted_text(17)))
+    assert main(["reconstruct", "--max-configurations", "200000"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "solutions: 5152, unique: no"
+
+
+def test_reconstruct_help_documents_the_budget_and_its_exit_status(capsys):
+    assert exit_status(["reconstruct", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--max-configurations" in out and "(default 500_000)" in out
+    assert "3 capped" in out and "2 bad input" in out

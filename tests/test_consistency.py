@@ -6,6 +6,7 @@ import pytest
 from forced_play import solve_with_forced_cells
 from reference import random_layouts
 
+from minestats.game import neighbour_table
 from minestats.inference import (
     board_consistency,
     counts_from_mines,
@@ -13,7 +14,9 @@ from minestats.inference import (
     random_counts,
     reconstruct,
 )
+from minestats.inference.engine import solve_constraints
 from minestats.solvers import solve
+from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS
 
 PUBLISHED = [
     # (counts, solution rows): 7 is not 2 mod 3, so the 3x3 block sum is invertible on
@@ -368,3 +371,102 @@ def test_forced_cells_finish_exactly_the_boards_perfect_logic_finishes(use_mine_
         np.testing.assert_array_equal(flagged, reference.flagged)
         outcomes[reference.solved] += 1
     assert len(outcomes) == 2, outcomes
+
+
+# --- the search budget ---------------------------------------------------------------
+
+
+def crafted_layout(height, width, seed):
+    """Mines in every third column, a random phase per row: propagation decides nothing."""
+    phase = np.random.default_rng(seed).integers(3, size=height)
+    return np.arange(width)[None, :] % 3 == phase[:, None]
+
+
+def test_a_crafted_32x32_matrix_is_capped_by_the_default_budget():
+    # Without a budget the engine ran for minutes and grew to gigabytes on it.
+    result = reconstruct(counts_from_mines(crafted_layout(32, 32, 0)))
+    assert result.capped and result.max_configurations == DEFAULT_EXACT_CONFIGURATIONS
+    assert result.n_solutions is None and result.unique is None and result.mines is None
+    assert result.to_dict() == {"width": 32, "height": 32, "n_solutions": None,
+                                "unique": None, "max_configurations": 500_000,
+                                "capped": True}
+    assert result.to_text() == "capped: no answer within 500_000 configurations"
+
+
+def test_crafted_17x17_matrices_are_counted_exactly_row_by_row():
+    for seed in range(5):
+        counts = counts_from_mines(crafted_layout(17, 17, seed))
+        result = reconstruct(counts, max_configurations=200_000)
+        assert not result.capped and result.n_solutions > 1 and not result.unique
+        assert_reproduces(result)
+        if seed in (2, 4):  # the engine needs about 20,000 configurations for these
+            assert result.n_solutions == engine_count(counts, 50_000)
+
+
+@pytest.mark.slow
+def test_crafted_17x17_counts_agree_with_the_engine_without_a_budget():
+    for seed in range(10):
+        counts = counts_from_mines(crafted_layout(17, 17, seed))
+        assert reconstruct(counts).n_solutions == engine_count(counts, None)
+
+
+def engine_count(counts, max_configurations):
+    height, width = counts.shape
+    constraints = [(tuple(row[row >= 0].tolist()), need) for row, need in
+                   zip(neighbour_table(width, height), counts.ravel().tolist(), strict=True)]
+    return solve_constraints(constraints, width * height,
+                             max_configurations=max_configurations).count
+
+
+def test_the_engine_is_bounded_where_strips_do_not_apply():
+    # 20 % 3 == 2: the 20x20 crafted matrix is ambiguous and too wide for a strip.
+    counts = counts_from_mines(crafted_layout(20, 20, 1))
+    result = reconstruct(counts, max_configurations=20_000)
+    assert result.capped and result.to_dict()["capped"]
+    assert engine_count(counts, 20_000) is None
+
+
+def test_a_capped_board_consistency_claims_nothing():
+    layout = crafted_layout(30, 30, 0)
+    shown = ~layout & (np.random.default_rng(0).random(layout.shape) < 0.5)
+    numbers = np.where(shown, counts_from_mines(layout) - layout, -1)
+    for mines in (None, int(layout.sum())):
+        result = board_consistency(numbers, mines=mines, max_configurations=20_000)
+        assert result.capped and result.n_solutions is None
+        assert result.consistent is None and result.unique is None and result.example is None
+        assert not result.forced_safe.any() and not result.forced_mine.any()
+        row = result.to_dict()
+        assert row["capped"] is True and row["n_solutions"] is None
+        assert row["max_configurations"] == 20_000
+    layout = crafted_layout(6, 6, 0)
+    small = board_consistency(np.where(layout, -1, counts_from_mines(layout) - layout))
+    assert not small.capped and small.consistent and small.to_dict()["capped"] is False
+
+
+def test_a_total_mine_count_spends_the_budget_per_total():
+    # With a total, each search state keeps one count per mine total, and the cap
+    # counts them: here 3,425 configurations without the total, 61,644 with it.
+    layout = crafted_layout(16, 30, 0)
+    numbers = np.where(~layout & (np.arange(16)[:, None] % 2 == 0),
+                       counts_from_mines(layout) - layout, -1)
+    assert not board_consistency(numbers, max_configurations=10_000).capped
+    assert board_consistency(numbers, mines=int(layout.sum()), max_configurations=10_000).capped
+    result = board_consistency(numbers, mines=int(layout.sum()))
+    assert not result.capped and result.n_solutions == 20_699_587_584
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [(0, r"max_configurations \(0\) must be a positive integer"),
+     (-3, r"max_configurations \(-3\) must be a positive integer"),
+     (2.5, r"max_configurations \(2.5\) must be a positive integer"),
+     (True, r"max_configurations \(True\) must be a positive integer"),
+     ("1000", r"max_configurations \('1000'\) must be a positive integer"),
+     (10**16, r"max_configurations \(10000000000000000\) must be at most 1_000_000_000_000_000"),
+     (10**100, r"max_configurations \(10+\) must be at most 1_000_000_000_000_000")],
+)
+def test_bad_budgets_are_refused(value, message):
+    with pytest.raises(ValueError, match=message):
+        reconstruct([[1, 1], [1, 1]], max_configurations=value)
+    with pytest.raises(ValueError, match=message):
+        board_consistency([[1, -1]], max_configurations=value)

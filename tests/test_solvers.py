@@ -303,7 +303,8 @@ def test_single_point_reproduces_published_beginner_rate():
     [({"solver": "guess"}, "solver 'guess' is not one of"),
      ({"use_mine_count": 1}, r"use_mine_count \(1\) must be True or False"),
      ({"max_configurations": 0}, r"max_configurations \(0\) must be a positive integer"),
-     ({"max_configurations": 2.5}, r"max_configurations \(2.5\)")],
+     ({"max_configurations": 2.5}, r"max_configurations \(2.5\)"),
+     ({"max_configurations": 10**30}, r"max_configurations \(10+\) must be at most 1_000_")],
 )
 def test_bad_options_raise(kwargs, match):
     with pytest.raises(ValueError, match=match):

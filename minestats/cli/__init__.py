@@ -1,8 +1,11 @@
 """The ``minestats`` command: parse the flags, call the library, print the answer.
 
 No mathematics lives here. Every error a user can cause ends the command with one
-line on stderr and exit status 2; `parser` holds the flags, `commands` one function
-per subcommand, `output` the printing and reading.
+line on stderr and exit status 2; a search that gives up at its configuration cap
+(``reconstruct``) ends with one line on stderr and exit status 3
+(`minestats.cli.commands.CAPPED`). `parser` holds the flags, `commands` one function
+per subcommand (returning None, or an exit status), `output` the printing and
+reading.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ def main(argv=None) -> int:
     from minestats.cli.commands import COMMANDS
 
     try:
-        COMMANDS[args.command](args)
+        status = COMMANDS[args.command](args)
     except ValueError as error:
         print(f"minestats {args.command}: error: {error}", file=sys.stderr)
         return 2
@@ -44,4 +47,4 @@ def main(argv=None) -> int:
     if getattr(args, "drawn_seed", False) and not args.quiet:
         print(f"seed {args.seed} (drawn: --seed {args.seed} repeats this run)",
               file=sys.stderr)
-    return 0
+    return status or 0

@@ -29,7 +29,10 @@ from minestats.sampling import sample_mines
 from minestats.solvers import solve
 from minestats.validation import DEFAULT_ALPHA, check_board, check_n, check_policy
 
-__all__ = ["COMMANDS"]
+__all__ = ["CAPPED", "COMMANDS"]
+
+CAPPED = 3
+"""Exit status of a command whose search gave up at its configuration cap."""
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
@@ -245,15 +248,22 @@ def run_bbbv(args) -> None:
                title=f"3BV over n {histogram.n} boards, seed {histogram.seed}")
 
 
-def run_reconstruct(args) -> None:
+def run_reconstruct(args) -> int:
     name, text = read_text(args.file)
     try:
         counts = parse_counts(text)
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
-    result = reconstruct(counts)
+    result = reconstruct(counts, max_configurations=args.max_configurations)
+    if result.capped:
+        height, width = result.counts.shape
+        print(f"minestats reconstruct: capped: no answer for the {width}x{height} counts of "
+              f"{name} within {result.max_configurations:_} configurations (raise "
+              "--max-configurations to search further)", file=sys.stderr)
+        return CAPPED
     print(result.to_text())
     print(f"solutions: {result.n_solutions}, unique: {'yes' if result.unique else 'no'}")
+    return 0
 
 
 def run_probabilities(args) -> None:

@@ -6,6 +6,7 @@ import argparse
 
 from minestats.cli.experiments import REPRODUCE
 from minestats.validation import (
+    DEFAULT_EXACT_CONFIGURATIONS,
     DEFAULT_MAX_CONFIGURATIONS,
     POLICIES,
     PRESET_SIZES,
@@ -42,6 +43,11 @@ cell itself included.
 output: one solution as rows of X (mine) and _ (safe), or the single line -1 when no
 layout fits; then a last line 'solutions: N, unique: yes|no' with the exact number
 of layouts that fit.
+
+exit status: 0 answered (no layout fitting is an answer); 2 bad input; 3 capped: the
+search gave up after --max-configurations configurations without an answer, said in
+one line on stderr with nothing on stdout (crafted matrices can need more than any
+machine has; random ones a small share of the default).
 
 example:
   $ printf '1 1 1\\n1 1 1\\n0 0 0\\n' | minestats reconstruct
@@ -267,6 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     reconstruct.add_argument("file", nargs="?", default="-",
                              help="file holding the counts ('-' or none: stdin)")
+    reconstruct.add_argument("--max-configurations", type=int,
+                             default=DEFAULT_EXACT_CONFIGURATIONS,
+                             help="give up (exit status 3) when the search needs more "
+                                  "configurations than this (default "
+                                  f"{DEFAULT_EXACT_CONFIGURATIONS:_})")
     _quiet(reconstruct)
 
     probabilities = command(

@@ -3,7 +3,8 @@
 Revealed numbers count the mines among a cell's 8 neighbours; flags are taken as
 mines; the total mine count is optional. `board_consistency` turns the board into
 constraints for the exact engine (`minestats.inference.engine`) and reports whether a
-placement fits, how many do, which cells are forced, and one example.
+placement fits, how many do, which cells are forced, and one example; or, when the
+search passes ``max_configurations``, that it was capped.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from minestats.board import Board
 from minestats.game import neighbour_table
 from minestats.inference.engine import frozen, solve_constraints
+from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
 __all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints"]
 
@@ -34,34 +36,42 @@ class ConsistencyResult:
         Flagged cells, taken to be mines.
     mines : int or None
         The total mine count, if it was given.
-    n_solutions : int
+    n_solutions : int or None
         The exact number of placements on the unknown, unflagged cells that fit
-        every revealed number (and the total, if given).
+        every revealed number (and the total, if given); None when capped.
     forced_safe, forced_mine : numpy.ndarray of bool
         Unknown, unflagged cells that are safe (mined) in every placement; all
-        False when there is no placement.
+        False when there is no placement or the search was capped.
     example : numpy.ndarray of bool or None
-        One fitting layout, flags included, or None when there is none.
+        One fitting layout, flags included, or None when there is none or the
+        search was capped.
+    max_configurations : int
+        The search's budget.
+    capped : bool
+        True when the search gave up at ``max_configurations``: whether any
+        placement fits is unknown, and no cell is claimed forced.
     """
 
     numbers: np.ndarray
     unknown: np.ndarray
     flags: np.ndarray
     mines: int | None
-    n_solutions: int
+    n_solutions: int | None
     forced_safe: np.ndarray
     forced_mine: np.ndarray
     example: np.ndarray | None
+    max_configurations: int = DEFAULT_EXACT_CONFIGURATIONS
+    capped: bool = False
 
     @property
-    def consistent(self) -> bool:
-        """True iff some placement fits."""
-        return self.n_solutions > 0
+    def consistent(self) -> bool | None:
+        """True iff some placement fits; None when the search was capped."""
+        return None if self.capped else self.n_solutions > 0
 
     @property
-    def unique(self) -> bool:
-        """True iff exactly one placement fits."""
-        return self.n_solutions == 1
+    def unique(self) -> bool | None:
+        """True iff exactly one placement fits; None when the search was capped."""
+        return None if self.capped else self.n_solutions == 1
 
     def to_dict(self) -> dict:
         """Return the scalar results as a table row.
@@ -71,11 +81,14 @@ class ConsistencyResult:
         >>> row = board_consistency([[1, -1]]).to_dict()
         >>> row["consistent"], row["n_solutions"], row["forced_safe"], row["forced_mine"]
         (True, 1, 0, 1)
+        >>> row["max_configurations"], row["capped"]
+        (500000, False)
         """
         return {"mines": self.mines, "consistent": self.consistent,
                 "n_solutions": self.n_solutions, "unique": self.unique,
                 "forced_safe": int(self.forced_safe.sum()),
-                "forced_mine": int(self.forced_mine.sum())}
+                "forced_mine": int(self.forced_mine.sum()),
+                "max_configurations": self.max_configurations, "capped": self.capped}
 
 
 def _mask(name: str, mask, shape) -> np.ndarray:
@@ -152,7 +165,8 @@ def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> Board
     return BoardConstraints(array, hidden, flagged, mines, open_cells, constraints, left)
 
 
-def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> ConsistencyResult:
+def board_consistency(numbers, *, unknown=None, flags=None, mines=None,
+                      max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> ConsistencyResult:
     """Count the mine placements that fit a partially revealed board; find forced cells.
 
     Parameters
@@ -167,17 +181,25 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> Consi
     mines : int, optional
         The total number of mines (flags included). Without it, cells beyond the
         frontier are free and never forced.
+    max_configurations : int, optional
+        The search's budget (`minestats.inference.engine`): past it the result is
+        ``capped``, with no count, no forced cells and no example. The default
+        (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000) bounds the
+        search to a few seconds and about 130 MB; the positions of real games
+        need less than a hundredth of it.
 
     Returns
     -------
     ConsistencyResult
-        The exact number of placements, the forced cells and one example.
+        The exact number of placements, the forced cells and one example; or
+        ``capped``.
 
     Raises
     ------
     ValueError
         If a revealed number is outside 0..8, a flag lies on a revealed cell, the
-        shapes differ or ``mines`` is not an integer in ``0..cells``.
+        shapes differ, ``mines`` is not an integer in ``0..cells`` or
+        ``max_configurations`` is not a positive integer of at most 10**15.
 
     Examples
     --------
@@ -211,10 +233,18 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> Consi
     >>> result = board_consistency(numbers, flags=flags, mines=2)
     >>> result.n_solutions, result.example.astype(int).tolist()
     (2, [[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+
+    A search that passes its budget says so, and claims nothing:
+
+    >>> result = board_consistency(numbers, flags=flags, mines=2, max_configurations=1)
+    >>> result.capped, result.n_solutions, result.consistent, bool(result.forced_safe.any())
+    (True, None, None, False)
     """
     problem = board_constraints(numbers, unknown=unknown, flags=flags, mines=mines)
+    max_configurations = check_max_configurations(max_configurations)
     array, hidden, flagged, mines, open_cells, constraints, left = problem
-    outcome = solve_constraints(constraints, int(open_cells.sum()), mines=left)
+    outcome = solve_constraints(constraints, int(open_cells.sum()), mines=left,
+                                max_configurations=max_configurations)
     forced_safe = np.zeros(array.size, dtype=bool)
     forced_mine = np.zeros(array.size, dtype=bool)
     example = None
@@ -227,4 +257,5 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None) -> Consi
     return ConsistencyResult(array, hidden, flagged, mines, outcome.count,
                              frozen(forced_safe.reshape(array.shape)),
                              frozen(forced_mine.reshape(array.shape)),
-                             None if example is None else frozen(example))
+                             None if example is None else frozen(example),
+                             max_configurations, outcome.capped)

@@ -1,7 +1,10 @@
 """Count matrices: every cell holds the mines in its closed neighbourhood, itself included.
 
-`reconstruct` inverts such a matrix with the exact engine (`minestats.inference.engine`);
-the other functions make and read matrices.
+`reconstruct` inverts such a matrix with the exact engine (`minestats.inference.engine`)
+and, when the engine's propagation leaves a hard search on a matrix at most
+`~minestats.inference.strips.STRIP_WIDTH` cells across, with the row-by-row program
+of `minestats.inference.strips`; both stop at ``max_configurations`` and then say
+``capped``. The other functions make and read matrices.
 """
 
 from __future__ import annotations
@@ -12,12 +15,22 @@ import numpy as np
 
 from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
-from minestats.inference.engine import frozen, solve_constraints
+from minestats.inference.engine import Capped, frozen, solve_constraints
+from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from minestats.io.boards import read_grid
 from minestats.runs.seeds import as_generator
+from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
-__all__ = ["ReconstructResult", "counts_from_mines", "parse_counts", "random_counts",
-           "reconstruct"]
+__all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_mines", "parse_counts",
+           "random_counts", "reconstruct"]
+
+ENGINE_FIRST = 10_000
+"""The configurations the engine may spend on a strip before the row-by-row program.
+
+Propagation settles random matrices with (next to) no search, faster than the
+program's first row of ``2**w`` patterns; the crafted matrices that defeat it need
+hundreds of thousands.
+"""
 
 
 def counts_from_mines(mines) -> np.ndarray:
@@ -141,34 +154,45 @@ class ReconstructResult:
     counts : numpy.ndarray of int, shape (height, width)
         The input.
     mines : numpy.ndarray of bool or None
-        One solution, or None when there is none.
-    n_solutions : int
-        The exact number of solutions.
+        One solution, or None when there is none or the search was capped.
+    n_solutions : int or None
+        The exact number of solutions; None when the search was capped.
+    max_configurations : int
+        The search's budget.
+    capped : bool
+        True when the search gave up at ``max_configurations``: the number of
+        solutions is unknown (it may be 0, 1 or more).
     """
 
     counts: np.ndarray
     mines: np.ndarray | None
-    n_solutions: int
+    n_solutions: int | None
+    max_configurations: int = DEFAULT_EXACT_CONFIGURATIONS
+    capped: bool = False
 
     @property
-    def unique(self) -> bool:
-        """True iff exactly one layout fits."""
-        return self.n_solutions == 1
+    def unique(self) -> bool | None:
+        """True iff exactly one layout fits; None when the search was capped."""
+        return None if self.capped else self.n_solutions == 1
 
     def to_dict(self) -> dict:
-        """Return the size and the scalar results as a table row.
+        """Return the size, the budget and the scalar results as a table row.
 
         Examples
         --------
         >>> reconstruct([[1, 1, 1]]).to_dict()
-        {'width': 3, 'height': 1, 'n_solutions': 1, 'unique': True}
+        {'width': 3, 'height': 1, 'n_solutions': 1, 'unique': True, \
+'max_configurations': 500000, 'capped': False}
         """
         height, width = self.counts.shape
         return {"width": width, "height": height, "n_solutions": self.n_solutions,
-                "unique": self.unique}
+                "unique": self.unique, "max_configurations": self.max_configurations,
+                "capped": self.capped}
 
     def to_text(self) -> str:
-        """Write the solution as rows of ``X`` (mine) and ``_`` (safe), or ``-1`` if none.
+        """Write the solution as rows of ``X`` (mine) and ``_`` (safe), ``-1`` if none.
+
+        A capped search writes one line that says so instead.
 
         Examples
         --------
@@ -177,31 +201,67 @@ class ReconstructResult:
         _ _
         >>> reconstruct([[9]]).to_text()
         '-1'
+        >>> ReconstructResult(np.ones((1, 1), int), None, None, 10, capped=True).to_text()
+        'capped: no answer within 10 configurations'
         """
+        if self.capped:
+            return f"capped: no answer within {self.max_configurations:_} configurations"
         if self.mines is None:
             return "-1"
         return "\n".join(" ".join("X" if mine else "_" for mine in row)
                          for row in self.mines.tolist())
 
 
-def reconstruct(counts) -> ReconstructResult:
+def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray | None]:
+    """Count the layouts behind a checked matrix and find one; raise Capped past the budget."""
+    height, width = array.shape
+    strip = min(height, width) <= STRIP_WIDTH
+    table = neighbour_table(width, height)
+    constraints = [(tuple(row[row >= 0].tolist()), need)
+                   for row, need in zip(table, array.ravel().tolist(), strict=True)]
+    outcome = solve_constraints(
+        constraints, width * height,
+        max_configurations=min(max_configurations, ENGINE_FIRST) if strip else max_configurations)
+    if not outcome.capped:
+        return outcome.count, (None if outcome.example is None
+                               else outcome.example.reshape(height, width))
+    if not strip:
+        raise Capped
+    return solve_strip(array, max_configurations=max_configurations)
+
+
+def reconstruct(counts, *,
+                max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> ReconstructResult:
     """Find the layouts whose closed-neighbourhood counts (self included) equal ``counts``.
+
+    The exact engine (`minestats.inference.engine`) settles random matrices by
+    propagation, with next to no search. On a matrix at most
+    `~minestats.inference.strips.STRIP_WIDTH` (17) cells across it may spend
+    `ENGINE_FIRST` configurations; past them the row-by-row program
+    (`minestats.inference.strips`) takes over, with the whole budget, and counts
+    such strips exactly at any length.
 
     Parameters
     ----------
     counts : array_like of int, shape (height, width)
         Each cell's number of mines among itself and its up-to-8 neighbours (0..9).
+    max_configurations : int, optional
+        The search's budget: past it the result is ``capped`` and has no count.
+        The default (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000)
+        bounds each search to a few seconds and about 130 MB; random matrices
+        need less than a hundredth of it.
 
     Returns
     -------
     ReconstructResult
         One solution (None if there is none), the exact number of solutions and
-        whether it is unique.
+        whether it is unique; or ``capped``, with neither.
 
     Raises
     ------
     ValueError
-        If ``counts`` is not a 2-D integer array with values 0..9.
+        If ``counts`` is not a 2-D integer array with values 0..9, or
+        ``max_configurations`` is not a positive integer of at most 10**15.
 
     Examples
     --------
@@ -217,12 +277,22 @@ def reconstruct(counts) -> ReconstructResult:
     _ X _
     _ _ _
     _ _ _
+
+    Mines in every third column with a random phase per row defeat the engine's
+    propagation; past the budget the answer says so instead of counting on:
+
+    >>> x = np.arange(32)
+    >>> phase = np.random.default_rng(0).integers(3, size=32)
+    >>> crafted = counts_from_mines(x % 3 == phase[:, None])
+    >>> result = reconstruct(crafted, max_configurations=10_000)
+    >>> result.capped, result.n_solutions, result.unique
+    (True, None, None)
     """
     array = _as_counts(counts)
-    height, width = array.shape
-    table = neighbour_table(width, height)
-    constraints = [(tuple(row[row >= 0].tolist()), need)
-                   for row, need in zip(table, array.ravel().tolist(), strict=True)]
-    outcome = solve_constraints(constraints, width * height)
-    mines = None if outcome.example is None else frozen(outcome.example.reshape(height, width))
-    return ReconstructResult(array, mines, outcome.count)
+    max_configurations = check_max_configurations(max_configurations)
+    try:
+        count, mines = _search(array, max_configurations)
+    except Capped:
+        return ReconstructResult(array, None, None, max_configurations, capped=True)
+    return ReconstructResult(array, None if mines is None else frozen(mines), count,
+                             max_configurations)

@@ -5,11 +5,19 @@ Work of ``n`` trials is cut into chunks of ``chunk_size``; chunk ``i`` draws fro
 ``i``-th child of ``SeedSequence(entropy).spawn``. A result therefore depends only
 on the seed, ``n`` and ``chunk_size``, never on how many workers ran the chunks or
 in which order they finished. Seeds themselves are read by `minestats.runs.seeds`.
+
+A pool this module starts (`process_pool`) ends with the process that started it,
+however that process ends: each worker watches its parent and exits once it is
+gone, so a run killed with SIGKILL leaves no worker holding its chunk store open.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.connection
 import os
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -19,7 +27,11 @@ import numpy as np
 
 from minestats.validation import check_count
 
-__all__ = ["chunk_seeds", "chunk_sizes", "map_chunks"]
+__all__ = ["PARENT_POLL_SECONDS", "chunk_seeds", "chunk_sizes", "exit_with_parent", "map_chunks",
+           "process_pool"]
+
+PARENT_POLL_SECONDS = 0.5
+"""How often a pool worker checks that the process that started its pool is alive."""
 
 
 def chunk_sizes(n: int, chunk_size: int) -> list[int]:
@@ -117,8 +129,64 @@ def _capacity(executor) -> int:
     return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
 
 
+def process_pool(count: int) -> ProcessPoolExecutor:
+    """Start a process pool of ``count`` workers that exit when this process dies.
+
+    Every worker runs `exit_with_parent` first. Use it like any executor, in a
+    ``with`` block; a pool that ends normally shuts down as usual.
+
+    Examples
+    --------
+    >>> with process_pool(2) as pool:
+    ...     list(pool.map(abs, [-1, -2]))
+    [1, 2]
+    """
+    return ProcessPoolExecutor(max_workers=count, initializer=exit_with_parent,
+                               initargs=(os.getpid(),))
+
+
+def exit_with_parent(creator: int) -> None:
+    """Make this pool worker exit once the process that started the pool is gone.
+
+    ``creator`` is that process's pid. A daemon thread ends the worker
+    (``os._exit``) as soon as either sign of the creator's death shows:
+
+    - the worker's parent changes (``os.getppid()``, checked every
+      `PARENT_POLL_SECONDS`), since a dead process's children pass to another
+      parent. Under ``fork`` and ``spawn`` the parent is the creator; under
+      ``forkserver`` it is the server, which the workers themselves keep alive, so
+    - the pipe by which multiprocessing lets a process see its creator
+      (``multiprocessing.parent_process().sentinel``) reads as closed. Under
+      ``spawn`` and ``forkserver`` only the creator holds its other end; under
+      ``fork`` the workers forked later hold copies, so it is not watched there.
+
+    A worker whose parent is not the creator when it starts (``fork`` or ``spawn``)
+    exits at once: the creator died first. A worker inside a long compiled call
+    (numba, holding the GIL) exits when the call returns. Only ``os``, threads and
+    multiprocessing are involved: no signal handler, no Linux-only ``prctl``.
+    """
+    parent = os.getppid()
+    method = multiprocessing.get_start_method()
+    if method != "forkserver" and parent != creator:
+        os._exit(1)  # the creator died before this worker got here
+    sentinel = None if method == "fork" else getattr(multiprocessing.parent_process(),
+                                                     "sentinel", None)
+    threading.Thread(target=_watch_parent, args=(parent, sentinel), name="exit-with-parent",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int, sentinel) -> None:
+    """Return never: end the process once ``parent`` is gone or ``sentinel`` closes."""
+    while os.getppid() == parent:
+        if sentinel is None:
+            time.sleep(PARENT_POLL_SECONDS)
+        elif multiprocessing.connection.wait([sentinel], timeout=PARENT_POLL_SECONDS):
+            break
+    os._exit(1)
+
+
 def _map_on_own_pool(function: Callable, tasks: Iterator, count: int) -> Iterator:
-    with ProcessPoolExecutor(max_workers=count) as pool:
+    with process_pool(count) as pool:
         yield from _map_on_executor(function, tasks, pool, count)
 
 
