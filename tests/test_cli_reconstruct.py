@@ -51,10 +51,10 @@ def test_reconstruct_reads_stdin(monkeypatch, capsys, argv):
     assert capsys.readouterr().out.splitlines() == ["X _", "_ _", "solutions: 4, unique: no"]
 
 
-def test_reconstruct_prints_minus_one_without_solution(monkeypatch, capsys):
+def test_reconstruct_says_no_layout_fits_and_exits_1(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("9 9\n9 9\n"))
-    assert main(["reconstruct"]) == 0
-    assert capsys.readouterr().out.splitlines() == ["-1", "solutions: 0, unique: no"]
+    assert main(["reconstruct"]) == 1
+    assert capsys.readouterr().out == "no layout fits these counts (solutions: 0)\n"
 
 
 def test_reconstruct_solves_a_random_30x30(tmp_path, capsys):
@@ -93,7 +93,7 @@ def test_reconstruct_bad_input_is_one_line_and_exit_status_2(monkeypatch, capsys
 def test_reconstruct_help_documents_the_output_format_with_its_own_output(capsys):
     assert exit_status(["reconstruct", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "solutions: N, unique: yes|no" in out and "-1" in out
+    assert "unique: yes|no" in out and "no\nlayout fits these counts" in out
     command = "  $ printf '1 1 1\\n1 1 1\\n0 0 0\\n' | minestats reconstruct\n"
     assert command in out
     shown = out.split(command)[1].splitlines()

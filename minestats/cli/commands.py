@@ -29,8 +29,10 @@ from minestats.sampling import sample_mines
 from minestats.solvers import solve
 from minestats.validation import DEFAULT_ALPHA, check_board, check_n, check_policy
 
-__all__ = ["CAPPED", "COMMANDS"]
+__all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
 
+NO_SOLUTION = 1
+"""Exit status of ``reconstruct`` when no layout fits the counts (an answer, not an error)."""
 CAPPED = 3
 """Exit status of a command whose search gave up at its configuration cap."""
 
@@ -261,6 +263,9 @@ def run_reconstruct(args) -> int:
               f"{name} within {result.max_configurations:_} configurations (raise "
               "--max-configurations to search further)", file=sys.stderr)
         return CAPPED
+    if result.n_solutions == 0:
+        print("no layout fits these counts (solutions: 0)")
+        return NO_SOLUTION
     print(result.to_text())
     print(f"solutions: {result.n_solutions}, unique: {'yes' if result.unique else 'no'}")
     return 0

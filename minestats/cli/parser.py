@@ -40,11 +40,11 @@ RECONSTRUCT_EPILOG = """input: rows of whitespace-separated counts 0..9, one row
 lines are skipped); each count is the number of mines in the cell's 3x3 block, the
 cell itself included.
 
-output: one solution as rows of X (mine) and _ (safe), or the single line -1 when no
-layout fits; then a last line 'solutions: N, unique: yes|no' with the exact number
-of layouts that fit.
+output: one solution as rows of X (mine) and _ (safe), then a last line 'solutions: N,
+unique: yes|no' with the exact number of layouts that fit; or the single line 'no
+layout fits these counts (solutions: 0)'.
 
-exit status: 0 answered (no layout fitting is an answer); 2 bad input; 3 capped: the
+exit status: 0 a layout fits; 1 no layout fits; 2 bad input; 3 capped: the
 search gave up after --max-configurations configurations without an answer, said in
 one line on stderr with nothing on stdout (crafted matrices can need more than any
 machine has; random ones a small share of the default).
