@@ -181,3 +181,19 @@ def test_the_fast_path_agrees_on_positions_no_game_reaches():
         np.testing.assert_allclose(fast.probability, exact.probability.ravel(), rtol=1e-9)
         assert np.isclose(fast.log_solutions, math.log(exact.n_solutions))
         compared += 1
+
+
+def test_a_search_past_its_budget_says_capped_in_the_library_and_the_command(tmp_path,
+                                                                               capsys):
+    from minestats.cli import main
+    from minestats.inference.probabilities import SearchCapped
+
+    numbers = [[1, -1, -1], [-1, -1, -1], [-1, -1, 1]]
+    with pytest.raises(SearchCapped, match="max_configurations = 1 configurations"):
+        mine_probabilities(numbers, mines=2, max_configurations=1)
+    assert mine_probabilities(numbers, mines=2).n_solutions > 0
+    path = tmp_path / "position.txt"
+    path.write_text("1??\n???\n??1\n")
+    assert main(["probabilities", str(path), "--mines", "2", "--max-configurations", "1"]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "capped" in err

@@ -17,6 +17,7 @@ from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
 from minestats.generators import generate_no_guess
 from minestats.inference import mine_probabilities, parse_counts, reconstruct
+from minestats.inference.probabilities import SearchCapped
 from minestats.io.boards import format_text, parse_position, to_mbf
 from minestats.io.results import write_bytes
 from minestats.metrics import bbbv_histogram
@@ -271,13 +272,19 @@ def run_reconstruct(args) -> int:
     return 0
 
 
-def run_probabilities(args) -> None:
+def run_probabilities(args) -> int | None:
     name, text = read_text(args.file)
     try:
         numbers, flags = parse_position(text)
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
-    result = mine_probabilities(numbers, flags=flags, mines=args.mines)
+    try:
+        result = mine_probabilities(numbers, flags=flags, mines=args.mines,
+                                    max_configurations=args.max_configurations)
+    except SearchCapped as capped:
+        print(f"minestats probabilities: capped: {name}: {capped} (raise "
+              "--max-configurations to search further)", file=sys.stderr)
+        return CAPPED
     if args.csv or args.json:
         ys, xs = np.nonzero(~np.isnan(result.probability))
         emit_table(pd.DataFrame({"x": xs, "y": ys, "flag": flags[ys, xs],

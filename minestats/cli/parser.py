@@ -124,6 +124,13 @@ def _solver(parser):
                         help="logic: give up a stall after this many configurations")
 
 
+def _exact_budget(parser):
+    parser.add_argument("--max-configurations", type=int, default=DEFAULT_EXACT_CONFIGURATIONS,
+                        help="give up (exit status 3) when the exact search needs more "
+                             f"configurations than this (default "
+                             f"{DEFAULT_EXACT_CONFIGURATIONS:_})")
+
+
 def _run_options(parser, *, n_required, n_help="boards to simulate"):
     parser.add_argument("-n", "--n", type=int, required=n_required, default=None, help=n_help)
     parser.add_argument("--seed", type=seed_argument, default=None, help=SEED_HELP)
@@ -273,11 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     reconstruct.add_argument("file", nargs="?", default="-",
                              help="file holding the counts ('-' or none: stdin)")
-    reconstruct.add_argument("--max-configurations", type=int,
-                             default=DEFAULT_EXACT_CONFIGURATIONS,
-                             help="give up (exit status 3) when the search needs more "
-                                  "configurations than this (default "
-                                  f"{DEFAULT_EXACT_CONFIGURATIONS:_})")
+    _exact_budget(reconstruct)
     _quiet(reconstruct)
 
     probabilities = command(
@@ -287,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     probabilities.add_argument("file", help="file holding the position ('-': stdin)")
     probabilities.add_argument("--mines", type=int, default=None,
                                help="total mines, flags included (default: not known)")
+    _exact_budget(probabilities)
     _quiet(probabilities)
     _output(probabilities)
 

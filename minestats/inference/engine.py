@@ -439,10 +439,12 @@ def solve_constraints(constraints, cells: int, *, mines=None,
     return Outcome(count, can_mine, can_safe, example)
 
 
-def count_mined(constraints, cells: int, *, mines=None) -> tuple[int, list]:
+def count_mined(constraints, cells: int, *, mines=None,
+                max_configurations=None) -> tuple[int, list]:
     """Count the placements that meet ``constraints``, and per cell those that mine it.
 
-    Same problem as `solve_constraints`. Returns ``(count, mined)``: the exact number
+    Same problem as `solve_constraints`; past ``max_configurations`` (None: no cap)
+    it raises `Capped`. Returns ``(count, mined)``: the exact number
     of placements and, for every cell, the exact number of them with a mine there
     (Python ints, so ``mined[c] / count`` is the cell's mine probability and
     ``Fraction(mined[c], count)`` its exact value). ``(0, [0] * cells)`` when none fits.
@@ -456,7 +458,7 @@ def count_mined(constraints, cells: int, *, mines=None) -> tuple[int, list]:
     >>> count_mined([((0, 1), 1)], 3)
     (4, [2, 2, 2])
     """
-    problem = _prepare(constraints, cells, mines, Budget())
+    problem = _prepare(constraints, cells, mines, Budget(max_configurations))
     if problem is None:
         return 0, [0] * cells
     components, free, left = problem.components, problem.free, problem.left

@@ -29,10 +29,16 @@ import numpy as np
 from scipy.special import gammaln
 
 from minestats.inference.consistency import board_constraints
-from minestats.inference.engine import count_mined, frozen
+from minestats.inference.engine import Capped, count_mined, frozen
 from minestats.solvers.logic import enumerate_groups, frontier_groups
+from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
-__all__ = ["MineProbabilities", "Position", "mine_probabilities", "position_probabilities"]
+__all__ = ["MineProbabilities", "Position", "SearchCapped", "mine_probabilities",
+           "position_probabilities"]
+
+
+class SearchCapped(Exception):
+    """An exact search gave up at its configuration budget (not bad input: too hard)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,8 +80,8 @@ class MineProbabilities:
         return np.argwhere(probability == probability.min())[:, ::-1]
 
 
-def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None,
-                       exact=False) -> MineProbabilities:
+def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=False,
+                       max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> MineProbabilities:
     """Exact probability that each unknown cell of a partly revealed board is a mine.
 
     Parameters
@@ -93,6 +99,10 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None,
         cells off the frontier are mines with probability 1/2.
     exact : bool, optional
         Also return the probabilities as `fractions.Fraction`.
+    max_configurations : int or None, optional
+        The search's budget, as in `board_consistency`
+        (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000: a few seconds
+        and well under 1 GB); None for no cap.
 
     Returns
     -------
@@ -102,6 +112,9 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None,
     ------
     ValueError
         For bad input (as `board_consistency`), or when no layout fits.
+    SearchCapped
+        When the search passes ``max_configurations`` (crafted positions can need
+        more than any machine has; positions from play need a tiny share of it).
 
     Examples
     --------
@@ -126,9 +139,16 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None,
     """
     if not isinstance(exact, bool | np.bool_):
         raise ValueError(f"exact ({exact!r}) must be True or False")
+    if max_configurations is not None:
+        max_configurations = check_max_configurations(max_configurations)
     problem = board_constraints(numbers, unknown=unknown, flags=flags, mines=mines)
     open_cells = problem.open_cells
-    count, mined = count_mined(problem.constraints, int(open_cells.sum()), mines=problem.left)
+    try:
+        count, mined = count_mined(problem.constraints, int(open_cells.sum()),
+                                   mines=problem.left, max_configurations=max_configurations)
+    except Capped:
+        raise SearchCapped(f"the probability search passed max_configurations = "
+                           f"{max_configurations:_} configurations") from None
     if count == 0:
         raise ValueError("no layout fits these numbers, flags and mine count")
     shape = problem.numbers.shape

@@ -111,7 +111,8 @@ def _position(state: CheckedGame, numbers=None, revealed=None) -> Position:
     """Mine probabilities of the position, or of a hypothetical one.
 
     ``numbers`` and ``revealed`` replace the game's arrays (for a cell imagined open).
-    The compiled float path is tried first; past its budget, the exact engine.
+    The compiled float path is tried first; past its budget, the exact engine, with no
+    cap (positions that arise in play on boards up to Expert never need one).
     """
     numbers = state.numbers if numbers is None else numbers
     revealed = state.revealed if revealed is None else revealed
@@ -123,7 +124,7 @@ def _position(state: CheckedGame, numbers=None, revealed=None) -> Position:
     view = np.where(revealed, numbers, -1).reshape(state.board.shape)
     try:
         exact = mine_probabilities(view, flags=state.flagged.reshape(state.board.shape),
-                                   mines=mines)
+                                   mines=mines, max_configurations=None)
     except ValueError:  # no layout fits
         return Position(np.full(revealed.size, np.nan), -math.inf)
     return Position(exact.probability.ravel(), math.log(exact.n_solutions))
