@@ -137,8 +137,8 @@ def from_mbf(data: bytes) -> np.ndarray:
     if width == 0 or height == 0:
         raise ValueError(f"MBF board size {width}x{height} must be at least 1x1")
     if len(data) != 4 + 2 * count:
-        raise ValueError(f"MBF header says {count} mines ({4 + 2 * count} bytes) but the "
-                         f"data has {len(data)} bytes")
+        raise ValueError(f"MBF header says {count} mine{'' if count == 1 else 's'} "
+                         f"({4 + 2 * count} bytes) but the data has {len(data)} bytes")
     layout = np.zeros((height, width), dtype=bool)
     for index in range(count):
         x, y = data[4 + 2 * index], data[5 + 2 * index]
