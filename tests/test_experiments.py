@@ -71,7 +71,8 @@ def test_opening_maps(tmp_path):
 
 
 def test_solver_pass_rates(tmp_path):
-    out = run_script("solver_pass_rates.py", tmp_path, "--n", "20", "--n-single-point", "200")
+    out = run_script("solver_pass_rates.py", tmp_path, "--n", "20", "--n-single-point", "200",
+                     "--n-paired", "30")
     table = pd.read_csv(tmp_path / "solver_pass_rates.csv")
     assert len(table) == 3 * 3 * 4
     assert {"board", "rule", "click", "solver", "use_mine_count", "n", "successes", "capped",
@@ -82,9 +83,35 @@ def test_solver_pass_rates(tmp_path):
     assert table["seed"].is_unique and set(table["seed"].str.split("/").str[0]) == {"7"}
     published = pd.read_csv(tmp_path / "solver_pass_rates_published.csv")
     assert list(published["board"]) == ["9x9/10", "16x16/40", "30x16/99"]
-    for name in ("solver_pass_rates.csv", "solver_pass_rates_published.csv"):
+    for name in ("solver_pass_rates.csv", "solver_pass_rates_published.csv",
+                 "solver_pass_rates_paired.csv"):
         assert_sidecar(tmp_path / name, seed=7)
     assert "published" in out and "Capped share" in out
+    # Adjacent solvers on common boards: 9 boards and settings, 3 pairs each.
+    paired = pd.read_csv(tmp_path / "solver_pass_rates_paired.csv")
+    assert len(paired) == 3 * 3 * 3 and (paired["n"] == 30).all()
+    assert list(zip(paired["first"][:3], paired["second"][:3], strict=True)) == [
+        ("single-point", "subset"), ("subset", "logic"), ("logic", "logic (no mine count)")]
+    assert list(paired["seed"]) == [f"7/4/{j}" for j in range(9) for _ in range(3)]
+    assert list(paired.drop_duplicates(["board", "rule", "click"])[["board", "rule", "click"]]
+                .itertuples(index=False, name=None)) == list(
+        table.drop_duplicates(["board", "rule", "click"])[["board", "rule", "click"]]
+        .itertuples(index=False, name=None))
+    cells = paired[["both", "first_only", "second_only", "neither"]]
+    assert (cells.sum(axis=1) == paired["n"]).all()
+    assert np.allclose(paired["difference"],
+                       (paired["first_only"] - paired["second_only"]) / paired["n"])
+    assert (paired["difference_ci_low"] <= paired["difference"]).all()
+    assert (paired["difference"] <= paired["difference_ci_high"]).all()
+    widths = paired["difference_ci_high"] - paired["difference_ci_low"]
+    unpaired = paired["unpaired_ci_high"] - paired["unpaired_ci_low"]
+    assert np.allclose(paired["width_ratio"], widths / unpaired)
+    assert paired["mcnemar_p"].between(0, 1).all()
+    for side in ("first", "second"):
+        rates = paired.rename(columns={f"{side}_successes": "successes",
+                                       f"{side}_ci_low": "ci_low", f"{side}_ci_high": "ci_high"})
+        assert_wilson(rates, f"{side}_rate")
+    assert "Adjacent solvers on common boards" in out
 
 
 def test_pass_rate_by_density(tmp_path):

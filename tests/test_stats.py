@@ -1,14 +1,20 @@
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 import pytest
-from statsmodels.stats.proportion import proportion_confint
+from scipy.stats import binomtest
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from minestats.stats import (
     ConfidenceInterval,
     ProportionResult,
+    difference_interval,
     holm_reject,
+    mcnemar_p_value,
+    paired_difference_interval,
     proportion_interval,
     two_sided_p_values,
     wilson_interval,
@@ -104,3 +110,99 @@ def test_result_rows_frames_and_reprs_are_short():
     assert Counted(successes=3, n=10).to_frame().shape == (1, 6)
     low, high = result.proportion_ci()
     assert low.shape == high.shape == (2,)
+
+
+def newcombe_paired_by_formula(a, b, c, d, level=0.95):
+    """Newcombe (1998) paired method 10, written from the paper with plain floats."""
+    z = NormalDist().inv_cdf((1 + level) / 2)
+    n = a + b + c + d
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = (min(max(v, 0), 1) for v in wilson_by_formula(a + b, n, z))
+    l2, u2 = (min(max(v, 0), 1) for v in wilson_by_formula(a + c, n, z))
+    if 0 in (a + b, c + d, a + c, b + d):
+        phi = 0.0
+    else:
+        cross = a * d - b * c
+        corrected = cross - n / 2 if cross > n / 2 else (0 if cross >= 0 else cross)
+        phi = corrected / math.sqrt((a + b) * (c + d) * (a + c) * (b + d))
+    delta = math.sqrt(max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2)
+                          + (u2 - p2) ** 2))
+    epsilon = math.sqrt(max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2)
+                            + (p2 - l2) ** 2))
+    return (b - c) / n - delta, (b - c) / n + epsilon
+
+
+HAND_MADE = [[59, 6], [16, 80]], [[1, 1], [7, 12]], [[10, 0], [0, 5]], [[0, 3], [0, 0]], \
+    [[0, 0], [0, 4]], [[5, 0], [9, 1]], [[40, 1], [1, 40]], [[3, 10], [12, 2]], \
+    [[1200, 35], [610, 155]], [[2, 1], [1, 2]]
+
+
+@pytest.mark.parametrize("table", HAND_MADE)
+@pytest.mark.parametrize("level", [0.95, 0.99])
+def test_paired_interval_is_newcombes_method_10(table, level):
+    expected = newcombe_paired_by_formula(*table[0], *table[1], level)
+    assert paired_difference_interval(table, confidence_level=level) == pytest.approx(
+        expected, abs=1e-12)
+
+
+def test_paired_interval_on_random_tables():
+    rng = np.random.default_rng(20261201)
+    for _ in range(300):
+        table = rng.multinomial(int(rng.integers(1, 400)), rng.dirichlet([0.5] * 4))
+        low, high = paired_difference_interval(table.reshape(2, 2))
+        expected = newcombe_paired_by_formula(*table.tolist())
+        assert (low, high) == pytest.approx(expected, abs=1e-12)
+        (a, b), (c, d) = table.reshape(2, 2)
+        n = table.sum()
+        assert -1 <= low <= (b - c) / n <= high <= 1 and low < high
+
+
+def test_paired_interval_published_values():
+    # Fagerland, Lydersen and Laake's R package contingencytables, Cavo et al. (2012).
+    low, high = paired_difference_interval([[59, 6], [16, 80]])
+    assert (round(low, 4), round(high, 4)) == (-0.1186, -0.0046)
+    # Newcombe (1998), independent samples, example (a): 56/70 against 48/80.
+    low, high = difference_interval(56, 70, 48, 80)
+    assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
+
+
+@pytest.mark.parametrize("table", [[[5, 5], [5, 5]], [[3, 4], [5, 7]], [[7, 0], [0, 0]],
+                                   [[0, 3], [0, 6]]])
+def test_uncorrelated_paired_interval_is_the_independent_one(table):
+    # ad - bc between 0 and n/2 (or a zero margin): phi = 0, square-and-add of two
+    # independent Wilson intervals, which is statsmodels' "newcomb" interval.
+    (a, b), (c, d) = table
+    n = a + b + c + d
+    assert 0 in (a + b, c + d, a + c, b + d) or 0 <= a * d - b * c <= n / 2
+    expected = confint_proportions_2indep(a + b, n, a + c, n, method="newcomb")
+    assert paired_difference_interval(table) == pytest.approx(expected, abs=1e-12)
+    assert difference_interval(a + b, n, a + c, n) == pytest.approx(expected, abs=1e-15)
+
+
+def test_positive_correlation_narrows_the_paired_interval():
+    # Two solvers on 2,000 boards: the second solves all the first does and 300 more.
+    paired = paired_difference_interval([[1200, 0], [300, 500]])
+    unpaired = difference_interval(1200, 2000, 1500, 2000)
+    assert paired.high - paired.low < 0.7 * (unpaired.high - unpaired.low)
+    # Negatively correlated outcomes widen it instead.
+    paired = paired_difference_interval([[100, 900], [900, 100]])
+    unpaired = difference_interval(1000, 2000, 1000, 2000)
+    assert paired.high - paired.low > unpaired.high - unpaired.low
+
+
+@pytest.mark.parametrize("table", HAND_MADE)
+def test_mcnemar_exact_p_value(table):
+    assert mcnemar_p_value(table) == mcnemar(table, exact=True).pvalue
+    b, c = table[0][1], table[1][0]
+    expected = binomtest(b, b + c, 0.5).pvalue if b + c else 1.0
+    assert mcnemar_p_value(table) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("table", [[[1, 2], [3]], [[1, 2], [3, -4]], [[0, 0], [0, 0]],
+                                   [[1.5, 2], [3, 4]], [[True, 2], [3, 4]], 5,
+                                   [[1, 2, 3], [4, 5, 6]]])
+def test_bad_tables_are_one_line_value_errors(table):
+    for function in (paired_difference_interval, mcnemar_p_value):
+        with pytest.raises(ValueError, match=r"must be a 2x2 table") as error:
+            function(table)
+        assert "\n" not in str(error.value)

@@ -5,7 +5,8 @@ __all__ = ["REPRODUCE"]
 REPRODUCE = {
     "first_click": ["--n", "2000000"],
     "opening_maps": ["--n", "10000000", "--n-safe-opening", "200000"],
-    "solver_pass_rates": ["--n", "500000", "--n-single-point", "2000000"],
+    "solver_pass_rates": ["--n", "500000", "--n-single-point", "2000000", "--n-paired",
+                          "200000"],
     "pass_rate_by_density": ["--n", "100000", "--n-single-point", "500000"],
     "pass_rate_by_click": ["--n", "20000", "--n-intermediate", "5000"],
     "bbbv": ["--n", "5000000"],

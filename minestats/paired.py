@@ -1,0 +1,489 @@
+"""Paired comparisons: every contender on the same boards, differences with paired intervals.
+
+Comparing two solvers (or two guessing policies) with independent boards per row
+leaves the difference with the noise of both rows. `compare` runs every contender
+on every board of one seeded stream (common random numbers), so a board both pass
+or both fail says nothing about the difference and only the discordant boards
+count: the interval of the difference (Newcombe's method for paired proportions,
+`minestats.stats.paired_difference_interval`) is then narrower than the
+independent-samples one at the same ``n`` by the ``width_ratio`` each pair reports,
+and McNemar's exact test asks whether the two differ at all.
+
+Each chunk of the sweep engine (`minestats.runs.sweeps`) returns, for ``k``
+contenders, the ``k x k`` counts of boards both contender ``i`` and contender ``j``
+passed (the diagonal: the boards ``i`` passed), from which every pair's 2x2 table
+of concordant and discordant boards follows. A chunk draws its layouts exactly as
+`minestats.pass_rate` (solvers) or `minestats.win_rate` (policies, with the same
+per-game tie-break seeds for every policy) draws them, so each contender's count is
+the one those functions give with the same seed, ``n`` and chunk size.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from minestats.board import Board
+from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
+from minestats.play.player import play
+from minestats.play.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
+from minestats.runs.seeds import resolve_seed
+from minestats.runs.sweeps import run_jobs
+from minestats.sampling import sample_mines
+from minestats.solvers import SolverOptions, solve_batch
+from minestats.stats import (
+    ConfidenceInterval,
+    difference_interval,
+    mcnemar_p_value,
+    paired_difference_interval,
+    wilson_interval,
+)
+from minestats.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_board,
+    check_click,
+    check_count,
+    check_n,
+    check_policy,
+)
+
+__all__ = ["Comparison", "PairedComparison", "compare", "solver_label"]
+
+DEFAULTS = {"solvers": ("safe-opening", "centre", PASS_RATE_CHUNK_SIZE),
+            "policies": ("safe-click", "corner", WIN_RATE_CHUNK_SIZE)}
+"""Rule, click and chunk size of each kind of contender: those of `pass_rate`, `win_rate`."""
+
+_OUTCOME = {"solvers": "passed", "policies": "won"}
+
+
+def solver_label(options: SolverOptions) -> str:
+    """Name a solver contender: the solver, and what differs from its defaults.
+
+    ``single-point`` never uses the mine count and only ``logic`` has a configuration
+    cap, so two options with the same label solve every board alike.
+
+    Examples
+    --------
+    >>> solver_label(SolverOptions("logic", use_mine_count=False))
+    'logic (no mine count)'
+    >>> solver_label(SolverOptions("single-point", use_mine_count=True))
+    'single-point'
+    >>> solver_label(SolverOptions("logic", max_configurations=1_000))
+    'logic (max_configurations=1000)'
+    """
+    notes = []
+    if not options.use_mine_count and options.solver != "single-point":
+        notes.append("no mine count")
+    if options.solver == "logic" and options.max_configurations != DEFAULT_MAX_CONFIGURATIONS:
+        notes.append(f"max_configurations={options.max_configurations}")
+    return options.solver + (f" ({', '.join(notes)})" if notes else "")
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Two contenders on the same ``n`` boards: their 2x2 table and what follows from it.
+
+    Attributes
+    ----------
+    board : Board
+    rule : str
+    click : tuple of int
+    outcome : str
+        What counts as a success: ``'passed'`` (solved without guessing) or ``'won'``.
+    first, second : str
+        The contenders (see `solver_label`); the difference is first minus second.
+    n : int
+        Boards both played.
+    seed : int or str
+    chunk_size : int
+    both, first_only, second_only, neither : int
+        Boards both passed, only the first, only the second, neither: the table
+        ``[[both, first_only], [second_only, neither]]``.
+
+    Examples
+    --------
+    >>> pair = PairedComparison(Board(9, 9, 10), "safe-opening", (4, 4), "passed",
+    ...                         "subset", "logic", 2000, 1, 2000, 1500, 0, 300, 200)
+    >>> pair.difference, round(pair.width_ratio(), 3)
+    (-0.15, 0.68)
+    """
+
+    board: Board
+    rule: str
+    click: tuple[int, int]
+    outcome: str
+    first: str
+    second: str
+    n: int
+    seed: int | str
+    chunk_size: int
+    both: int
+    first_only: int
+    second_only: int
+    neither: int
+
+    @property
+    def table(self) -> list[list[int]]:
+        """The 2x2 table ``[[both, first_only], [second_only, neither]]``."""
+        return [[self.both, self.first_only], [self.second_only, self.neither]]
+
+    @property
+    def first_successes(self) -> int:
+        """Boards the first contender passed."""
+        return self.both + self.first_only
+
+    @property
+    def second_successes(self) -> int:
+        """Boards the second contender passed."""
+        return self.both + self.second_only
+
+    @property
+    def difference(self) -> float:
+        """First rate minus second rate, ``(first_only - second_only) / n``."""
+        return (self.first_only - self.second_only) / self.n
+
+    def difference_ci(self, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> ConfidenceInterval:
+        """Newcombe's paired interval of the difference (`paired_difference_interval`)."""
+        return paired_difference_interval(self.table, confidence_level=confidence_level)
+
+    def unpaired_ci(self, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> ConfidenceInterval:
+        """Return the interval two independent samples of ``n`` with these rates would give.
+
+        Newcombe's independent-samples interval (`difference_interval`), the paired one
+        without the correlation: what comparing rows drawn on separate boards costs.
+        """
+        return difference_interval(self.first_successes, self.n, self.second_successes,
+                                   self.n, confidence_level=confidence_level)
+
+    def width_ratio(self, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> float:
+        """Width of the paired interval over that of the unpaired one (below 1: narrower)."""
+        low, high = self.difference_ci(confidence_level)
+        unpaired_low, unpaired_high = self.unpaired_ci(confidence_level)
+        return (high - low) / (unpaired_high - unpaired_low)
+
+    @property
+    def mcnemar_p(self) -> float:
+        """McNemar's exact two-sided p-value that both succeed equally often."""
+        return mcnemar_p_value(self.table)
+
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
+        """Return one table row: inputs, the 2x2 counts, both rates, the difference.
+
+        Each rate has its Wilson interval, the difference its paired interval, the
+        unpaired interval at the same ``n``, their width ratio and McNemar's p-value.
+        """
+        first_low, first_high = wilson_interval(self.first_successes, self.n,
+                                                confidence_level=confidence_level)
+        second_low, second_high = wilson_interval(self.second_successes, self.n,
+                                                  confidence_level=confidence_level)
+        low, high = self.difference_ci(confidence_level)
+        unpaired_low, unpaired_high = self.unpaired_ci(confidence_level)
+        return {
+            "board": str(self.board), "width": self.board.width, "height": self.board.height,
+            "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
+            "click_x": self.click[0], "click_y": self.click[1], "outcome": self.outcome,
+            "first": self.first, "second": self.second, "n": self.n, "both": self.both,
+            "first_only": self.first_only, "second_only": self.second_only,
+            "neither": self.neither, "first_successes": self.first_successes,
+            "first_rate": self.first_successes / self.n, "first_ci_low": first_low,
+            "first_ci_high": first_high, "second_successes": self.second_successes,
+            "second_rate": self.second_successes / self.n, "second_ci_low": second_low,
+            "second_ci_high": second_high, "difference": self.difference,
+            "difference_ci_low": low, "difference_ci_high": high,
+            "unpaired_ci_low": unpaired_low, "unpaired_ci_high": unpaired_high,
+            "width_ratio": (high - low) / (unpaired_high - unpaired_low),
+            "mcnemar_p": self.mcnemar_p, "confidence_level": confidence_level,
+            "seed": self.seed, "chunk_size": self.chunk_size,
+        }
+
+
+@dataclass(frozen=True, repr=False)
+class Comparison:
+    """Result of `compare`: ``k`` contenders on the same ``n`` boards, with the inputs.
+
+    Attributes
+    ----------
+    board : Board
+    rule : str
+    click : tuple of int
+    kind : {'solvers', 'policies'}
+    contenders : tuple of str
+        Their names, in the order given (see `solver_label`).
+    n : int
+        Boards drawn; every contender played every one.
+    seed : int or str
+    chunk_size : int
+    joint : numpy.ndarray of int, shape (k, k)
+        ``joint[i, j]``: boards contenders ``i`` and ``j`` both passed (or won); the
+        diagonal holds each contender's successes.
+    capped : tuple of int
+        Per contender: boards where a deduction hit its configuration cap (for
+        solvers, counted as not passed, as `pass_rate` counts them).
+    lost : tuple of int
+        Per contender: boards lost on the first click (``uniform`` rule only).
+    seconds : tuple of float
+        Per contender: compute time summed over chunks (drawing layouts not included).
+
+    Examples
+    --------
+    >>> result = compare("9x9/10", solvers=["single-point", "subset"], n=300, seed=2,
+    ...                  workers=1)
+    >>> result
+    Comparison(board=Board(9x9/10), rule='safe-opening', click=(4, 4), kind='solvers', \
+contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<array 2x2>)
+    >>> [row["contender"] for row in result.rates()]
+    ['single-point', 'subset']
+    """
+
+    board: Board
+    rule: str
+    click: tuple[int, int]
+    kind: str
+    contenders: tuple[str, ...]
+    n: int
+    seed: int | str
+    chunk_size: int
+    joint: np.ndarray
+    capped: tuple[int, ...]
+    lost: tuple[int, ...]
+    seconds: tuple[float, ...]
+
+    def __repr__(self) -> str:
+        shape = "x".join(map(str, self.joint.shape))
+        return (f"Comparison(board={self.board!r}, rule={self.rule!r}, click={self.click!r}, "
+                f"kind={self.kind!r}, contenders={self.contenders!r}, n={self.n}, "
+                f"seed={self.seed!r}, chunk_size={self.chunk_size}, joint=<array {shape}>)")
+
+    @property
+    def successes(self) -> tuple[int, ...]:
+        """Boards each contender passed (or won)."""
+        return tuple(int(count) for count in np.diag(self.joint))
+
+    def _index(self, contender: str) -> int:
+        if contender not in self.contenders:
+            raise ValueError(f"contender {contender!r} is not one of "
+                             f"{', '.join(self.contenders)}")
+        return self.contenders.index(contender)
+
+    def pair(self, first: str, second: str) -> PairedComparison:
+        """Return the 2x2 comparison of two contenders, by name (first minus second).
+
+        Examples
+        --------
+        >>> result = compare("6x6/5", policies=["safest", "best"], n=40, seed=3, workers=1)
+        >>> pair = result.pair("best", "safest")
+        >>> pair.both + pair.first_only + pair.second_only + pair.neither
+        40
+        """
+        i, j = self._index(first), self._index(second)
+        both = int(self.joint[i, j])
+        first_only = int(self.joint[i, i]) - both
+        second_only = int(self.joint[j, j]) - both
+        return PairedComparison(
+            board=self.board, rule=self.rule, click=self.click, outcome=_OUTCOME[self.kind],
+            first=first, second=second, n=self.n, seed=self.seed, chunk_size=self.chunk_size,
+            both=both, first_only=first_only, second_only=second_only,
+            neither=self.n - both - first_only - second_only)
+
+    def pairs(self, *, adjacent: bool = False) -> list[PairedComparison]:
+        """Every pair ``(i, j)`` with ``i < j`` in the order given, or only ``(i, i + 1)``."""
+        indices = (zip(range(len(self.contenders) - 1), range(1, len(self.contenders)),
+                       strict=True) if adjacent else combinations(range(len(self.contenders)), 2))
+        return [self.pair(self.contenders[i], self.contenders[j]) for i, j in indices]
+
+    def rates(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> list[dict]:
+        """One row per contender: its successes out of ``n`` with the Wilson interval."""
+        rows = []
+        for index, name in enumerate(self.contenders):
+            successes = int(self.joint[index, index])
+            low, high = wilson_interval(successes, self.n, confidence_level=confidence_level)
+            rows.append({
+                "board": str(self.board), "rule": self.rule, "click_x": self.click[0],
+                "click_y": self.click[1], "outcome": _OUTCOME[self.kind], "contender": name,
+                "n": self.n, "successes": successes, "rate": successes / self.n,
+                "ci_low": low, "ci_high": high, "confidence_level": confidence_level,
+                "capped": self.capped[index], "lost": self.lost[index], "seed": self.seed,
+                "chunk_size": self.chunk_size,
+                "seconds_per_board": self.seconds[index] / self.n})
+        return rows
+
+    def to_frame(self, *, adjacent: bool = False,
+                 confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
+        """One row per pair (`pairs`), as `PairedComparison.to_dict` writes it."""
+        return pd.DataFrame([pair.to_dict(confidence_level=confidence_level)
+                             for pair in self.pairs(adjacent=adjacent)])
+
+
+def _tally(outcomes: np.ndarray, capped, lost, seconds) -> np.ndarray:
+    """Chunk result: row ``i`` holds ``joint[i, :]``, then capped, lost and seconds."""
+    passed = outcomes.astype(np.float64)
+    return np.column_stack([passed @ passed.T, capped, lost, seconds])
+
+
+def _solve_all(layouts, click, contenders) -> np.ndarray:
+    """Every solver on every layout: the chunk result of `_tally` for these layouts."""
+    outcomes = np.zeros((len(contenders), len(layouts)), dtype=bool)
+    capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
+    for index, (solver, use_mine_count, max_configurations) in enumerate(contenders):
+        start = time.process_time()
+        result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
+                             max_configurations=max_configurations)
+        outcomes[index] = result.solved
+        capped[index], lost[index] = result.capped.sum(), result.lost.sum()
+        seconds[index] = time.process_time() - start
+    return _tally(outcomes, capped, lost, seconds)
+
+
+def _solvers_chunk(config, size, seed_sequence):
+    board, rule, click, contenders = config
+    # The layouts of `pass_rate`'s chunk with the same seed.
+    layouts = sample_mines(board, size, rule=rule, click=click,
+                           seed=np.random.default_rng(seed_sequence))
+    return _solve_all(layouts, click, contenders)
+
+
+def _policies_chunk(config, size, seed_sequence):
+    board, rule, click, contenders = config
+    # The layouts and per-game tie-break seeds of `win_rate`'s chunk with the same seed,
+    # spawned once and handed to every policy.
+    layouts_seed, games_seed = seed_sequence.spawn(2)
+    layouts = sample_mines(board, size, rule=rule, click=click, seed=layouts_seed)
+    game_seeds = games_seed.spawn(size)
+    outcomes = np.zeros((len(contenders), size), dtype=bool)
+    capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
+    for index, policy in enumerate(contenders):
+        start = time.process_time()
+        for game, (layout, game_seed) in enumerate(zip(layouts, game_seeds, strict=True)):
+            result = play(layout, click, policy=policy, seed=game_seed)
+            outcomes[index, game] = result.won
+            capped[index] += result.capped
+            lost[index] += result.lost and result.guesses == 0
+        seconds[index] = time.process_time() - start
+    return _tally(outcomes, capped, lost, seconds)
+
+
+def _contender_list(name: str, value, kinds: str) -> list:
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise ValueError(f"{name} ({value!r}) must be a list of {kinds}")
+    if len(value) < 2:
+        raise ValueError(f"{name} ({list(value)!r}) must list at least two contenders to "
+                         "compare")
+    return list(value)
+
+
+def _contenders(solvers, policies) -> tuple[str, tuple, tuple[str, ...]]:
+    """Return the kind, the contenders as the chunk reads them, and their names."""
+    if (solvers is None) == (policies is None):
+        raise ValueError(f"compare takes solvers or policies, exactly one of them "
+                         f"(solvers={solvers!r}, policies={policies!r})")
+    if solvers is not None:
+        items = _contender_list("solvers", solvers, "solver names or SolverOptions")
+        options = [item if isinstance(item, SolverOptions) else SolverOptions(item)
+                   for item in items]
+        names = tuple(solver_label(option) for option in options)
+        contenders = tuple((option.solver, option.use_mine_count, option.max_configurations)
+                           for option in options)
+        kind = "solvers"
+    else:
+        items = _contender_list("policies", policies, "policy names")
+        names = contenders = tuple(check_policy(policy) for policy in items)
+        kind = "policies"
+    for index, label in enumerate(names):
+        if label in names[:index]:
+            raise ValueError(f"{kind} ({items!r}) name {label!r} twice")
+    return kind, contenders, names
+
+
+def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, seed=None,
+            chunk_size=None, workers=-1, store=None, progress=False) -> Comparison:
+    """Run every contender on every board of one seeded stream and compare them in pairs.
+
+    Parameters
+    ----------
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
+    solvers : list of str or SolverOptions, optional
+        Solvers to compare, weakest first say: a board is a success when the solver
+        opens every safe cell without guessing, as `minestats.pass_rate` counts it
+        (capped boards are not successes). A name takes the default options; a
+        `minestats.SolverOptions` sets the mine count and cap (``SolverOptions("logic",
+        use_mine_count=False)`` is the contender ``'logic (no mine count)'``).
+    policies : list of str, optional
+        Guessing policies (``'safest'``, ``'best'``) to compare: a success is a game
+        won, as `minestats.win_rate` counts it; every policy plays the same layouts
+        with the same per-game tie-break seed. Give ``solvers`` or ``policies``.
+    rule : str, optional
+        First-click rule; default ``'safe-opening'`` for solvers (as `pass_rate`) and
+        ``'safe-click'`` for policies (as `win_rate`).
+    click : tuple of int or str, optional
+        First click; default ``"centre"`` for solvers and ``"corner"`` for policies.
+    n : int
+        Boards to draw; every contender plays every board.
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run (`minestats.runs.seeds`). Each contender's count equals the
+        count of `pass_rate` (or `win_rate`) with the same seed, n and chunk size.
+    chunk_size : int, optional
+        Boards per chunk; default 2,000 for solvers and 200 for policies. The result
+        depends on (seed, n, chunk_size), never on the workers.
+    workers, store, progress
+        As for `minestats.pass_rate`: cores, pool or Dask client; a resumable
+        `minestats.ChunkStore`; a progress bar.
+
+    Returns
+    -------
+    Comparison
+        ``pairs()`` (or ``to_frame()``) gives each pair's rates, paired difference
+        with Newcombe's interval, the unpaired interval, their width ratio and
+        McNemar's exact p-value; ``rates()`` each contender's rate.
+
+    Raises
+    ------
+    ValueError
+        For no or both contender lists, fewer than two contenders, an unknown or
+        repeated name, and the checks of `pass_rate` or `win_rate`.
+
+    Examples
+    --------
+    >>> result = compare("beginner", solvers=["single-point", "subset", "logic"], n=500,
+    ...                  seed=1, workers=1)
+    >>> [(pair.first, pair.second) for pair in result.pairs(adjacent=True)]
+    [('single-point', 'subset'), ('subset', 'logic')]
+    >>> pair = result.pair("subset", "logic")
+    >>> pair.first_only  # logic proves all subset proves
+    0
+    >>> low, high = pair.difference_ci()
+    >>> bool(low < pair.difference < high < 0), pair.width_ratio() < 0.75
+    (True, True)
+    >>> compare("beginner", solvers=["logic"], n=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: solvers (['logic']) must list at least two contenders to compare
+    """
+    kind, contenders, names = _contenders(solvers, policies)
+    default_rule, default_click, default_chunk_size = DEFAULTS[kind]
+    rule = default_rule if rule is None else rule
+    click = default_click if click is None else click
+    board = check_board(board)
+    click = check_click(board, click, rule)
+    n = check_n(n)
+    chunk_size = check_count("chunk_size",
+                             default_chunk_size if chunk_size is None else chunk_size)
+    seed_sequence, label = resolve_seed(seed)
+    chunk = _solvers_chunk if kind == "solvers" else _policies_chunk
+    [totals] = run_jobs(chunk, [((board, rule, click, contenders), seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress)
+    totals = np.asarray(totals)
+    k = len(names)
+    joint = np.rint(totals[:, :k]).astype(np.int64)
+    joint.flags.writeable = False
+    return Comparison(board=board, rule=rule, click=click, kind=kind, contenders=names, n=n,
+                      seed=label, chunk_size=chunk_size, joint=joint,
+                      capped=tuple(int(v) for v in np.rint(totals[:, k])),
+                      lost=tuple(int(v) for v in np.rint(totals[:, k + 1])),
+                      seconds=tuple(float(v) for v in totals[:, k + 2]))
