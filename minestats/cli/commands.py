@@ -19,6 +19,7 @@ from minestats.generators import generate_no_guess
 from minestats.inference import mine_probabilities, parse_counts, reconstruct
 from minestats.inference.probabilities import SearchCapped
 from minestats.io.boards import format_text, parse_position, to_mbf
+from minestats.io.index import write_results_index
 from minestats.io.results import write_bytes
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
@@ -351,6 +352,8 @@ def run_reproduce(args) -> None:
         run = subprocess.run(command, stdout=subprocess.DEVNULL if args.quiet else None)
         if run.returncode != 0:
             raise ValueError(f"experiment {name} failed with exit status {run.returncode}")
+    index = write_results_index(args.out, repository=EXPERIMENTS.parent)
+    print(f"== index of every table and figure: {index}", file=sys.stderr)
 
 
 COMMANDS = {
