@@ -13,15 +13,18 @@ beat at level ``alpha`` is kept. The largest candidate is `MAX_DEGREE`, at most
 ``k - 2`` for ``k`` distinct densities (one residual degree of freedom is left for the
 goodness-of-fit test), and lower if the data are separated at a degree (every
 density passing all or none of its boards, split by a polynomial: no finite fit
-exists, nor at any higher degree). Every candidate's deviance, AIC and goodness-of-fit
-p-value stays in the result (`CandidateFit`).
+exists, nor at any higher degree). Every candidate's deviance, AIC, goodness-of-fit
+p-value and ED50 stays in the result (`CandidateFit`).
 
 Checking the fit, honestly: the residual deviance and Pearson's chi-square are
 compared with a chi-square on the residual degrees of freedom (``gof_p``,
 ``pearson_p``; small p-values say the curve misses the points by more than binomial
 noise), and the standardized (studentized Pearson) residuals are kept. Both
 chi-square approximations are rough where a density expects fewer than about 5
-passes or failures; the result counts such densities (``sparse_points``).
+passes or failures; the result counts such densities (``sparse_points``). The
+degree is chosen on the same data, so the chosen model's p-values are somewhat
+optimistic, and its intervals do not count the choice: ``ed50_models`` shows how far
+the ED50 moves over every candidate degree the goodness-of-fit test accepts.
 
 The half-pass density (ED50) is where the fitted curve crosses 0.5. It is reported
 only when the curve crosses 0.5 exactly once inside the measured densities; otherwise
@@ -77,7 +80,8 @@ class CandidateFit(NamedTuple):
 
     ``lrt_p`` is the p-value of the likelihood-ratio test of this degree against the
     largest candidate (NaN for the largest itself); ``gof_p`` that of its residual
-    deviance against chi-square on ``df`` degrees of freedom.
+    deviance against chi-square on ``df`` degrees of freedom; ``ed50`` where its curve
+    crosses 0.5 (NaN unless exactly once in the measured range).
     """
 
     model: str
@@ -87,6 +91,7 @@ class CandidateFit(NamedTuple):
     aic: float
     gof_p: float
     lrt_p: float
+    ed50: float
 
 
 def _short_float(value: float) -> str:
@@ -139,7 +144,8 @@ class PassRateCurve:
     ed50_se : float
         Its delta-method standard error.
     ed50_ci : ConfidenceInterval
-        Delta-method interval, ``ed50 +/- z * ed50_se``.
+        Delta-method interval, ``ed50 +/- z * ed50_se``; it does not count the choice
+        of degree (see ``ed50_models``).
     ed50_profile_ci : ConfidenceInterval
         Profile-likelihood interval; a bound beyond the measured range is NaN.
     ed50_note : str
@@ -180,6 +186,19 @@ class PassRateCurve:
     def __post_init__(self):
         object.__setattr__(self, "_range", (float(self.densities.min()),
                                             float(self.densities.max())))
+
+    @property
+    def ed50_models(self) -> ConfidenceInterval:
+        """Lowest and highest ED50 over the candidate degrees whose ``gof_p >= alpha``.
+
+        A spread wider than ``ed50_ci`` says the ED50 depends on the model more than
+        on the noise; NaN when no candidate is accepted or none crosses 0.5 once.
+        """
+        values = [c.ed50 for c in self.candidates
+                  if c.gof_p >= self.alpha and not math.isnan(c.ed50)]
+        if not values:
+            return ConfidenceInterval(math.nan, math.nan)
+        return ConfidenceInterval(min(values), max(values))
 
     @property
     def adequate(self) -> bool:
@@ -269,7 +288,9 @@ pass extrapolate=True to read the curve there
                "monotone": self.monotone, "ed50": self.ed50, "ed50_se": self.ed50_se,
                "ed50_ci_low": self.ed50_ci.low, "ed50_ci_high": self.ed50_ci.high,
                "ed50_profile_low": self.ed50_profile_ci.low,
-               "ed50_profile_high": self.ed50_profile_ci.high, "ed50_note": self.ed50_note,
+               "ed50_profile_high": self.ed50_profile_ci.high,
+               "ed50_models_low": self.ed50_models.low,
+               "ed50_models_high": self.ed50_models.high, "ed50_note": self.ed50_note,
                "confidence_level": self.confidence_level, "alpha": self.alpha,
                "centre": self.centre, "scale": self.scale}
         for j in range(MAX_DEGREE + 1):
@@ -379,6 +400,12 @@ def _roots_in_range(coefficients: np.ndarray) -> np.ndarray:
     real = np.sort(roots[np.abs(roots.imag) < 1e-9].real)
     inside = real[(real >= -1 - 1e-12) & (real <= 1 + 1e-12)]
     return inside[np.concatenate([[True], np.diff(inside) > 1e-9])] if inside.size else inside
+
+
+def _crossing(coefficients, centre, scale) -> float:
+    """Return the density of the one crossing of 0.5 in the measured range, else NaN."""
+    roots = _roots_in_range(coefficients)
+    return float(centre + scale * roots[0]) if roots.size == 1 else math.nan
 
 
 def _ed50(coefficients, covariance, centre, scale, level):
@@ -541,7 +568,8 @@ def fit_pass_rate_curve(successes, n, densities, *, degree=None, max_degree=MAX_
         CandidateFit(MODELS[d], d, float(fit.deviance), int(round(fit.df_resid)),
                      float(fit.aic), float(chi2.sf(fit.deviance, fit.df_resid)),
                      math.nan if d == top else float(chi2.sf(
-                         max(fit.deviance - fits[top].deviance, 0.0), top - d)))
+                         max(fit.deviance - fits[top].deviance, 0.0), top - d)),
+                     _crossing(np.asarray(fit.params, dtype=float), centre, scale))
         for d, fit in fits.items())
     if degree is None:
         chosen = next(c.degree for c in candidates if c.degree == top or c.lrt_p >= alpha)

@@ -130,6 +130,14 @@ def test_the_degree_is_the_lowest_the_largest_does_not_beat():
     assert curve.lrt_p == pytest.approx(chi2.sf(logit.deviance - curve.deviance,
                                                 curve.degree - 1))
     assert curve.to_dict()["logit_gof_p"] == logit.gof_p
+    # each candidate's ED50 is its own fit's; the spread covers the accepted ones
+    assert curve.candidates[curve.degree - 1].ed50 == pytest.approx(curve.ed50, abs=1e-12)
+    cubic = fit_pass_rate_curve(np.random.default_rng(3).binomial(counts, truth), counts,
+                                DENSITIES, degree=3, profile=False)
+    assert curve.candidates[2].ed50 == pytest.approx(cubic.ed50, abs=1e-12)
+    accepted = [c.ed50 for c in curve.candidates if c.gof_p >= curve.alpha]
+    assert len(accepted) == 3 and curve.ed50_models == (min(accepted), max(accepted))
+    assert curve.ed50_models.low <= curve.ed50 <= curve.ed50_models.high
     # on plain logistic data the plain logit is kept
     plain = fit_pass_rate_curve(*logistic_sample(np.random.default_rng(5)), DENSITIES)
     assert plain.model == "logit" and math.isnan(plain.lrt_p) and plain.adequate
