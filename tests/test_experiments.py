@@ -142,6 +142,7 @@ def test_pass_rate_fits(tmp_path):
     for low, high in (("ed50_ci_low", "ed50_ci_high"), ("ed50_profile_low", "ed50_profile_high")):
         assert ((fits[low] < fits["ed50"]) & (fits["ed50"] < fits[high])).all()
     assert np.allclose(fits["ed50_mines"], fits["ed50"] * fits["cells"])
+    assert fits["ed50"].between(fits["ed50_models_low"], fits["ed50_models_high"]).all()
     # logic passes more boards than subset, subset more than single-point
     for size, rows in fits.groupby("size"):
         ed50 = rows.set_index("solver")["ed50"]
