@@ -98,7 +98,7 @@ def _short_float(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.4g}"
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)  # arrays inside: compare by identity
 class PassRateCurve:
     """Result of `fit_pass_rate_curve`: a fitted pass-rate curve, its checks and its ED50.
 
