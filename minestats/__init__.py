@@ -20,6 +20,8 @@ _LOCATIONS = {
     "Board": "minestats.board",
     "resolve_board": "minestats.board",
     "opening_probability": "minestats.exact",
+    "PassRateCurve": "minestats.fits",
+    "fit_pass_rate_curve": "minestats.fits",
     "opening_probability_map": "minestats.exact",
     "Game": "minestats.game",
     "bbbv": "minestats.game",

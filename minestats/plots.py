@@ -6,9 +6,12 @@ right, ``y`` the row increasing downwards, the origin ``(0, 0)`` top-left and th
 value of cell ``(x, y)`` read from ``grid[y, x]``.
 Small boards (both sides at most `ANNOTATE_LIMIT`) carry their value in each cell.
 
-Tables (`plot_proportion_bands`, `plot_distributions`) are drawn from tidy
-DataFrames: one panel per value of a ``panel`` column, one colour per value of a
-``series`` column, in the order the values first appear.
+Tables (`plot_proportion_bands`, `plot_distributions`, `plot_fitted_curves`) are
+drawn from tidy DataFrames: one panel per value of a ``panel`` column, one colour per
+value of a ``series`` column, in the order the values first appear.
+`plot_fitted_curves` tells its series apart by colour-blind-safe colours
+(`SAFE_COLOURS`, Okabe and Ito), line styles and markers at once, so they stay
+distinct in grey.
 
 Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
 global state is touched and no backend needs choosing; save them with
@@ -26,13 +29,20 @@ from matplotlib.ticker import MaxNLocator
 
 __all__ = [
     "ANNOTATE_LIMIT",
+    "SAFE_COLOURS",
     "plot_distributions",
+    "plot_fitted_curves",
     "plot_probability_map",
     "plot_proportion_bands",
     "plot_z_map",
 ]
 
 ANNOTATE_LIMIT = 16
+SAFE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+"""Okabe and Ito's colour-blind-safe palette (blue, vermillion, green, purple, orange,
+sky blue, black; yellow left out: too light on white)."""
+_LINE_STYLES = ("-", "--", "-.", ":")
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 _CELL_INCHES = 0.42
 _HIDDEN_COLOUR = "0.85"
 
@@ -382,4 +392,128 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel) -> 
         axis.set_ylim(bottom=0)
         axis.grid(alpha=0.3)
         axis.legend(title=series, frameon=False)
+    return figure
+
+
+def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabel,
+                       y="pass_rate", low="ci_low", high="ci_high", fit="fit",
+                       fit_low="fit_low", fit_high="fit_high", marks=None, mark_level=0.5,
+                       ylim=(0, 1)) -> Figure:
+    """Measured proportions with their intervals, under fitted curves with confidence bands.
+
+    One panel per ``panel`` value. Each series has one colour of `SAFE_COLOURS`, one
+    line style and one marker: its points with interval bars, its fitted curve and a
+    shaded band. Optional marks put a point with a horizontal interval at height
+    ``mark_level`` on each curve, such as the density at which half the boards pass.
+
+    Parameters
+    ----------
+    points : pandas.DataFrame
+        Tidy: one row per measured point, with columns ``x``, ``y``, ``low``,
+        ``high``, ``series`` and ``panel``.
+    curves : pandas.DataFrame
+        Tidy: the fitted curves on a grid of ``x``, with columns ``x``, ``fit``,
+        ``fit_low``, ``fit_high``, ``series`` and ``panel``.
+    x, series, panel : str
+        Columns of the horizontal axis, the series and the panel, in both tables.
+    title, xlabel, ylabel : str
+        Figure title (name n, seed and the model), axis labels.
+    y, low, high : str, optional
+        Columns of the measured proportion and its interval in ``points``.
+    fit, fit_low, fit_high : str, optional
+        Columns of the fitted curve and its band in ``curves``.
+    marks : pandas.DataFrame, optional
+        One row per series and panel, with columns ``series``, ``panel``, ``mark``,
+        ``mark_low`` and ``mark_high``; rows whose ``mark`` is NaN are skipped, NaN
+        bounds draw no bar on that side. A dotted line shows ``mark_level``.
+    mark_level : float, optional
+        Height of the marks, default 0.5.
+    ylim : tuple of float, optional
+        Vertical range, default (0, 1).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, a table is empty, an interval does not contain its
+        proportion, or a band does not contain its curve.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> points = pd.DataFrame({"density": [0.1, 0.2, 0.3], "pass_rate": [0.9, 0.5, 0.1],
+    ...                        "ci_low": [0.85, 0.45, 0.07], "ci_high": [0.93, 0.55, 0.14],
+    ...                        "solver": "logic", "board": "16x16"})
+    >>> curves = pd.DataFrame({"density": [0.1, 0.2, 0.3], "fit": [0.88, 0.5, 0.12],
+    ...                        "fit_low": [0.85, 0.47, 0.1], "fit_high": [0.9, 0.53, 0.14],
+    ...                        "solver": "logic", "board": "16x16"})
+    >>> marks = pd.DataFrame({"solver": ["logic"], "board": ["16x16"], "mark": [0.2],
+    ...                       "mark_low": [0.19], "mark_high": [0.21]})
+    >>> figure = plot_fitted_curves(points, curves, x="density", series="solver",
+    ...                             panel="board", title="t", xlabel="mine density",
+    ...                             ylabel="pass rate", marks=marks)
+    >>> axis = figure.axes[0]
+    >>> [text.get_text() for text in axis.get_legend().get_texts()]
+    ['logic']
+    >>> len(axis.collections)  # the band, the points' bars, the mark's bar
+    3
+    """
+    figure, groups, names, _ = _panels(points, panel=panel, series=series,
+                                       columns=(x, y, low, high), title=title)
+    missing = sorted({x, fit, fit_low, fit_high, series, panel} - set(curves.columns))
+    if missing:
+        raise ValueError(f"curves lacks the columns {missing}")
+    if len(curves) == 0:
+        raise ValueError("curves has no rows")
+    if not ((points[low] <= points[y]) & (points[y] <= points[high])).all():
+        raise ValueError(f"every interval [{low}, {high}] must contain its {y}")
+    if not ((curves[fit_low] <= curves[fit]) & (curves[fit] <= curves[fit_high])).all():
+        raise ValueError(f"every band [{fit_low}, {fit_high}] must contain its {fit}")
+    if marks is not None:
+        missing = sorted({series, panel, "mark", "mark_low", "mark_high"} - set(marks.columns))
+        if missing:
+            raise ValueError(f"marks lacks the columns {missing}")
+    styles = {name: {"color": SAFE_COLOURS[i % len(SAFE_COLOURS)],
+                     "linestyle": _LINE_STYLES[i % len(_LINE_STYLES)],
+                     "marker": _MARKERS[i % len(_MARKERS)]} for i, name in enumerate(names)}
+    for axis, value, rows in groups:
+        handles = []
+        for name in names:
+            measured = rows[rows[series] == name].sort_values(x)
+            curve = curves[(curves[panel] == value) & (curves[series] == name)].sort_values(x)
+            if measured.empty and curve.empty:
+                continue
+            style = styles[name]
+            if not curve.empty:
+                axis.fill_between(curve[x], curve[fit_low], curve[fit_high],
+                                  color=style["color"], alpha=0.2, linewidth=0)
+                axis.plot(curve[x], curve[fit], color=style["color"],
+                          linestyle=style["linestyle"], linewidth=1.5)
+            if not measured.empty:
+                axis.errorbar(measured[x], measured[y],
+                              yerr=[measured[y] - measured[low], measured[high] - measured[y]],
+                              color=style["color"], marker=style["marker"], markersize=3.5,
+                              linestyle="none", elinewidth=1, capsize=2)
+            handles.append(Line2D([], [], label=str(name), **style))
+        if marks is not None:
+            axis.axhline(mark_level, color="0.5", linestyle=":", linewidth=0.8)
+            here = marks[(marks[panel] == value) & marks["mark"].notna()]
+            for row in here.to_dict("records"):
+                centre, left, right = row["mark"], row["mark_low"], row["mark_high"]
+                style = styles.get(row[series], {"color": "black", "marker": "o"})
+                drawn = axis.errorbar([centre], [mark_level],
+                                      xerr=[[0 if np.isnan(left) else centre - left],
+                                            [0 if np.isnan(right) else right - centre]],
+                                      color=style["color"], marker="|", markersize=12,
+                                      markeredgewidth=2, capsize=4, linestyle="none")
+                drawn.lines[0].set_gid("mark")
+        axis.set_title(str(value))
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel(ylabel)
+        axis.set_ylim(*ylim)
+        axis.grid(alpha=0.3)
+        axis.legend(handles=handles, title=series, frameon=False)
     return figure

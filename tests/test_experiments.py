@@ -1,6 +1,7 @@
 """Each experiment script runs end to end on small n and writes its files and sidecars."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -121,6 +122,47 @@ def test_pass_rate_by_density(tmp_path):
     assert_wilson(table, "pass_rate")
     for name in ("pass_rate_by_density.csv", "pass_rate_by_density.png"):
         assert_sidecar(tmp_path / name, seed=7)
+
+
+def test_pass_rate_fits(tmp_path):
+    # The committed pass rates, read from --out by default (as `minestats reproduce` runs it).
+    committed = EXPERIMENTS.parent / "results" / "pass_rate_by_density.csv"
+    table = pd.read_csv(committed)
+    for suffix in ("", ".json"):
+        shutil.copyfile(f"{committed}{suffix}", tmp_path / f"pass_rate_by_density.csv{suffix}")
+    out = run_script("pass_rate_fits.py", tmp_path)
+    fits = pd.read_csv(tmp_path / "pass_rate_fits.csv")
+    assert list(fits[["size", "solver"]].itertuples(index=False, name=None)) == [
+        (size, solver) for solver in ("single-point", "subset", "logic")
+        for size in ("16x16", "30x16")]
+    assert set(fits["fit"]) <= {"logit", "logit+quadratic", "logit+cubic", "logit+quartic"}
+    assert (fits["df"] == 11 - fits["degree"] - 1).all()
+    assert (fits["logit_gof_p"] < 1e-10).all()  # the plain logit is not enough here
+    assert fits["ed50"].between(fits["density_min"], fits["density_max"]).all()
+    for low, high in (("ed50_ci_low", "ed50_ci_high"), ("ed50_profile_low", "ed50_profile_high")):
+        assert ((fits[low] < fits["ed50"]) & (fits["ed50"] < fits[high])).all()
+    assert np.allclose(fits["ed50_mines"], fits["ed50"] * fits["cells"])
+    assert fits["ed50"].between(fits["ed50_models_low"], fits["ed50_models_high"]).all()
+    # logic passes more boards than subset, subset more than single-point
+    for size, rows in fits.groupby("size"):
+        ed50 = rows.set_index("solver")["ed50"]
+        assert ed50["single-point"] < ed50["subset"] < ed50["logic"], size
+    for name in ("pass_rate_fits.csv", "pass_rate_fits.png"):
+        assert_sidecar(tmp_path / name, seed=None)  # fitting draws no random numbers
+    metadata = sidecar(tmp_path / "pass_rate_fits.csv")
+    assert metadata["input_metadata"]["seed"] == 42  # from the input's own sidecar
+    assert "ED50 0." in out and "plain logit" in out
+    # A solver that never falls to half in its measured densities gets no ED50, and says so.
+    dense = (table["solver"] == "logic") & (table["density"] > 0.11)
+    table[~dense].to_csv(tmp_path / "short.csv", index=False)
+    run_script("pass_rate_fits.py", tmp_path / "short", "--input", str(tmp_path / "short.csv"))
+    short = pd.read_csv(tmp_path / "short" / "pass_rate_fits.csv").set_index(["size", "solver"])
+    for size in ("16x16", "30x16"):
+        row = short.loc[(size, "logic")]
+        assert row["points"] == 3 and row["fit"] == "logit" and np.isnan(row["ed50"])
+        assert np.isnan(row["ed50_ci_low"]) and np.isnan(row["ed50_profile_high"])
+        assert "stays above 0.5" in row["ed50_note"]
+    assert short["ed50"].notna().sum() == 4
 
 
 def test_pass_rate_by_click(tmp_path):

@@ -11,7 +11,9 @@ from minestats.board import EXPERT, Board
 from minestats.exact import opening_probability_map
 from minestats.plots import (
     ANNOTATE_LIMIT,
+    SAFE_COLOURS,
     plot_distributions,
+    plot_fitted_curves,
     plot_probability_map,
     plot_proportion_bands,
     plot_z_map,
@@ -224,3 +226,51 @@ def test_z_map_mask_blanks_untested_cells_and_counts_only_tested_ones():
         plot_z_map(z, title="t", reject=z > 4, mask=z > 4)
     with pytest.raises(ValueError, match="mask has shape"):
         plot_z_map(z, title="t", mask=mask[:, :2])
+
+
+def _fitted(points=BANDS, curves=None, **options):
+    if curves is None:
+        curves = BANDS.rename(columns={"pass_rate": "fit", "ci_low": "fit_low",
+                                       "ci_high": "fit_high"})
+    return plot_fitted_curves(points, curves, x="density", series="solver", panel="board",
+                              title="T", xlabel="mine density", ylabel="pass rate", **options)
+
+
+def test_fitted_curves_tell_series_apart_by_colour_style_and_marker():
+    marks = pd.DataFrame({"solver": ["logic", "subset", "logic"],
+                          "board": ["16x16", "16x16", "30x16"],
+                          "mark": [0.15, 0.14, np.nan], "mark_low": [0.14, np.nan, np.nan],
+                          "mark_high": [0.16, 0.15, np.nan]})
+    figure = _fitted(marks=marks)
+    first, second = figure.axes
+    assert [axis.get_title() for axis in figure.axes] == ["16x16", "30x16"]
+    logic, subset = first.get_legend().legend_handles
+    assert logic.get_color() == SAFE_COLOURS[0] and subset.get_color() == SAFE_COLOURS[1]
+    assert logic.get_linestyle() != subset.get_linestyle()
+    assert logic.get_marker() != subset.get_marker()
+    # the logic curve: a line sorted by density over its band, in both panels the same colour
+    curve = first.lines[0]
+    assert curve.get_xdata().tolist() == [0.1, 0.2] and curve.get_ydata().tolist() == [0.9, 0.4]
+    assert curve.get_color() == second.lines[0].get_color() == SAFE_COLOURS[0]
+    # two marks at 0.5 in the first panel (the NaN mark of the second is skipped)
+    marked = [line for line in first.lines if line.get_gid() == "mark"]
+    assert [(line.get_xdata()[0], line.get_ydata()[0]) for line in marked] == [
+        (0.15, 0.5), (0.14, 0.5)]
+    assert not [line for line in second.lines if line.get_gid() == "mark"]
+    assert figure.get_suptitle() == "T" and tuple(first.get_ylim()) == (0, 1)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"curves": BANDS.drop(columns="ci_low")}, "curves lacks the columns"),
+    ({"curves": BANDS.iloc[:0].rename(columns={"pass_rate": "fit", "ci_low": "fit_low",
+                                                "ci_high": "fit_high"})}, "curves has no rows"),
+    ({"curves": BANDS.rename(columns={"pass_rate": "fit", "ci_low": "fit_low",
+                                      "ci_high": "fit_high"}).assign(fit_high=0.3)},
+     r"band \[fit_low, fit_high\] must contain its fit"),
+    ({"points": BANDS.assign(ci_high=0.5)}, "must contain"),
+    ({"marks": pd.DataFrame({"solver": ["logic"], "board": ["16x16"], "mark": [0.1]})},
+     "marks lacks the columns"),
+])
+def test_fitted_curves_bad_tables(options, message):
+    with pytest.raises(ValueError, match=message):
+        _fitted(**options)

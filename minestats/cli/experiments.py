@@ -8,6 +8,7 @@ REPRODUCE = {
     "solver_pass_rates": ["--n", "500000", "--n-single-point", "2000000", "--n-paired",
                           "200000"],
     "pass_rate_by_density": ["--n", "100000", "--n-single-point", "500000"],
+    "pass_rate_fits": [],  # fits the table above, whatever its size
     "pass_rate_by_click": ["--n", "20000", "--n-intermediate", "5000"],
     "bbbv": ["--n", "5000000"],
     "no_guess_generation": ["--n", "5000", "--n-dense-retry", "200"],
