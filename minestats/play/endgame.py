@@ -3,7 +3,7 @@
 When the layouts consistent with what a player sees are few, every one of them is
 listed (`consistent_layouts`) and the position is solved by the same exact
 recursion as `minestats.play.optimal` (`LayoutSolver`, every layout weighted
-alike, as the player assumes): `endgame_move` returns the cell that maximises
+alike, as the player assumes): `endgame_move` returns the cells that maximise
 the probability of winning from here on, and that probability.
 
 Both steps are bounded: listing gives up past `ENDGAME_LAYOUTS` layouts or
@@ -14,6 +14,7 @@ solved states; the caller then guesses by its heuristic instead.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from fractions import Fraction
 from itertools import combinations, product
 from typing import NamedTuple
@@ -24,7 +25,7 @@ from minestats.inference.probabilities import closed_number_disagrees
 from minestats.play.optimal import LayoutSolver, SearchBudgetExceeded
 from minestats.solvers.logic import frontier_groups
 
-__all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "EndgameMove",
+__all__ = ["CACHE_SIZE", "ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "EndgameMove",
            "consistent_layouts", "endgame_move"]
 
 ENDGAME_LAYOUTS = 750
@@ -33,12 +34,16 @@ LISTING_BUDGET = 50_000
 """Most partial configurations `consistent_layouts` visits before giving up."""
 SEARCH_BUDGET = 20_000
 """Most states the exact search solves before giving up."""
+CACHE_SIZE = 20_000
+"""Most positions `endgame_move` remembers (per process)."""
+
+_CACHE: OrderedDict = OrderedDict()
 
 
 class EndgameMove(NamedTuple):
-    """The best cell to open (a linear index) and the exact chance of winning with it."""
+    """The best cells to open (linear indices, safest first) and the exact chance of winning."""
 
-    cell: int
+    cells: tuple[int, ...]
     win_probability: Fraction
 
 
@@ -186,22 +191,23 @@ def _numbers_table(table, flagged, unknown, layouts) -> np.ndarray:
     return counts.astype(np.int8)
 
 
-def endgame_move(numbers, table, revealed, flagged, width, mines, *, rng=None,
+def endgame_move(numbers, table, revealed, flagged, width, mines, *,
                  limit=ENDGAME_LAYOUTS, budget=SEARCH_BUDGET) -> EndgameMove | None:
-    """Return the cell an optimal player opens next, when few enough layouts fit.
+    """Return the cells an optimal player may open next, when few enough layouts fit.
 
     Every layout that fits the position is taken as equally likely (true under the
     ``uniform``, ``safe-click`` and ``safe-opening`` rules once the first click is
-    open). Cells are compared by their exact win probability; among equals, the
-    safest is returned, then the first in row-major order or, with ``rng``, a
-    random one.
+    open). Cells are compared by their exact win probability; every cell of the
+    highest is returned, the safest first, so that a caller can break ties by its
+    own rule. Answers are memoised per position (at most `CACHE_SIZE` of them, the
+    least recently used dropped first), which makes small boards, whose games
+    meet the same positions again and again, many times faster; the answer does
+    not depend on what was memoised before.
 
     Parameters
     ----------
     numbers, table, revealed, flagged, width, mines
         The position, as for `consistent_layouts`.
-    rng : numpy.random.Generator, optional
-        Breaks ties between equally good and equally safe cells.
     limit : int, optional
         Most layouts to search (`ENDGAME_LAYOUTS`).
     budget : int, optional
@@ -215,18 +221,32 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *, rng=None,
 
     Examples
     --------
-    A 1 in the corner of a 3x2 board with 2 mines: (1, 1) shows how many of its
-    neighbours are mines, and opening it first wins 1/3 of the time, as does any
-    other cell's best line.
+    A 1 in the corner of a 3x2 board with 2 mines. The best line wins 1/3 of the
+    time, starting from (1, 0), (1, 1), (2, 0) or (2, 1); opening (0, 1) first
+    does worse.
 
     >>> from minestats.game import neighbour_table
     >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
     >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
     >>> move = endgame_move(numbers, neighbour_table(3, 2), revealed,
     ...                     np.zeros(6, dtype=bool), 3, 2)
-    >>> move.win_probability
-    Fraction(1, 3)
+    >>> move.win_probability, sorted(move.cells)
+    (Fraction(1, 3), [1, 2, 4, 5])
     """
+    key = (np.where(revealed, numbers, -1).astype(np.int8).tobytes(), flagged.tobytes(),
+           width, mines, limit, budget)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    move = _solve_endgame(numbers, table, revealed, flagged, width, mines, limit=limit,
+                          budget=budget)
+    _CACHE[key] = move
+    if len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return move
+
+
+def _solve_endgame(numbers, table, revealed, flagged, width, mines, *, limit, budget):
     listed = consistent_layouts(numbers, table, revealed, flagged, width, mines,
                                 limit=limit)
     if listed is None:
@@ -235,18 +255,17 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *, rng=None,
     if len(layouts) == 0 or unknown.size == 0:
         return None
     counts = _numbers_table(table, flagged, unknown, layouts)
+    safe_counts = (counts >= 0).sum(axis=0)
     if len(layouts) == 1:  # nothing uncertain: any safe cell wins
-        safe = np.flatnonzero(counts[0] >= 0)
-        return EndgameMove(int(unknown[safe[0]]), Fraction(1)) if safe.size else None
+        safe = np.flatnonzero(safe_counts)
+        return EndgameMove(tuple(unknown[safe].tolist()), Fraction(1)) if safe.size else None
     solver = LayoutSolver(counts, budget=budget)
     states = np.arange(len(layouts), dtype=np.int32)
     differs = np.flatnonzero((counts != counts[0]).any(axis=0))
-    if rng is not None:
-        differs = rng.permutation(differs)
     try:
-        wins, column = solver.best_opening(states, counts, differs)
+        wins, columns = solver.best_openings(states, counts, differs)
     except SearchBudgetExceeded:
         return None
-    if column < 0:
+    if not columns:
         return None
-    return EndgameMove(int(unknown[column]), Fraction(wins, len(layouts)))
+    return EndgameMove(tuple(unknown[columns].tolist()), Fraction(wins, len(layouts)))

@@ -358,28 +358,41 @@ class LayoutSolver:
         return bound // scale * scale
 
     def best_move(self, states: np.ndarray, rows: np.ndarray, cells: np.ndarray) -> int:
-        """Best ``win`` over the cells to open."""
-        return self.best_opening(states, rows, cells)[0]
-
-    def best_opening(self, states: np.ndarray, rows: np.ndarray,
-                     cells: np.ndarray) -> tuple[int, int]:
-        """Best ``win`` over the cells to open and the first cell that reaches it.
-
-        Cells are tried in decreasing safe weight (the first of equals in ``cells``
-        first); the cell is -1 when no cell wins anything.
-        """
+        """Best ``win`` over the cells to open, tried in decreasing safe weight."""
         total = self.weight(states)
         safe_rows = rows[:, cells] >= 0
         bounds = safe_rows.sum(axis=0) if self.unit else self.weights[states] @ safe_rows
-        best, chosen = 0, -1
+        best = 0
         for j in np.argsort(-bounds, kind="stable").tolist():
             if bounds[j] <= best:
                 break
             value = self.open(states, rows[:, cells[j]], best)
             if value is not None and value > best:
-                best, chosen = value, int(cells[j])
+                best = value
                 if best == total:
                     break
+        return best
+
+    def best_openings(self, states: np.ndarray, rows: np.ndarray,
+                      cells: np.ndarray) -> tuple[int, list[int]]:
+        """Best ``win`` over the cells to open, and every cell that reaches it.
+
+        Cells are tried in decreasing safe weight; a cell whose bound cannot reach
+        the best so far is skipped, one that can tie is solved. The cells are listed
+        in the order tried (an empty list when no cell wins anything).
+        """
+        safe_rows = rows[:, cells] >= 0
+        bounds = safe_rows.sum(axis=0) if self.unit else self.weights[states] @ safe_rows
+        best, chosen = 0, []
+        for j in np.argsort(-bounds, kind="stable").tolist():
+            if bounds[j] < best or bounds[j] == 0:
+                break
+            value = self.open(states, rows[:, cells[j]], best - 1)
+            if value is None or value < best:
+                continue
+            if value > best:
+                best, chosen = value, []
+            chosen.append(int(cells[j]))
         return best, chosen
 
     def open(self, states: np.ndarray, column: np.ndarray, best: int = -1) -> int | None:

@@ -187,9 +187,9 @@ def _outlook(state: CheckedGame, cell: int, log_total: float) -> _Outlook:
 def _best(state: CheckedGame, position, rng) -> int:
     if position.log_solutions <= _LOG_ENDGAME:
         exact = endgame_move(state.numbers, state.table, state.revealed, state.flagged,
-                             state.board.width, state.board.mines, rng=rng)
+                             state.board.width, state.board.mines)
         if exact is not None:
-            return exact.cell
+            return _pick(np.array(exact.cells), [-position.probability.ravel()], rng)
     probability = position.probability.ravel()
     unknown = np.flatnonzero(~state.revealed & ~state.flagged)
     safety = 1 - probability[unknown]
