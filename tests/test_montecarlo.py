@@ -133,7 +133,7 @@ def test_ten_million_boards_need_no_more_memory_than_ten_thousand():
         ({"seed": -5}, r"seed \(-5\) must be a non-negative integer"),
         ({"workers": 0}, r"workers \(0\) must be -1 \(all cores\) or at least 1"),
         ({"board": "3x3/5", "rule": "safe-opening", "click": None},
-         r"mines \(5\) must be at most 0 for rule 'safe-opening'"),
+         r"mines \(5\) must be at most 0 for a map of every click under rule 'safe-opening'"),
     ],
 )
 def test_input_validation(kwargs, match):
