@@ -254,13 +254,24 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
     return figure
 
 
+def _check_table(table, columns, *, name="table") -> None:
+    """Raise ValueError unless ``table`` has rows and every one of ``columns``."""
+    missing = sorted(set(columns) - set(table.columns))
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}")
+    if len(table) == 0:
+        raise ValueError(f"{name} has no rows")
+
+
+def _check_contains(table, low, value, high, *, what="interval") -> None:
+    """Raise ValueError unless ``low <= value <= high`` on every row of ``table``."""
+    if not ((table[low] <= table[value]) & (table[value] <= table[high])).all():
+        raise ValueError(f"every {what} [{low}, {high}] must contain its {value}")
+
+
 def _panels(table, *, panel, series, columns, title):
     """Check a tidy table; return a Figure with one axes per panel value, and the groups."""
-    missing = sorted({panel, series, *columns} - set(table.columns))
-    if missing:
-        raise ValueError(f"table lacks the columns {missing}")
-    if len(table) == 0:
-        raise ValueError("table has no rows")
+    _check_table(table, {panel, series, *columns})
     panels = list(dict.fromkeys(table[panel]))
     names = list(dict.fromkeys(table[series]))
     figure = Figure(figsize=(1.0 + 4.6 * len(panels), 4.4), layout="constrained")
@@ -317,8 +328,7 @@ def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
     """
     figure, groups, names, colours = _panels(table, panel=panel, series=series,
                                              columns=(x, y, low, high), title=title)
-    if not ((table[low] <= table[y]) & (table[y] <= table[high])).all():
-        raise ValueError(f"every interval [{low}, {high}] must contain its {y}")
+    _check_contains(table, low, y, high)
     for axis, value, rows in groups:
         for name in names:
             curve = rows[rows[series] == name].sort_values(x)
@@ -463,15 +473,9 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
     """
     figure, groups, names, _ = _panels(points, panel=panel, series=series,
                                        columns=(x, y, low, high), title=title)
-    missing = sorted({x, fit, fit_low, fit_high, series, panel} - set(curves.columns))
-    if missing:
-        raise ValueError(f"curves lacks the columns {missing}")
-    if len(curves) == 0:
-        raise ValueError("curves has no rows")
-    if not ((points[low] <= points[y]) & (points[y] <= points[high])).all():
-        raise ValueError(f"every interval [{low}, {high}] must contain its {y}")
-    if not ((curves[fit_low] <= curves[fit]) & (curves[fit] <= curves[fit_high])).all():
-        raise ValueError(f"every band [{fit_low}, {fit_high}] must contain its {fit}")
+    _check_table(curves, {x, fit, fit_low, fit_high, series, panel}, name="curves")
+    _check_contains(points, low, y, high)
+    _check_contains(curves, fit_low, fit, fit_high, what="band")
     if marks is not None:
         missing = sorted({series, panel, "mark", "mark_low", "mark_high"} - set(marks.columns))
         if missing:

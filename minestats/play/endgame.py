@@ -140,13 +140,13 @@ def consistent_layouts(numbers, table, revealed, flagged, width, mines, *,
     >>> unknown.tolist(), layouts.shape, layouts.sum(axis=0).tolist()
     ([1, 2, 3, 4, 5], (6, 5), [2, 3, 2, 2, 3])
     """
-    (frontier, sizes, starts, members, need, _, cell_starts,
-     group_cells) = frontier_groups(numbers, table, revealed, flagged, width)
     unknown = np.flatnonzero(~revealed & ~flagged)
-    free = np.flatnonzero(~revealed & ~flagged & ~frontier)
-    left = mines - int(flagged.sum())
     if closed_number_disagrees(numbers, table, revealed, flagged):
         return unknown, np.zeros((0, unknown.size), dtype=bool)
+    (frontier, sizes, starts, members, need, _, cell_starts,
+     group_cells) = frontier_groups(numbers, table, revealed, flagged, width)
+    free = np.flatnonzero(~revealed & ~flagged & ~frontier)
+    left = mines - int(flagged.sum())
     sizes_list = sizes.tolist()
     try:
         found = _group_configurations(sizes_list, starts.tolist(), members.tolist(),
@@ -255,9 +255,8 @@ def _solve_endgame(numbers, table, revealed, flagged, width, mines, *, limit, bu
     if len(layouts) == 0 or unknown.size == 0:
         return None
     counts = _numbers_table(table, flagged, unknown, layouts)
-    safe_counts = (counts >= 0).sum(axis=0)
     if len(layouts) == 1:  # nothing uncertain: any safe cell wins
-        safe = np.flatnonzero(safe_counts)
+        safe = np.flatnonzero(counts[0] >= 0)
         return EndgameMove(tuple(unknown[safe].tolist()), Fraction(1)) if safe.size else None
     solver = LayoutSolver(counts, budget=budget)
     states = np.arange(len(layouts), dtype=np.int32)
