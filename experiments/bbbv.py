@@ -6,7 +6,7 @@ clears a board: openings plus safe numbered cells touching no zero. For Beginner
 ``safe-click``, ``safe-opening`` and ``winxp`` (click at the centre), ``--n``
 boards (default 1,000,000) are drawn per board and rule (`minestats.metrics`);
 pair ``i`` (boards in the order above, rules within) draws from child ``i`` of
-``SeedSequence(--seed)``. Quantiles are the smallest 3BV whose cumulative share
+the stream ``--seed/k`` (``common.py``). Quantiles are the smallest 3BV whose cumulative share
 reaches q (every quantile is a 3BV that occurred). The share of Expert boards with
 3BV from 70 to 130 inclusive is given with its 95% Wilson interval under every rule.
 
@@ -56,7 +56,7 @@ def histograms(*, seed, n, chunk_size, workers):
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="bbbv")
     parser.add_argument("--n", type=int, default=1_000_000,
                         help="boards per board and rule (default 1,000,000)")
     parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,

@@ -1,9 +1,13 @@
 """What the experiment scripts share: options, seeds per row, one worker pool, timing.
 
-Every script takes ``--seed``, ``--workers`` and ``--out``; each row of its table
-(a board and rule) draws from its own child of ``SeedSequence(seed)``, spawned once
-for the whole table, and records that child's label (``"42/3"`` is child 3 of
-seed 42). One process pool serves the whole script, created after the compiled
+Every script takes ``--seed``, ``--workers`` and ``--out``. ``--seed S`` is the
+root of the whole project: the script draws from its own stream, child ``k`` of
+``S`` (``EXPERIMENT_STREAMS``), so two experiments never draw the same boards, and
+``args.seed`` holds that stream's label ``"S/k"``. Each row of its table (a board and
+rule) draws from its own child of the stream, spawned once for the whole table, and
+records that child's label (``"42/1/3"`` is row 3 of experiment 1 under seed 42);
+any such label, passed back as a seed, repeats the row. One process pool serves the whole script,
+created after the compiled
 kernels are loaded so the forked workers inherit them instead of loading them again.
 """
 
@@ -19,10 +23,12 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board
+from minestats.cli.experiments import EXPERIMENT_STREAMS
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
-from minestats.runs.chunks import process_pool
+from minestats.runs.chunks import chunk_seeds, process_pool
+from minestats.runs.seeds import as_seed_sequence, seed_from_text
 
 __all__ = [
     "base_parser",
@@ -37,11 +43,42 @@ __all__ = [
 ]
 
 
-def base_parser(description: str) -> argparse.ArgumentParser:
-    """Command-line options every experiment takes: seed, workers, output folder."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--seed", type=int, default=42,
-                        help="root seed; row i uses child i of SeedSequence(seed) (default 42)")
+class _ExperimentParser(argparse.ArgumentParser):
+    """An ArgumentParser that turns ``--seed S`` into the experiment's stream ``"S/k"``."""
+
+    def __init__(self, description: str, experiment: str):
+        super().__init__(description=description)
+        self.stream = EXPERIMENT_STREAMS[experiment]
+
+    def parse_args(self, args=None, namespace=None):
+        parsed = super().parse_args(args, namespace)
+        parsed.root_seed = parsed.seed
+        parsed.seed = f"{parsed.seed}/{self.stream}"
+        return parsed
+
+
+def _root_seed(text: str) -> int | str:
+    try:
+        seed = seed_from_text(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if isinstance(seed, str) and "/" in seed:
+        raise argparse.ArgumentTypeError(f"root seed ({seed}) must not contain '/'")
+    return seed
+
+
+def base_parser(description: str, *, experiment: str) -> argparse.ArgumentParser:
+    """Command-line options every experiment takes: seed, workers, output folder.
+
+    ``experiment`` names the script (a key of ``EXPERIMENT_STREAMS``); after
+    parsing, ``args.seed`` is its stream's label ``"S/k"`` and ``args.root_seed``
+    the ``--seed S`` given.
+    """
+    parser = _ExperimentParser(description, experiment)
+    parser.add_argument("--seed", type=_root_seed, default=42,
+                        help="root seed S of every experiment: this one draws from its own "
+                             f"child S/{parser.stream}, row i from S/{parser.stream}/i "
+                             "(default 42)")
     parser.add_argument("--workers", type=int, default=-1,
                         help="processes: -1 all cores (default), 1 this process only")
     parser.add_argument("--out", type=Path, default=Path("results"),
@@ -49,11 +86,13 @@ def base_parser(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def row_seeds(seed: int, count: int) -> list[np.random.SeedSequence]:
-    """One independent child SeedSequence per table row, never ``seed + i``."""
-    if seed < 0:
-        raise ValueError(f"seed ({seed}) must be non-negative")
-    return np.random.SeedSequence(seed).spawn(count)
+def row_seeds(seed, count: int) -> list[np.random.SeedSequence]:
+    """One independent child SeedSequence per table row, never ``seed + i``.
+
+    ``seed`` is any seed of the library, normally an experiment's stream label
+    ``"S/k"``: row ``i`` then records the label ``"S/k/i"``.
+    """
+    return list(chunk_seeds(as_seed_sequence(seed), count))
 
 
 def exact_in_interval(frame):
@@ -115,7 +154,7 @@ def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.Data
     groups : sequence of (grid, n)
         ``grid`` as in `minestats.passrate.pass_rate_sweep`, ``n`` boards per row.
     seed : int
-        Group ``i`` is swept with child ``i`` of ``SeedSequence(seed)``, so row ``j``
+        Group ``i`` is swept with child ``i`` of the experiment's stream ``seed/k``, so row ``j``
         of it records the seed label ``"seed/i/j"``.
     chunk_size : int
     pool_map : map-like callable

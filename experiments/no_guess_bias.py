@@ -9,7 +9,7 @@ and a reference sample of *rule boards the solver passes* is drawn directly: who
 retry boards took tries (so about ``--n`` boards). On 30x16/130 and 30x16/170 only
 ``perturb`` is run (retry and the rejection reference would need thousands of draws
 per board there, or more) and compared with the rule alone. Board ``i`` uses child
-``i`` of ``SeedSequence(--seed)``; within it, retry, perturb and the reference use
+``i`` of the stream ``--seed/k`` (``common.py``); within it, retry, perturb and the reference use
 its children 0, 1 and 2 (labels ``"42/i/0"`` and so on), the permutations child 3.
 
 Two references, because conditioning on solvability itself changes per-cell
@@ -267,7 +267,7 @@ def format_profiles(profiles: pd.DataFrame) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="no_guess_bias")
     parser.add_argument("--n", type=int, default=2_000,
                         help="boards per method and board (default 2,000)")
     parser.add_argument("--permutations", type=int, default=999,

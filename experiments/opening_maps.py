@@ -103,7 +103,7 @@ def simulate_maps(*, seed, n_by_rule, workers):
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="opening_maps")
     parser.add_argument("--n", type=int, default=1_000_000,
                         help="boards per click for uniform, safe-click, winxp (default 1e6)")
     parser.add_argument("--n-safe-opening", type=int, default=20_000,
@@ -162,8 +162,8 @@ def main(argv=None):
           f"order, ties = cells attaining it):\n{ranges.to_string(index=False)}\n")
     print(f"Monte Carlo vs exact at every click, {CONFIDENCE_LEVEL:.0%} Wilson intervals, "
           f"Holm at family-wise alpha = {ALPHA} across the cells of each board and rule; "
-          f"n per rule {n_by_rule}, root seed {args.seed} (pair i: child i of "
-          f"SeedSequence({args.seed})):\n{holm.to_string(index=False)}")
+          f"n per rule {n_by_rule}, seed {args.seed} (pair i: seed "
+          f"{args.seed}/i):\n{holm.to_string(index=False)}")
     random = holm[holm["rule"] != "safe-opening"]
     print(f"Exact value outside its cell's Wilson interval (outside_ci): "
           f"{random['outside_ci'].sum()} of {random['cells'].sum()} cells for uniform, "

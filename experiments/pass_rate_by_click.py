@@ -5,8 +5,8 @@ decides whether it opens), solver ``logic`` with the mine count. Boards per clic
 position: ``--n`` (default 4,000) on 9x9/10 and ``--n-intermediate`` (default 2,000)
 on 16x16/40, about 3 minutes of one core in all; the resulting 95% Wilson
 half-widths (at most about 0.016 and 0.022) are printed. Board ``i`` (in the order
-above) draws from child ``i`` of ``SeedSequence(--seed)`` and its cell with linear
-index ``j = x + y * width`` from child ``j`` of that (seed label ``"42/i/j"``).
+above) draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and its cell with linear
+index ``j = x + y * width`` from child ``j`` of that (seed label ``"42/k/i/j"``).
 
 Writes ``<out>/pass_rate_by_click.csv`` (one row per board and cell: pass rate,
 Wilson interval, n, seed, capped) and ``<out>/pass_rate_by_click_<board>.png``
@@ -67,7 +67,7 @@ def describe(board, rows: pd.DataFrame) -> list[str]:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="pass_rate_by_click")
     parser.add_argument("--n", type=int, default=4_000,
                         help="boards per click position on 9x9/10 (default 4,000)")
     parser.add_argument("--n-intermediate", type=int, default=2_000,

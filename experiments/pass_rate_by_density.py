@@ -6,8 +6,8 @@ mine count is ``round(density * cells)`` and the table records the actual densit
 with the mine count). Boards per point: ``--n-single-point`` (default 20,000) for
 single-point and ``--n`` (default 5,000) for subset and logic, so the script runs
 in a couple of minutes on two cores. The solvers are three groups of rows: group
-``i`` draws from child ``i`` of ``SeedSequence(--seed)`` and row ``j`` in it from
-child ``j`` of that (seed label ``"42/i/j"``). Every pass rate has a 95% Wilson
+``i`` draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and row ``j`` in it from
+child ``j`` of that (seed label ``"42/k/i/j"``). Every pass rate has a 95% Wilson
 interval, shaded in the figure.
 
 Writes ``<out>/pass_rate_by_density.csv`` and ``<out>/pass_rate_by_density.png``,
@@ -57,7 +57,7 @@ def simulate_table(*, seed, n, n_single_point, workers) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="pass_rate_by_density")
     parser.add_argument("--n", type=int, default=5_000,
                         help="boards per subset and logic point (default 5,000)")
     parser.add_argument("--n-single-point", type=int, default=20_000,

@@ -143,7 +143,7 @@ def interval(low, high) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="pass_rate_fits")
     parser.add_argument("--input", type=Path, default=None,
                         help=f"pass-rate table to fit (default <out>/{INPUT_NAME})")
     args = parser.parse_args(argv)

@@ -10,13 +10,14 @@ as passes, and their share is printed.
 
 Boards per row: ``--n-single-point`` (default 200,000) for single-point, ``--n``
 (default 50,000) for the others. The solvers are four groups of rows: group ``i``
-draws from child ``i`` of ``SeedSequence(--seed)`` and row ``j`` in it from child
-``j`` of that (seed label ``"42/i/j"``). Every pass rate has a 95% Wilson interval.
+draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and row ``j`` in it from child
+``j`` of that (seed label ``"42/k/i/j"``). Every pass rate has a 95% Wilson interval.
 
 Adjacent solvers are also compared on common boards: for each board and setting,
 ``--n-paired`` boards (default 10,000) are drawn once and every solver solves every
 one of them (`minestats.compare`), seeded by child ``j`` of child 4 of
-``SeedSequence(--seed)`` (seed label ``"42/4/j"``). Each pair (single-point against
+the stream ``--seed/k`` (``common.py``) (seed label ``"42/k/4/j"``). Each pair (single-point
+against
 subset, subset against logic, logic against logic without the mine count) gets its
 2x2 table of boards passed by both, by one only, by neither; the difference of pass
 rates (first minus second) with Newcombe's interval for paired proportions, the
@@ -41,7 +42,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, format_proportion, pass_rate_groups, solver_pool
+from common import base_parser, format_proportion, pass_rate_groups, row_seeds, solver_pool
 from scipy.stats import fisher_exact
 from statsmodels.stats.proportion import proportions_ztest
 
@@ -96,11 +97,11 @@ def paired_table(*, seed, n, chunk_size, pool_map) -> pd.DataFrame:
     """Adjacent solvers on common boards: one row per board, setting and pair.
 
     Board and setting ``j`` draws from child ``j`` of child ``len(SOLVERS)`` of
-    ``SeedSequence(seed)`` (label ``"seed/4/j"``), beside the four solver groups.
+    the experiment's stream ``seed/k`` (label ``"seed/4/j"``), beside the four solver groups.
     """
     contenders = [SolverOptions(solver, use_mine_count=count) for solver, count in SOLVERS]
     settings = [(board, rule, click) for board in BOARDS for rule, click in SETTINGS]
-    group = np.random.SeedSequence(seed, spawn_key=(len(SOLVERS),))
+    group = row_seeds(seed, len(SOLVERS) + 1)[-1]
     frames = []
     for (board, rule, click), row_seed in zip(settings, grid_seeds(group, len(settings)),
                                               strict=True):
@@ -212,7 +213,7 @@ def format_paired(paired: pd.DataFrame) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="solver_pass_rates")
     parser.add_argument("--n", type=int, default=50_000,
                         help="boards per subset and logic row (default 50,000)")
     parser.add_argument("--n-single-point", type=int, default=200_000,

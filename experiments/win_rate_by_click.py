@@ -6,8 +6,9 @@ first click? For every rule (``uniform``, ``safe-click``, ``safe-opening``,
 ``--n-intermediate`` games (16x16/40) of policy ``best`` from that click
 (``--rules`` maps only some rules). Rule
 ``safe-opening`` needs the click's 3x3 clear, which every cell allows on these
-boards. Board i, rule r draws from child ``4i + r`` of ``SeedSequence(--seed)`` and
-its cell ``j = x + y * width`` from child j of that (seed label ``"42/k/j"``).
+boards. Board i, rule r draws from child ``k = 4i + r`` of the stream ``--seed/s``
+(``common.py``) and its cell ``j = x + y * width`` from child j of that (seed label
+``"42/s/k/j"``).
 
 Writes ``<out>/win_rate_by_click.csv`` (one row per board, rule and cell: the shared
 columns, win rate, Wilson interval, n, seed) and one heat map per board and rule,
@@ -47,7 +48,7 @@ def simulate_table(*, seed, n_by_board, workers, rules=RULES) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="win_rate_by_click")
     parser.add_argument("--n", type=int, default=100,
                         help="games per click position on 9x9/10 (default 100)")
     parser.add_argument("--n-intermediate", type=int, default=20,

@@ -2,7 +2,7 @@
 
 For each board and mine count in ``--densities`` (as a share of the cells, rounded
 to whole mines), ``--n`` games per policy. Row i (board, density, policy in that
-order) draws from child i of ``SeedSequence(--seed)``.
+order) draws from child i of the stream ``--seed/k`` (``common.py``).
 
 Writes ``<out>/win_rate_by_density.csv`` and ``<out>/win_rate_by_density.png``
 (Wilson bands per policy, one panel per board), each with its ``.json`` sidecar.
@@ -36,7 +36,7 @@ def simulate_table(*, seed, n, densities, workers) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="win_rate_by_density")
     parser.add_argument("--n", type=int, default=100, help="games per row (default 100)")
     parser.add_argument("--densities", type=float, nargs="+", default=list(DENSITIES),
                         help="mine densities (share of the cells)")

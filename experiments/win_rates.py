@@ -4,7 +4,7 @@ Rows: 8x8/10, 9x9/10, 16x16/40 and 30x16/99, each under a safe first click at th
 corner (``safe-click``, the literature's SFAR), a first click guaranteed an opening at
 (2, 2) on the small boards and (3, 3) on Expert (``safe-opening``, SNR), Windows XP's
 placement clicked at the corner, and no protection (``uniform``, corner); every
-policy. Row i draws from child i of ``SeedSequence(seed)``. The published figures
+policy. Row i draws from child i of the experiment's stream ``seed/k``. The published figures
 (Tu et al., PSEQ-D256, 10^8 games; Hill, Expert, 10^7 games) are compared with the
 ``best`` rows: the difference with its 95 % interval (Newcombe's hybrid score
 interval) and a z.
@@ -87,7 +87,7 @@ def compare_published(table: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="win_rates")
     parser.add_argument("--n-small", type=int, default=1000,
                         help="games per 8x8 and 9x9 row (default 1,000)")
     parser.add_argument("--n-intermediate", type=int, default=300,

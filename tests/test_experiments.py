@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
+from minestats.cli.experiments import EXPERIMENT_STREAMS, REPRODUCE
+
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
 
@@ -27,8 +29,11 @@ def sidecar(path):
 
 
 def assert_sidecar(path, *, seed):
+    """The sidecar records the experiment's own stream of root ``seed`` (None: exact)."""
     metadata = sidecar(path)
-    assert metadata["seed"] == seed
+    script = next(word for word in metadata["command"].split() if word.endswith(".py"))
+    stream = EXPERIMENT_STREAMS[Path(script).stem]
+    assert metadata["seed"] == (None if seed is None else f"{seed}/{stream}")
     assert {"n", "chunk_size", "versions", "git_revision", "wall_time_s"} <= set(metadata)
 
 
@@ -93,7 +98,8 @@ def test_solver_pass_rates(tmp_path):
     assert len(paired) == 3 * 3 * 3 and (paired["n"] == 30).all()
     assert list(zip(paired["first"][:3], paired["second"][:3], strict=True)) == [
         ("single-point", "subset"), ("subset", "logic"), ("logic", "logic (no mine count)")]
-    assert list(paired["seed"]) == [f"7/4/{j}" for j in range(9) for _ in range(3)]
+    stream = EXPERIMENT_STREAMS["solver_pass_rates"]
+    assert list(paired["seed"]) == [f"7/{stream}/4/{j}" for j in range(9) for _ in range(3)]
     assert list(paired.drop_duplicates(["board", "rule", "click"])[["board", "rule", "click"]]
                 .itertuples(index=False, name=None)) == list(
         table.drop_duplicates(["board", "rule", "click"])[["board", "rule", "click"]]
@@ -206,7 +212,8 @@ def test_no_guess_generation(tmp_path):
     retry_170 = table[(table["method"] == "retry") & (table["mines"] == 170)]
     assert (retry_170["successes"] == 0).all() and (retry_170["tries_max"] == 50).all()
     metadata = sidecar(tmp_path / "no_guess_generation.csv")
-    assert metadata["seed"] == 7 and metadata["max_tries"] == 50
+    assert metadata["seed"] == f"7/{EXPERIMENT_STREAMS['no_guess_generation']}"
+    assert metadata["max_tries"] == 50
     assert "Wilson" in out
 
 
@@ -224,7 +231,7 @@ def test_no_guess_bias(tmp_path):
     profile = pd.read_csv(tmp_path / "no_guess_bias_distance.csv")
     assert (profile["distance"] >= 2).all() and (profile["ci_low"] <= profile["ci_high"]).all()
     assert len(list((tmp_path / "no_guess_bias").glob("*.png"))) == 3 * 5 + 2 * 2
-    assert sidecar(tmp_path / "no_guess_bias.csv")["seed"] == 7
+    assert_sidecar(tmp_path / "no_guess_bias.csv", seed=7)
     assert "Holm" in out
 
 
@@ -251,3 +258,22 @@ def test_permutation_p_values_by_hand(no_guess_bias):
     separated = no_guess_bias.permutation_test(sample, reference, allowed, 19, rng)[0]
     assert separated["p_value"] == 1 / 20
     assert separated["statistic"] == pytest.approx(2 * 20)  # z^2 = 20 in each cell
+
+
+def test_every_experiment_draws_from_its_own_stream():
+    scripts = {path.stem for path in EXPERIMENTS.glob("*.py")} - {"common"}
+    assert set(EXPERIMENT_STREAMS) == set(REPRODUCE) == scripts
+    assert len(set(EXPERIMENT_STREAMS.values())) == len(EXPERIMENT_STREAMS)
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        from common import base_parser, row_seeds
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    # first_click and bbbv both start with 9x9/10 under the first rule: they once drew the
+    # same boards from the same root seed; each now has its own stream of root seed 42
+    first_rows = {}
+    for name in ("first_click", "bbbv"):
+        args = base_parser(name, experiment=name).parse_args(["--seed", "42"])
+        assert args.root_seed == 42 and args.seed == f"42/{EXPERIMENT_STREAMS[name]}"
+        first_rows[name] = np.random.default_rng(row_seeds(args.seed, 12)[0]).random(4)
+    assert not np.array_equal(first_rows["first_click"], first_rows["bbbv"])

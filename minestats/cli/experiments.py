@@ -1,6 +1,6 @@
 """The experiment scripts `minestats reproduce` runs, light enough for the parser to list."""
 
-__all__ = ["REPRODUCE"]
+__all__ = ["EXPERIMENT_STREAMS", "REPRODUCE"]
 
 REPRODUCE = {
     "first_click": ["--n", "2000000"],
@@ -23,3 +23,13 @@ REPRODUCE = {
 }
 """Experiment scripts (experiments/NAME.py) in the order `reproduce` runs them, each with
 the arguments of its paper-grade sizes (``--full``)."""
+
+EXPERIMENT_STREAMS = {
+    "first_click": 1, "opening_maps": 2, "solver_pass_rates": 3, "pass_rate_by_density": 4,
+    "pass_rate_fits": 5, "pass_rate_by_click": 6, "bbbv": 7, "no_guess_generation": 8,
+    "no_guess_bias": 9, "win_rates": 10, "win_rate_by_click": 11, "win_rate_by_density": 12,
+    "optimal_play": 13,
+}
+"""Each experiment's own stream: run with ``--seed S``, it draws from child ``k`` of ``S``
+(seed label ``"S/k"``), so no two experiments share a board. Fixed numbers, never
+positions in a list, so adding an experiment changes no other experiment's numbers."""
