@@ -13,7 +13,8 @@ SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci
 
 def test_win_rates(tmp_path):
     out = run_script("win_rates.py", tmp_path, "--n-small", "20", "--n-intermediate", "4",
-                     "--n-expert", "2", "--n-paper", "3")
+                     "--n-expert", "2", "--n-paper", "3", "--n-paired-small", "12",
+                     "--n-paired-intermediate", "3", "--n-paired-expert", "1")
     table = pd.read_csv(tmp_path / "win_rates.csv")
     assert len(table) == 4 * 4 * 2 and SHARED <= set(table.columns)
     expert = table[table["width"] == 30].set_index(["rule", "policy"])["n"]
@@ -25,6 +26,17 @@ def test_win_rates(tmp_path):
     assert set(expert["published_win_rate"]) == {0.4004, 0.4113}
     assert_sidecar(tmp_path / "win_rates.csv", seed=7)
     assert "Against the published figures" in out
+    paired = pd.read_csv(tmp_path / "win_rates_paired.csv")
+    assert len(paired) == 4 * 4 and set(zip(paired["first"], paired["second"])) == {
+        ("safest", "best")}
+    assert list(paired["n"]) == [12] * 8 + [3] * 4 + [1] * 4
+    counts = paired[["both", "first_only", "second_only", "neither"]].sum(axis=1)
+    assert (counts == paired["n"]).all()
+    assert (paired["first_rate"] == (paired["both"] + paired["first_only"]) / paired["n"]).all()
+    # the common games draw from their own children of the stream, not the table's rows
+    assert not set(paired["seed"]) & set(table["seed"])
+    assert_sidecar(tmp_path / "win_rates_paired.csv", seed=7)
+    assert "Adjacent policies on common games" in out
 
 
 def test_win_rate_by_click(tmp_path):
