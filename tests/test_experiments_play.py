@@ -27,8 +27,8 @@ def test_win_rates(tmp_path):
     assert_sidecar(tmp_path / "win_rates.csv", seed=7)
     assert "Against the published figures" in out
     paired = pd.read_csv(tmp_path / "win_rates_paired.csv")
-    assert len(paired) == 4 * 4 and set(zip(paired["first"], paired["second"])) == {
-        ("safest", "best")}
+    assert len(paired) == 4 * 4
+    assert set(zip(paired["first"], paired["second"], strict=True)) == {("safest", "best")}
     assert list(paired["n"]) == [12] * 8 + [3] * 4 + [1] * 4
     counts = paired[["both", "first_only", "second_only", "neither"]].sum(axis=1)
     assert (counts == paired["n"]).all()
