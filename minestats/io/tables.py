@@ -108,9 +108,10 @@ def format_interval(estimate, low, high, *, digits=4) -> str:
     Parameters
     ----------
     estimate : float or None
-        None (or NaN) leaves the estimate out: ``[0.4047, 0.4090]``.
+        None leaves the estimate out: ``[0.4047, 0.4090]``; NaN prints as an en dash.
     low, high : float
-        Interval bounds; a missing bound prints as an en dash.
+        Interval bounds; a missing bound prints as an en dash, and a row with
+        nothing at all as a single en dash.
     digits : int, optional
         Decimals, default 4.
 
@@ -122,12 +123,17 @@ def format_interval(estimate, low, high, *, digits=4) -> str:
     '[-0.1735, -0.1493]'
     >>> format_interval(0.1328, float("nan"), 0.1333, digits=3)
     '0.133 [–, 0.133]'
+    >>> format_interval(float("nan"), float("nan"), None)
+    '–'
     """
     def fixed(value):
         return MISSING if _missing(value) else f"{value:.{digits}f}"
 
+    values = (low, high) if estimate is None else (estimate, low, high)
+    if all(_missing(value) for value in values):
+        return MISSING
     interval = f"[{fixed(low)}, {fixed(high)}]"
-    return interval if _missing(estimate) else f"{fixed(estimate)} {interval}"
+    return interval if estimate is None else f"{fixed(estimate)} {interval}"
 
 
 def _interval_digits(low: pd.Series, high: pd.Series) -> int:
