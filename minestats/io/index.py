@@ -29,6 +29,7 @@ SUMMARY_TABLES = (
     "first_click.csv",
     "no_guess_bias.csv",
     "no_guess_generation.csv",
+    "opening_maps/holm.csv",
     "opening_ranges.csv",
     "optimal_play.csv",
     "pass_rate_fits.csv",
@@ -40,8 +41,9 @@ SUMMARY_TABLES = (
 )
 """The tables of ``results/`` a write-up prints, written with LaTeX and Markdown twins.
 
-The other CSV files are raw data (per cell, per click, per density point, per 3BV
-value or per distance, and the opening maps' per-board checks) and stay CSV only.
+``opening_maps/holm.csv`` is the per-board verdict of the opening maps' tests. The
+other CSV files are raw data (per cell, per click, per density point, per 3BV value,
+per distance) and stay CSV only.
 """
 
 _TITLE = (
