@@ -27,7 +27,7 @@ import pandas as pd
 from common import base_parser, format_proportion, row_seeds, worker_pool
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.metrics import DEFAULT_CHUNK_SIZE, bbbv_histogram
 from minestats.plots import plot_distributions
 from minestats.rules import RULES
@@ -77,14 +77,17 @@ def main(argv=None):
                "quantiles": "inverted CDF: smallest 3BV whose cumulative share >= q",
                "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
     paths = [write_csv(histogram, args.out / "bbbv_histogram.csv", metadata=metadata),
-             write_csv(summary, args.out / "bbbv_summary.csv", metadata=metadata),
-             write_csv(expert, args.out / "bbbv_expert_70_130.csv", metadata=metadata)]
+             write_csv(summary, args.out / "bbbv_summary.csv", metadata=metadata,
+                       summary=True),
+             write_csv(expert, args.out / "bbbv_expert_70_130.csv", metadata=metadata,
+                       summary=True)]
     figure = plot_distributions(
         histogram.assign(board=histogram["board"] + ", centre click"), value="bbbv",
         count="count", series="rule", panel="board", xlabel="3BV (least clicks to clear)",
+        difference_from="uniform",
         title=f"3BV distribution by first-click rule; n = {args.n:,} boards per board and "
               f"rule, seed {args.seed} (pair i: {args.seed}/i)")
-    paths.append(write_png(figure, args.out / "bbbv.png", metadata=metadata))
+    paths.extend(write_figure(figure, args.out / "bbbv.png", metadata=metadata))
 
     print(f"3BV by board and first-click rule, centre click; n = {args.n:,} boards each; "
           f"root seed {args.seed} (pair i: child i, seed {args.seed}/i); chunk size "

@@ -115,7 +115,7 @@ def main(argv=None):
                                      strict=True)),
                "click": "centre", "confidence_level": CONFIDENCE_LEVEL, "holm_alpha": ALPHA,
                "workers": args.workers})
-    path = write_csv(table, args.out / "first_click.csv", metadata=metadata)
+    path = write_csv(table, args.out / "first_click.csv", metadata=metadata, summary=True)
     print(format_table(table, seed=args.seed, n=args.n, chunk_size=args.chunk_size))
     print(f"Wrote {path} and its sidecar; {time.perf_counter() - start:.1f} s wall")
 

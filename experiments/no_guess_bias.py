@@ -62,7 +62,7 @@ from scipy import stats as scipy_stats
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.generators import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import placement_cells
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
@@ -282,10 +282,10 @@ def main(argv=None):
         extra={"rule": RULE, "click": CLICK, "solver": SOLVER, "use_mine_count": True,
                "permutations": args.permutations, "holm_alpha": ALPHA,
                "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
-    paths = [write_csv(tests, args.out / "no_guess_bias.csv", metadata=metadata),
+    paths = [write_csv(tests, args.out / "no_guess_bias.csv", metadata=metadata, summary=True),
              write_csv(profiles, args.out / "no_guess_bias_distance.csv", metadata=metadata)]
     for name, figure in figures:
-        paths.append(write_png(figure, args.out / "no_guess_bias" / name, metadata=metadata))
+        paths.extend(write_figure(figure, args.out / "no_guess_bias" / name, metadata=metadata))
     print(f"No-guess bias, {RULE}, {CLICK} click, solver {SOLVER}; n = {args.n:,} boards per "
           f"method; root seed {args.seed} (board i: {args.seed}/i; retry, perturb, reference "
           f"/0, /1, /2); per-cell Holm at alpha = {ALPHA}")

@@ -118,7 +118,8 @@ def main(argv=None):
                "rule": RULE, "click": CLICK, "solver": SOLVER, "use_mine_count": True,
                "max_tries": args.max_tries, "timeout_s": args.timeout,
                "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
-    path = write_csv(table, args.out / "no_guess_generation.csv", metadata=metadata)
+    path = write_csv(table, args.out / "no_guess_generation.csv", metadata=metadata,
+                     summary=True)
     print(f"No-guess generation, {RULE}, {CLICK} click, solver {SOLVER} with the mine count; "
           f"n = {args.n} boards per row ({args.n_dense_retry} for retry at 130 and 170 "
           f"mines); root seed {args.seed} (row i: seed {args.seed}/i); limits "

@@ -39,7 +39,7 @@ from common import base_parser, board_slug, exact_in_interval, row_seeds, worker
 
 from minestats.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
 from minestats.exact import opening_probability, opening_probability_map
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.montecarlo import simulate_opening
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import RULES
@@ -121,7 +121,7 @@ def main(argv=None):
                                   wall_time_s=time.perf_counter() - exact_start,
                                   extra={"method": "closed forms (minestats.exact)"})
     write_csv(exact, maps / "exact.csv", metadata=exact_meta)
-    write_csv(ranges, args.out / "opening_ranges.csv", metadata={
+    write_csv(ranges, args.out / "opening_ranges.csv", summary=True, metadata={
         **exact_meta, "ties": "min_x/min_y (max_x/max_y) is the first cell in row-major "
                               "order; *_ties counts the cells equal to it as exact fractions"})
     for board in BOARDS:
@@ -130,8 +130,8 @@ def main(argv=None):
             figure = plot_probability_map(
                 grid.to_numpy().reshape(board.shape),
                 title=f"Exact P(first click opens): {board}, rule {rule}")
-            write_png(figure, maps / f"exact_{board_slug(board)}_{rule}.png",
-                      metadata={**exact_meta, "board": str(board), "rule": rule})
+            write_figure(figure, maps / f"exact_{board_slug(board)}_{rule}.png",
+                         metadata={**exact_meta, "board": str(board), "rule": rule})
 
     runs = simulate_maps(seed=args.seed, n_by_rule=n_by_rule, workers=args.workers)
     mc_seconds = sum(seconds for _, _, seconds in runs)
@@ -144,7 +144,7 @@ def main(argv=None):
     write_csv(pd.concat([frame for _, frame, _ in runs], ignore_index=True),
               maps / "monte_carlo.csv", metadata=mc_meta)
     holm = pd.DataFrame([holm_summary(result, frame) for result, frame, _ in runs])
-    write_csv(holm, maps / "holm.csv", metadata=mc_meta)
+    write_csv(holm, maps / "holm.csv", metadata=mc_meta, summary=True)
     for result, frame, seconds in runs:
         rejected = int(frame["holm_reject"].sum())
         figure = plot_z_map(
@@ -152,7 +152,7 @@ def main(argv=None):
             title=f"Monte Carlo vs exact, {result.board}, rule {result.rule}\n"
                   f"n = {result.n:,} boards per cell, seed {result.seed}, "
                   f"Holm: {rejected} rejected")
-        write_png(figure, maps / f"z_{board_slug(result.board)}_{result.rule}.png",
+        write_figure(figure, maps / f"z_{board_slug(result.board)}_{result.rule}.png",
                   metadata={**collect_metadata(
                       seed=result.seed, n=result.n, chunk_size=result.chunk_size,
                       wall_time_s=seconds), "board": str(result.board), "rule": result.rule,

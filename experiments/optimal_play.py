@@ -56,7 +56,7 @@ def main(argv=None):
     metadata = collect_metadata(seed=args.seed, n=args.n, chunk_size=CHUNK_SIZE,
                                 wall_time_s=time.perf_counter() - start,
                                 extra={"click": list(CLICK), "workers": args.workers})
-    path = write_csv(table, args.out / "optimal_play.csv", metadata=metadata)
+    path = write_csv(table, args.out / "optimal_play.csv", metadata=metadata, summary=True)
     print(f"Exact optimal play from the corner against the policies (n = {args.n:,} games a "
           f"row, root seed {args.seed}, row i = child i; 95% Wilson intervals)")
     for row in table.itertuples():

@@ -24,7 +24,7 @@ import pandas as pd
 from common import base_parser, board_slug, format_proportion, pass_rate_groups, solver_pool
 
 from minestats.board import BEGINNER, INTERMEDIATE
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.plots import plot_probability_map
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
@@ -94,8 +94,8 @@ def main(argv=None):
             title=f"Logic pass rate by first click, {board}, {RULE}\n"
                   f"n = {n_by_board[str(board)]:,} per cell, seed {args.seed}/"
                   f"{BOARDS.index(board)}/(x + {board.width}y)")
-        png = write_png(figure, args.out / f"pass_rate_by_click_{board_slug(board)}.png",
-                        metadata=metadata | {"board": str(board)})
+        png, _ = write_figure(figure, args.out / f"pass_rate_by_click_{board_slug(board)}.png",
+                              metadata=metadata | {"board": str(board)})
         print(f"\n{board} ({png.name}):")
         print("\n".join(describe(board, rows)))
     print(f"\nWrote {path}, the maps and their sidecars; "

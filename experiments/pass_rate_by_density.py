@@ -26,7 +26,7 @@ import pandas as pd
 from common import base_parser, pass_rate_groups, solver_pool
 
 from minestats.board import Board
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.plots import plot_proportion_bands
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
@@ -82,7 +82,7 @@ def main(argv=None):
         title=f"Pass rate against mine density, rule safe-opening, centre click\n"
               f"n = {args.n_single_point:,} boards per single-point point, {args.n:,} per "
               f"subset and logic point; seed {args.seed}")
-    png = write_png(figure, args.out / "pass_rate_by_density.png", metadata=metadata)
+    png, _ = write_figure(figure, args.out / "pass_rate_by_density.png", metadata=metadata)
 
     print(f"Pass rate against mine density, rule safe-opening, centre click; "
           f"{CONFIDENCE_LEVEL:.0%} Wilson intervals; n per point {n_by_solver}; root seed "

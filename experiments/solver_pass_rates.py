@@ -237,16 +237,16 @@ def main(argv=None):
     inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
               "n": {"single-point": args.n_single_point, "subset": args.n, "logic": args.n},
               "wall_time_s": time.perf_counter() - start}
-    path = write_csv(table, args.out / "solver_pass_rates.csv",
+    path = write_csv(table, args.out / "solver_pass_rates.csv", summary=True,
                      metadata=collect_metadata(**inputs, extra=extra))
     published_path = write_csv(
-        comparison, args.out / "solver_pass_rates_published.csv",
+        comparison, args.out / "solver_pass_rates_published.csv", summary=True,
         metadata=collect_metadata(**inputs, extra=extra | {
             "holm_alpha": ALPHA,
             "test": "pooled two-proportion z (statsmodels proportions_ztest) against the "
                     f"published counts round(p * {PUBLISHED_N})"}))
     paired_path = write_csv(
-        paired, args.out / "solver_pass_rates_paired.csv",
+        paired, args.out / "solver_pass_rates_paired.csv", summary=True,
         metadata=collect_metadata(**inputs | {"n": args.n_paired}, extra={
             "row_seeds": dict(zip(paired["board"] + " " + paired["rule"] + " "
                                   + paired["click"], paired["seed"], strict=True)),

@@ -24,7 +24,7 @@ import pandas as pd
 from common import base_parser, board_slug, format_proportion, row_seeds
 
 from minestats.board import BEGINNER, INTERMEDIATE
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.play import win_rate_sweep
 from minestats.plots import plot_probability_map
 from minestats.rules import RULES
@@ -75,9 +75,9 @@ def main(argv=None):
                 grid, label=f"P(win), policy {POLICY}; 95% half-width <= {half:.3f}",
                 title=f"Win rate by first click, {board}, {rule}\n"
                       f"n = {n_by_board[str(board)]:,} per cell, seed {args.seed}")
-            png = write_png(figure, args.out / f"win_rate_by_click_{board_slug(board)}_"
-                                               f"{rule}.png",
-                            metadata=metadata | {"board": str(board), "rule": rule})
+            png, _ = write_figure(figure, args.out / f"win_rate_by_click_{board_slug(board)}_"
+                                                     f"{rule}.png",
+                                  metadata=metadata | {"board": str(board), "rule": rule})
             best = rows.loc[rows["win_rate"].idxmax()]
             corner = rows[(rows["click_x"] == 0) & (rows["click_y"] == 0)].iloc[0]
             print(f"  {board} {rule:12} best cell ({best.click_x}, {best.click_y}): "

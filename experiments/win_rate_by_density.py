@@ -16,7 +16,7 @@ import pandas as pd
 from common import base_parser
 
 from minestats.board import Board
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.play import POLICIES, win_rate_sweep
 from minestats.plots import plot_proportion_bands
 
@@ -53,7 +53,7 @@ def main(argv=None):
         panel="size", title=f"Win rate by mine density, safe first click at the corner\n"
                             f"n = {args.n:,} games per point, seed {args.seed}",
         xlabel="mine density", ylabel="P(win)")
-    png = write_png(figure, args.out / "win_rate_by_density.png", metadata=metadata)
+    png, _ = write_figure(figure, args.out / "win_rate_by_density.png", metadata=metadata)
     print(f"Win rate by density (n = {args.n:,} per row, root seed {args.seed}, row i = "
           "child i; 95% Wilson intervals)")
     for row in table.itertuples():

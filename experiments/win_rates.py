@@ -189,9 +189,10 @@ def main(argv=None):
                     "30x16 safe-click (0, 0) best": args.n_paper or args.n_expert,
                     "30x16 safe-opening (3, 3) best": args.n_paper_opening or args.n_expert},
               "wall_time_s": time.perf_counter() - start}
-    path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs))
+    path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs),
+                     summary=True)
     published_path = write_csv(comparison, args.out / "win_rates_published.csv",
-                               metadata=collect_metadata(**inputs))
+                               metadata=collect_metadata(**inputs), summary=True)
     paired_path = write_csv(paired, args.out / "win_rates_paired.csv", metadata=collect_metadata(
         **inputs | {"n": {"8x8 and 9x9": args.n_paired_small,
                           "16x16": args.n_paired_intermediate,
@@ -200,7 +201,7 @@ def main(argv=None):
                "interval": "Newcombe (1998) method 10 for paired proportions "
                            "(minestats.stats.paired_difference_interval); unpaired: "
                            "Newcombe's independent-samples interval at the same n",
-               "test": "McNemar exact (statsmodels mcnemar, exact=True)"}))
+               "test": "McNemar exact (statsmodels mcnemar, exact=True)"}), summary=True)
     print(f"Win rates (root seed {args.seed}, row i = child i; 95 % Wilson intervals)")
     for row in table.itertuples():
         print(f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.policy:7}"

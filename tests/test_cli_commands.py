@@ -155,6 +155,9 @@ def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
                          "--workers", "1", "--quiet")
     assert status == 0 and "== first_click" in err
     assert (tmp_path / "first_click.csv").exists()
+    from minestats.io.index import check_results
+
+    assert check_results(tmp_path) == []  # its LaTeX and Markdown twins, all in the index
 
 
 @pytest.mark.parametrize(

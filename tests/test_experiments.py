@@ -194,8 +194,11 @@ def test_bbbv(tmp_path):
     share = pd.read_csv(tmp_path / "bbbv_expert_70_130.csv")
     assert set(share["board"]) == {"30x16/99"} and len(share) == 4
     for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_70_130.csv",
-                 "bbbv.png"):
+                 "bbbv.png", "bbbv.pdf", "bbbv_summary.tex", "bbbv_summary.md",
+                 "bbbv_expert_70_130.tex", "bbbv_expert_70_130.md"):
         assert_sidecar(tmp_path / name, seed=7)
+    assert sorted(path.name for path in tmp_path.glob("bbbv_histogram.*")) == [
+        "bbbv_histogram.csv", "bbbv_histogram.csv.json"]  # raw data: no twins
     assert "70 <= 3BV <= 130" in out
 
 
