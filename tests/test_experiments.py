@@ -84,6 +84,14 @@ def test_solver_pass_rates(tmp_path):
     assert table["seed"].is_unique and set(table["seed"].str.split("/").str[0]) == {"7"}
     published = pd.read_csv(tmp_path / "solver_pass_rates_published.csv")
     assert list(published["board"]) == ["9x9/10", "16x16/40", "30x16/99"]
+    assert list(published["published_successes"]) == [1274, 482, 2]
+    assert (published["difference_method"] == "newcombe").all()
+    assert np.allclose(published["difference"], published["pass_rate"]
+                       - published["published_successes"] / published["published_n"])
+    assert (published["difference_ci_low"] <= published["difference"]).all()
+    assert (published["difference"] <= published["difference_ci_high"]).all()
+    assert published["exact_p"].between(0, 1).all() and "z" not in published.columns
+    assert "agree" not in out and "Fisher exact p" in out
     for name in ("solver_pass_rates.csv", "solver_pass_rates_published.csv",
                  "solver_pass_rates_paired.csv"):
         assert_sidecar(tmp_path / name, seed=7)

@@ -23,6 +23,10 @@ def test_win_rates(tmp_path):
     assert len(published) == 10
     expert = published[(published["board"] == "30x16/99") & (published["rule"] == "safe-click")]
     assert set(expert["published_win_rate"]) == {0.4004, 0.4113}
+    assert (published["difference_method"] == "newcombe").all()
+    assert (published["difference_ci_low"] <= published["difference"]).all()
+    assert (published["difference"] <= published["difference_ci_high"]).all()
+    assert published["p_value"].between(0, 1).all()
     assert_sidecar(tmp_path / "win_rates.csv", seed=7)
     assert "Against the published figures" in out
 
