@@ -400,13 +400,23 @@ def detectable_deviation(expected, trials, *, alpha=DEFAULT_ALPHA, tests=1, powe
     return float(result) if result.ndim == 0 else result
 
 
-def neighbour_correlation(grid) -> float:
+def neighbour_correlation(grid, *more) -> float:
     """Pearson correlation between the values of horizontally or vertically adjacent cells.
 
     Every unordered pair of cells that share a side counts once in each order, so
     the statistic is symmetric: about 0 for independent cells, near 1 for a smooth
-    map. Cells that are NaN are left out with their pairs; a map with no varying
-    pair gives NaN.
+    map. Given several maps (``more``), their pairs are pooled into one
+    correlation. Cells that are NaN or infinite are left out with their pairs; no
+    varying pair gives NaN.
+
+    Parameters
+    ----------
+    grid, *more : array_like, two-dimensional
+        Maps of values (z-scores, say), of any shapes.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -419,12 +429,17 @@ def neighbour_correlation(grid) -> float:
     >>> smooth = noise[:-1, :-1] + noise[1:, :-1] + noise[:-1, 1:] + noise[1:, 1:]
     >>> round(neighbour_correlation(smooth), 2)
     0.5
+    >>> round(neighbour_correlation(smooth[:200], smooth[200:]), 2)
+    0.5
     """
-    grid = np.asarray(grid, dtype=float)
-    if grid.ndim != 2:
-        raise ValueError(f"grid must be two-dimensional, not of shape {grid.shape}")
-    first = np.concatenate([grid[:, :-1].ravel(), grid[:-1, :].ravel()])
-    second = np.concatenate([grid[:, 1:].ravel(), grid[1:, :].ravel()])
+    firsts, seconds = [], []
+    for values in (grid, *more):
+        values = np.asarray(values, dtype=float)
+        if values.ndim != 2:
+            raise ValueError(f"grid must be two-dimensional, not of shape {values.shape}")
+        firsts += [values[:, :-1].ravel(), values[:-1, :].ravel()]
+        seconds += [values[:, 1:].ravel(), values[1:, :].ravel()]
+    first, second = np.concatenate(firsts), np.concatenate(seconds)
     left, right = np.r_[first, second], np.r_[second, first]
     keep = np.isfinite(left) & np.isfinite(right)
     left, right = left[keep], right[keep]

@@ -61,7 +61,7 @@ def test_first_click(tmp_path):
 
 
 def test_opening_maps(tmp_path):
-    run_script("opening_maps.py", tmp_path, "--n", "2000", "--n-safe-opening", "20")
+    out = run_script("opening_maps.py", tmp_path, "--n", "2000", "--n-safe-opening", "20")
     ranges = pd.read_csv(tmp_path / "opening_ranges.csv")
     assert len(ranges) == 16
     assert_sidecar(tmp_path / "opening_ranges.csv", seed=None)  # exact: no randomness
@@ -69,6 +69,18 @@ def test_opening_maps(tmp_path):
     simulated = pd.read_csv(tmp_path / "opening_maps" / "monte_carlo.csv")
     assert set(simulated["n"]) == {2000, 20}
     assert len(list(tmp_path.rglob("*.png"))) == 32
+    holm = pd.read_csv(tmp_path / "opening_maps" / "holm.csv")
+    assert np.allclose(holm["holm_first_level"], 0.05 / holm["cells"])
+    assert (holm["holm_family"] == "the " + holm["cells"].astype(str) + " cells of "
+            + holm["board"] + " " + holm["rule"]).all()
+    largest = simulated.groupby(["board", "rule"], sort=False)["detectable_deviation"].max()
+    assert np.allclose(holm["detectable_deviation"], largest.to_numpy())
+    # safe-opening: p = 1, so the deviation that shows one failure in 20 boards
+    opening = holm[holm["rule"] == "safe-opening"]
+    assert np.allclose(opening["detectable_deviation"], 1 - 0.2 ** (1 / 20))
+    assert opening["neighbour_z_correlation"].isna().all()
+    assert holm.loc[holm["rule"] != "safe-opening", "neighbour_z_correlation"].between(-1, 1).all()
+    assert "spatially correlated" in out and "What the test could detect" in out
 
 
 def test_solver_pass_rates(tmp_path):

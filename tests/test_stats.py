@@ -315,3 +315,15 @@ def test_homogeneity_matches_a_hand_table():
     assert homogeneity_test([0, 0, 0], [3, 4, 5]) == (0.0, 2, 1.0)
     with pytest.raises(ValueError, match="two proportions"):
         homogeneity_test([1], [2])
+
+
+def test_neighbour_correlation_pools_maps_of_any_shape():
+    rng = np.random.default_rng(2)
+    noise = rng.standard_normal((200, 301))
+    blocks = noise[:-1, :-1] + noise[1:, :-1] + noise[:-1, 1:] + noise[1:, 1:]
+    assert neighbour_correlation(blocks[:, :100], blocks[:50, 100:]) == pytest.approx(
+        0.5, abs=0.02)
+    # Pooling the pairs of two maps is not averaging their correlations: a constant map
+    # adds perfectly alike pairs at its own level: 12 pairs at 100 carry as much spread as
+    # the 119,000 pairs of noise, and the pooled value is about 1/2, not 0.
+    assert neighbour_correlation(noise, np.full((3, 3), 100.0)) == pytest.approx(0.5, abs=0.05)
