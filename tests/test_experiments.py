@@ -191,10 +191,24 @@ def test_pass_rate_by_click(tmp_path):
     assert len(table) == 81 + 256 and table["seed"].is_unique
     assert set(table.loc[table["board"] == "9x9/10", "n"]) == {4}
     assert set(table["rule"]) == {"safe-click"} and set(table["solver"]) == {"logic"}
-    for name in ("pass_rate_by_click.csv", "pass_rate_by_click_9x9-10.png",
-                 "pass_rate_by_click_16x16-40.png"):
+    for name in ("pass_rate_by_click.csv", "pass_rate_by_click_classes.csv",
+                 "pass_rate_by_click_9x9-10.png", "pass_rate_by_click_16x16-40.png"):
         assert_sidecar(tmp_path / name, seed=7)
     assert "half-widths" in out
+    classes = pd.read_csv(tmp_path / "pass_rate_by_click_classes.csv")
+    for board, rows in classes.groupby("board"):
+        cells = table[table["board"] == board]
+        within, between = rows.iloc[:-1], rows.iloc[-1]
+        assert list(within["cell_class"]) == ["corner", "edge next to a corner", "edge",
+                                              "interior"]
+        assert between["cell_class"] == "between classes" and between["df"] == 3
+        # The pooled counts are the per-cell counts, summed.
+        for column in ("cells", "n", "successes"):
+            total = len(cells) if column == "cells" else cells[column].sum()
+            assert within[column].sum() == between[column] == total
+        assert (within["df"] == within["cells"] - 1).all()
+    assert_wilson(classes, "pass_rate")
+    assert "Bonferroni-adjusted" in out and "chi-square" in out
 
 
 def test_bbbv(tmp_path):
@@ -246,6 +260,50 @@ def test_no_guess_bias(tmp_path):
     assert len(list((tmp_path / "no_guess_bias").glob("*.png"))) == 3 * 5 + 2 * 2
     assert sidecar(tmp_path / "no_guess_bias.csv")["seed"] == 7
     assert "Holm" in out
+
+
+@pytest.fixture
+def common():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        import common
+        yield common
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+
+
+def test_click_classes_and_pooling_by_hand(common):
+    from scipy.stats import chi2_contingency
+
+    from minestats.board import Board
+
+    board = Board(5, 4, 3)
+    names = [[common.click_class(board, x, y) for x in range(5)] for y in range(4)]
+    assert names[0] == ["corner", "edge next to a corner", "edge", "edge next to a corner",
+                        "corner"]
+    assert names[1] == ["edge next to a corner"] + ["interior"] * 3 + ["edge next to a corner"]
+    assert names[3] == names[0] and names[2] == names[1]
+    ys, xs = np.indices(board.shape)
+    successes = np.arange(20) % 7
+    rows = pd.DataFrame({"click_x": xs.ravel(), "click_y": ys.ravel(),
+                         "successes": successes, "n": 10, "seed": "s"})
+    pooled = common.pool_by_click_class(board, rows, "rate").set_index("cell_class")
+    assert list(pooled["cells"]) == [4, 8, 2, 6, 20]
+    interior = successes[np.array(names).ravel() == "interior"]
+    assert pooled.loc["interior", "successes"] == interior.sum()
+    statistic, p_value, df, _ = chi2_contingency(np.column_stack([interior, 10 - interior]),
+                                                 correction=False)
+    assert pooled.loc["interior", "chi2"] == pytest.approx(statistic)
+    assert pooled.loc["interior", "p_value"] == pytest.approx(p_value)
+    assert pooled.loc["interior", "df"] == df == 5
+    table = pooled.iloc[:-1][["successes", "n"]].to_numpy()
+    statistic, p_value, _, _ = chi2_contingency(
+        np.column_stack([table[:, 0], table[:, 1] - table[:, 0]]), correction=False)
+    assert pooled.loc["between classes", "p_value"] == pytest.approx(p_value)
+    # Extremes: the interval is Wilson's at confidence 1 - 0.05 / 20.
+    lines = common.describe_extremes(rows.assign(rate=rows["successes"] / 10), "rate")
+    low, high = proportion_confint(6, 10, alpha=0.05 / 20, method="wilson")
+    assert f"[{low:.4f}, {high:.4f}]" in lines[1] and "over 20 cells" in lines[1]
 
 
 @pytest.fixture
