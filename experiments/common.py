@@ -213,18 +213,19 @@ def format_classes(table: pd.DataFrame, rate: str) -> list[str]:
     return lines
 
 
-def describe_extremes(rows: pd.DataFrame, rate: str, *,
+def describe_extremes(rows: pd.DataFrame, rate: str, *, which=("lowest", "highest"),
                       confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> list[str]:
     """Print lines for the lowest and highest cell, with Bonferroni-adjusted intervals.
 
     A cell picked as the lowest or highest of ``m`` is not an ordinary estimate; its
     interval is widened to confidence ``1 - (1 - level) / m``, so that all ``m``
     intervals hold together with probability ``level`` and the picked one with it.
+    ``which`` picks the lines, ``"lowest"`` and/or ``"highest"``.
     """
     level = 1 - (1 - confidence_level) / len(rows)
     lines = []
-    for name, index in (("lowest", rows[rate].idxmin()), ("highest", rows[rate].idxmax())):
-        row = rows.loc[index]
+    for name in which:
+        row = rows.loc[rows[rate].idxmin() if name == "lowest" else rows[rate].idxmax()]
         low, high = wilson_interval(int(row.successes), int(row.n), confidence_level=level)
         lines.append(f"  {name + ' cell':16} at ({row.click_x}, {row.click_y}): "
                      + format_proportion(row.successes, row.n, low, high, row.seed)
