@@ -219,12 +219,17 @@ def test_bbbv(tmp_path):
     summary = pd.read_csv(tmp_path / "bbbv_summary.csv")
     assert len(summary) == 12 and {"mean", "sd", "q05", "q25", "q50", "q75", "q95", "n",
                                    "seed"} <= set(summary.columns)
-    share = pd.read_csv(tmp_path / "bbbv_expert_70_130.csv")
+    share = pd.read_csv(tmp_path / "bbbv_expert_at_most_130.csv")
     assert set(share["board"]) == {"30x16/99"} and len(share) == 4
-    for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_70_130.csv",
+    assert (share["low"] == 0).all() and (share["high"] == 130).all()
+    expert = histogram[histogram["board"] == "30x16/99"].groupby("rule", sort=False)
+    assert list(share["min_bbbv"]) == list(expert["bbbv"].min()[share["rule"]])
+    at_most = expert.apply(lambda rows: rows.loc[rows["bbbv"] <= 130, "count"].sum())
+    assert list(share["successes"]) == list(at_most[share["rule"]])
+    for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_at_most_130.csv",
                  "bbbv.png"):
         assert_sidecar(tmp_path / name, seed=7)
-    assert "70 <= 3BV <= 130" in out
+    assert "3BV <= 130" in out and "smallest 3BV" in out
 
 
 def test_no_guess_generation(tmp_path):
