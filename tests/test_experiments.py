@@ -66,7 +66,7 @@ def test_first_click(tmp_path):
 
 
 def test_opening_maps(tmp_path):
-    run_script("opening_maps.py", tmp_path, "--n", "2000", "--n-safe-opening", "20")
+    out = run_script("opening_maps.py", tmp_path, "--n", "2000", "--n-safe-opening", "20")
     ranges = pd.read_csv(tmp_path / "opening_ranges.csv")
     assert len(ranges) == 16
     assert_sidecar(tmp_path / "opening_ranges.csv", seed=None)  # exact: no randomness
@@ -74,6 +74,18 @@ def test_opening_maps(tmp_path):
     simulated = pd.read_csv(tmp_path / "opening_maps" / "monte_carlo.csv")
     assert set(simulated["n"]) == {2000, 20}
     assert len(list(tmp_path.rglob("*.png"))) == 32
+    holm = pd.read_csv(tmp_path / "opening_maps" / "holm.csv")
+    assert np.allclose(holm["holm_first_level"], 0.05 / holm["cells"])
+    assert (holm["holm_family"] == "the " + holm["cells"].astype(str) + " cells of "
+            + holm["board"] + " " + holm["rule"]).all()
+    largest = simulated.groupby(["board", "rule"], sort=False)["detectable_deviation"].max()
+    assert np.allclose(holm["detectable_deviation"], largest.to_numpy())
+    # safe-opening: p = 1, so the deviation that shows one failure in 20 boards
+    opening = holm[holm["rule"] == "safe-opening"]
+    assert np.allclose(opening["detectable_deviation"], 1 - 0.2 ** (1 / 20))
+    assert opening["neighbour_z_correlation"].isna().all()
+    assert holm.loc[holm["rule"] != "safe-opening", "neighbour_z_correlation"].between(-1, 1).all()
+    assert "spatially correlated" in out and "What the test could detect" in out
 
 
 def test_solver_pass_rates(tmp_path):
@@ -89,6 +101,14 @@ def test_solver_pass_rates(tmp_path):
     assert table["seed"].is_unique and set(table["seed"].str.split("/").str[0]) == {"7"}
     published = pd.read_csv(tmp_path / "solver_pass_rates_published.csv")
     assert list(published["board"]) == ["9x9/10", "16x16/40", "30x16/99"]
+    assert list(published["published_successes"]) == [1274, 482, 2]
+    assert (published["difference_method"] == "newcombe").all()
+    assert np.allclose(published["difference"], published["pass_rate"]
+                       - published["published_successes"] / published["published_n"])
+    assert (published["difference_ci_low"] <= published["difference"]).all()
+    assert (published["difference"] <= published["difference_ci_high"]).all()
+    assert published["exact_p"].between(0, 1).all() and "z" not in published.columns
+    assert "agree" not in out and "Fisher exact p" in out
     for name in ("solver_pass_rates.csv", "solver_pass_rates_published.csv",
                  "solver_pass_rates_paired.csv"):
         assert_sidecar(tmp_path / name, seed=7)
@@ -177,10 +197,24 @@ def test_pass_rate_by_click(tmp_path):
     assert len(table) == 81 + 256 and table["seed"].is_unique
     assert set(table.loc[table["board"] == "9x9/10", "n"]) == {4}
     assert set(table["rule"]) == {"safe-click"} and set(table["solver"]) == {"logic"}
-    for name in ("pass_rate_by_click.csv", "pass_rate_by_click_9x9-10.png",
-                 "pass_rate_by_click_16x16-40.png"):
+    for name in ("pass_rate_by_click.csv", "pass_rate_by_click_classes.csv",
+                 "pass_rate_by_click_9x9-10.png", "pass_rate_by_click_16x16-40.png"):
         assert_sidecar(tmp_path / name, seed=7)
     assert "half-widths" in out
+    classes = pd.read_csv(tmp_path / "pass_rate_by_click_classes.csv")
+    for board, rows in classes.groupby("board"):
+        cells = table[table["board"] == board]
+        within, between = rows.iloc[:-1], rows.iloc[-1]
+        assert list(within["cell_class"]) == ["corner", "edge next to a corner", "edge",
+                                              "interior"]
+        assert between["cell_class"] == "between classes" and between["df"] == 3
+        # The pooled counts are the per-cell counts, summed.
+        for column in ("cells", "n", "successes"):
+            total = len(cells) if column == "cells" else cells[column].sum()
+            assert within[column].sum() == between[column] == total
+        assert (within["df"] == within["cells"] - 1).all()
+    assert_wilson(classes, "pass_rate")
+    assert "Bonferroni-adjusted" in out and "chi-square" in out
 
 
 def test_bbbv(tmp_path):
@@ -191,15 +225,20 @@ def test_bbbv(tmp_path):
     summary = pd.read_csv(tmp_path / "bbbv_summary.csv")
     assert len(summary) == 12 and {"mean", "sd", "q05", "q25", "q50", "q75", "q95", "n",
                                    "seed"} <= set(summary.columns)
-    share = pd.read_csv(tmp_path / "bbbv_expert_70_130.csv")
+    share = pd.read_csv(tmp_path / "bbbv_expert_at_most_130.csv")
     assert set(share["board"]) == {"30x16/99"} and len(share) == 4
-    for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_70_130.csv",
+    assert (share["low"] == 0).all() and (share["high"] == 130).all()
+    expert = histogram[histogram["board"] == "30x16/99"].groupby("rule", sort=False)
+    assert list(share["min_bbbv"]) == list(expert["bbbv"].min()[share["rule"]])
+    at_most = expert.apply(lambda rows: rows.loc[rows["bbbv"] <= 130, "count"].sum())
+    assert list(share["successes"]) == list(at_most[share["rule"]])
+    for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_at_most_130.csv",
                  "bbbv.png", "bbbv.pdf", "bbbv_summary.tex", "bbbv_summary.md",
-                 "bbbv_expert_70_130.tex", "bbbv_expert_70_130.md"):
+                 "bbbv_expert_at_most_130.tex", "bbbv_expert_at_most_130.md"):
         assert_sidecar(tmp_path / name, seed=7)
     assert sorted(path.name for path in tmp_path.glob("bbbv_histogram.*")) == [
         "bbbv_histogram.csv", "bbbv_histogram.csv.json"]  # raw data: no twins
-    assert "70 <= 3BV <= 130" in out
+    assert "3BV <= 130" in out and "smallest 3BV" in out
 
 
 def test_no_guess_generation(tmp_path):
@@ -236,6 +275,50 @@ def test_no_guess_bias(tmp_path):
     assert len(list((tmp_path / "no_guess_bias").glob("*.png"))) == 3 * 5 + 2 * 2
     assert_sidecar(tmp_path / "no_guess_bias.csv", seed=7)
     assert "Holm" in out
+
+
+@pytest.fixture
+def common():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        import common
+        yield common
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+
+
+def test_click_classes_and_pooling_by_hand(common):
+    from scipy.stats import chi2_contingency
+
+    from minestats.board import Board
+
+    board = Board(5, 4, 3)
+    names = [[common.click_class(board, x, y) for x in range(5)] for y in range(4)]
+    assert names[0] == ["corner", "edge next to a corner", "edge", "edge next to a corner",
+                        "corner"]
+    assert names[1] == ["edge next to a corner"] + ["interior"] * 3 + ["edge next to a corner"]
+    assert names[3] == names[0] and names[2] == names[1]
+    ys, xs = np.indices(board.shape)
+    successes = np.arange(20) % 7
+    rows = pd.DataFrame({"click_x": xs.ravel(), "click_y": ys.ravel(),
+                         "successes": successes, "n": 10, "seed": "s"})
+    pooled = common.pool_by_click_class(board, rows, "rate").set_index("cell_class")
+    assert list(pooled["cells"]) == [4, 8, 2, 6, 20]
+    interior = successes[np.array(names).ravel() == "interior"]
+    assert pooled.loc["interior", "successes"] == interior.sum()
+    statistic, p_value, df, _ = chi2_contingency(np.column_stack([interior, 10 - interior]),
+                                                 correction=False)
+    assert pooled.loc["interior", "chi2"] == pytest.approx(statistic)
+    assert pooled.loc["interior", "p_value"] == pytest.approx(p_value)
+    assert pooled.loc["interior", "df"] == df == 5
+    table = pooled.iloc[:-1][["successes", "n"]].to_numpy()
+    statistic, p_value, _, _ = chi2_contingency(
+        np.column_stack([table[:, 0], table[:, 1] - table[:, 0]]), correction=False)
+    assert pooled.loc["between classes", "p_value"] == pytest.approx(p_value)
+    # Extremes: the interval is Wilson's at confidence 1 - 0.05 / 20.
+    lines = common.describe_extremes(rows.assign(rate=rows["successes"] / 10), "rate")
+    low, high = proportion_confint(6, 10, alpha=0.05 / 20, method="wilson")
+    assert f"[{low:.4f}, {high:.4f}]" in lines[1] and "over 20 cells" in lines[1]
 
 
 @pytest.fixture

@@ -24,6 +24,10 @@ def test_win_rates(tmp_path):
     assert len(published) == 10
     expert = published[(published["board"] == "30x16/99") & (published["rule"] == "safe-click")]
     assert set(expert["published_win_rate"]) == {0.4004, 0.4113}
+    assert (published["difference_method"] == "newcombe").all()
+    assert (published["difference_ci_low"] <= published["difference"]).all()
+    assert (published["difference"] <= published["difference_ci_high"]).all()
+    assert published["p_value"].between(0, 1).all()
     assert_sidecar(tmp_path / "win_rates.csv", seed=7)
     assert "Against the published figures" in out
     paired = pd.read_csv(tmp_path / "win_rates_paired.csv")
@@ -40,12 +44,18 @@ def test_win_rates(tmp_path):
 
 
 def test_win_rate_by_click(tmp_path):
-    run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
-               "--rules", "winxp")
+    out = run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
+                     "--rules", "winxp")
     table = pd.read_csv(tmp_path / "win_rate_by_click.csv")
     assert len(table) == 81 + 256 and set(table["rule"]) == {"winxp"}
     assert SHARED <= set(table.columns)
     assert len(list(tmp_path.glob("win_rate_by_click_*.png"))) == 2
+    classes = pd.read_csv(tmp_path / "win_rate_by_click_classes.csv")
+    assert len(classes) == 2 * 5 and set(classes["rule"]) == {"winxp"}
+    between = classes[classes["cell_class"] == "between classes"].set_index("board")
+    totals = table.groupby("board")[["n", "successes"]].sum()
+    assert (between[["n", "successes"]] == totals.loc[between.index]).all().all()
+    assert "Bonferroni-adjusted" in out and "not selection-aware" not in out
 
 
 def test_win_rate_by_density(tmp_path):

@@ -24,7 +24,7 @@ from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
 __all__ = ["SUMMARY_TABLES", "check_results", "results_index", "write_results_index"]
 
 SUMMARY_TABLES = (
-    "bbbv_expert_70_130.csv",
+    "bbbv_expert_at_most_130.csv",
     "bbbv_summary.csv",
     "first_click.csv",
     "no_guess_bias.csv",
@@ -32,10 +32,12 @@ SUMMARY_TABLES = (
     "opening_maps/holm.csv",
     "opening_ranges.csv",
     "optimal_play.csv",
+    "pass_rate_by_click_classes.csv",
     "pass_rate_fits.csv",
     "solver_pass_rates.csv",
     "solver_pass_rates_paired.csv",
     "solver_pass_rates_published.csv",
+    "win_rate_by_click_classes.csv",
     "win_rates.csv",
     "win_rates_paired.csv",
     "win_rates_published.csv",
