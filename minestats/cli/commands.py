@@ -20,6 +20,7 @@ from minestats.inference import mine_probabilities, parse_counts, reconstruct
 from minestats.inference.probabilities import SearchCapped
 from minestats.io.boards import format_text, parse_position, to_mbf
 from minestats.io.index import write_results_index
+from minestats.io.notebooks import render_notebooks
 from minestats.io.results import write_bytes
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
@@ -40,6 +41,8 @@ CAPPED = 3
 """Exit status of a command whose search gave up at its configuration cap."""
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+NOTEBOOKS = "notebooks"
+"""The `reproduce` step that renders notebooks/*.ipynb as results/notebooks/*.html, last."""
 
 
 def _seed(args) -> int | str:
@@ -375,11 +378,14 @@ def run_reproduce(args) -> None:
     if not EXPERIMENTS.is_dir():
         raise ValueError(f"no experiments/ folder at {EXPERIMENTS}: reproduce needs a source "
                          "checkout of minestats")
-    names = args.only or list(REPRODUCE)
-    unknown = sorted(set(names) - set(REPRODUCE))
+    names = args.only or [*REPRODUCE, NOTEBOOKS]
+    unknown = sorted(set(names) - {*REPRODUCE, NOTEBOOKS})
     if unknown:
-        raise ValueError(f"unknown experiments {unknown}; choose from {', '.join(REPRODUCE)}")
+        raise ValueError(f"unknown experiments {unknown}; choose from "
+                         f"{', '.join([*REPRODUCE, NOTEBOOKS])}")
     for name in names:
+        if name == NOTEBOOKS:
+            continue  # after every experiment: the notebooks read their results
         command = [sys.executable, str(EXPERIMENTS / f"{name}.py"), "--out", args.out,
                    "--seed", str(args.seed), "--workers", str(args.workers)]
         if args.full:
@@ -388,6 +394,10 @@ def run_reproduce(args) -> None:
         run = subprocess.run(command, stdout=subprocess.DEVNULL if args.quiet else None)
         if run.returncode != 0:
             raise ValueError(f"experiment {name} failed with exit status {run.returncode}")
+    if NOTEBOOKS in names:
+        render_notebooks(EXPERIMENTS.parent / NOTEBOOKS, Path(args.out) / NOTEBOOKS,
+                         progress=lambda source: print(f"== notebook {source.name}",
+                                                       file=sys.stderr))
     index = write_results_index(args.out, repository=EXPERIMENTS.parent)
     print(f"== index of every table and figure: {index}", file=sys.stderr)
 

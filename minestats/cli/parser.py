@@ -349,7 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--full", action="store_true",
                            help="paper-grade sample sizes (hours, not minutes)")
     reproduce.add_argument("--only", nargs="+", default=None, metavar="NAME",
-                           help="run only these experiments: " + ", ".join(REPRODUCE))
+                           help="run only these experiments: " + ", ".join(REPRODUCE)
+                                + "; 'notebooks' renders the notebooks as HTML under "
+                                  "results/notebooks/ (last, by default)")
     reproduce.add_argument("--out", default="results", help="output folder (default results)")
     reproduce.add_argument("--seed", type=int, default=42, help="root seed (default 42)")
     reproduce.add_argument("--workers", type=int, default=-1,

@@ -57,6 +57,12 @@ _TITLE = (
 )
 
 
+_NOTEBOOKS = "notebooks/"
+_NOTEBOOKS_TITLE = (
+    "Notebooks, run top to bottom and rendered with their outputs (to run them live: "
+    "`pip install -e \".[notebooks]\"`, then `jupyter lab notebooks/`)")
+
+
 def _format_n(n) -> str:
     if isinstance(n, dict):
         return "; ".join(f"{key}: {_format_n(value)}" for key, value in n.items())
@@ -128,7 +134,8 @@ def results_index(folder, *, repository=None) -> str:
         if _twin_of(name, meta) in entries:
             continue  # listed on its primary's line
         command = str(meta.get("command", ""))
-        script = next((word for word in command.split() if word.endswith(".py")), "")
+        script = next((word for word in command.split() if word.endswith(".py")),
+                      _NOTEBOOKS if "notebook" in meta else "")
         links = ", ".join(f"[{Path(twin).suffix.lstrip('.')}]({twin})"
                           for twin in twins.get(name, []))
         line = (f"- [{name}]({name})" + (f" ({links})" if links else "")
@@ -136,7 +143,8 @@ def results_index(folder, *, repository=None) -> str:
         groups.setdefault(script, []).append(line)
     parts = [_TITLE]
     for script, lines in sorted(groups.items()):
-        title = _script_title(repository / script) if script else "other files"
+        title = (_NOTEBOOKS_TITLE if script == _NOTEBOOKS else
+                 _script_title(repository / script) if script else "other files")
         parts.append(f"\n## {title}\n\n" + (f"`{script}`\n\n" if script else "")
                      + "\n".join(lines) + "\n")
     return "".join(parts)

@@ -46,6 +46,7 @@ __all__ = [
     "write_csv",
     "write_figure",
     "write_json",
+    "write_with_sidecar",
 ]
 
 PACKAGES = ("numpy", "scipy", "pandas", "statsmodels", "numba", "matplotlib", "minestats")
@@ -330,6 +331,25 @@ def _with_sidecars(files: dict[Path, bytes], metadata) -> dict[Path, bytes]:
         record = {"file": path.name, **({"twin_of": primary.name} if path in twins else {})}
         everything[sidecar_path(path)] = _json_text({**record, **metadata}).encode()
     return everything
+
+
+def write_with_sidecar(path, data: bytes, *, metadata) -> Path:
+    """Write ``data`` to ``path`` with its metadata sidecar, both or neither, atomically.
+
+    For a result that is already encoded, such as a rendered page.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> meta = collect_metadata(seed=None, n=None, chunk_size=None, wall_time_s=0.0)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     page = write_with_sidecar(Path(folder) / "p.html", b"<p>hi</p>", metadata=meta)
+    ...     page.read_bytes(), json.loads(sidecar_path(page).read_text())["file"]
+    (b'<p>hi</p>', 'p.html')
+    """
+    path = Path(path)
+    _write_all(_with_sidecars({path: bytes(data)}, metadata))
+    return path
 
 
 TABLE_TWINS = (".tex", ".md")
