@@ -377,9 +377,14 @@ def adjust_tests(tests: pd.DataFrame) -> pd.DataFrame:
     `minestats.stats.P_VALUE_FLOOR` (``< 1e-10``), where the chi-square approximation
     no longer measures anything (a permutation p-value is never below 1 / (B + 1)).
     """
-    tests = tests.assign(df=tests["df"].astype("Int64"), p_holm=holm_adjust(tests["p_value"]))
-    return tests.assign(p_reported=tests["p_value"].map(format_p_value),
-                        p_holm_reported=tests["p_holm"].map(format_p_value))
+    tests = tests.assign(df=tests["df"].astype("Int64"))
+    p_holm = pd.Series(holm_adjust(tests["p_value"]), index=tests.index)
+    columns = {"p_holm": p_holm, "p_reported": tests["p_value"].map(format_p_value),
+               "p_holm_reported": p_holm.map(format_p_value)}
+    at = tests.columns.get_loc("p_value") + 1  # next to the p-value they qualify
+    for offset, (name, values) in enumerate(columns.items()):
+        tests.insert(at + offset, name, values)
+    return tests
 
 
 def format_tests(tests: pd.DataFrame) -> str:
