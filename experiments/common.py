@@ -1,9 +1,13 @@
 """What the experiment scripts share: options, seeds per row, one worker pool, timing.
 
-Every script takes ``--seed``, ``--workers`` and ``--out``; each row of its table
-(a board and rule) draws from its own child of ``SeedSequence(seed)``, spawned once
-for the whole table, and records that child's label (``"42/3"`` is child 3 of
-seed 42). One process pool serves the whole script, created after the compiled
+Every script takes ``--seed``, ``--workers`` and ``--out``. ``--seed S`` is the
+root of the whole project: the script draws from its own stream, child ``k`` of
+``S`` (``EXPERIMENT_STREAMS``), so two experiments never draw the same boards, and
+``args.seed`` holds that stream's label ``"S/k"``. Each row of its table (a board and
+rule) draws from its own child of the stream, spawned once for the whole table, and
+records that child's label (``"42/1/3"`` is row 3 of experiment 1 under seed 42);
+any such label, passed back as a seed, repeats the row. One process pool serves the whole script,
+created after the compiled
 kernels are loaded so the forked workers inherit them instead of loading them again.
 """
 
@@ -19,17 +23,26 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board
+from minestats.cli.experiments import EXPERIMENT_STREAMS
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
-from minestats.runs.chunks import process_pool
+from minestats.runs.chunks import chunk_seeds, process_pool
+from minestats.runs.seeds import as_seed_sequence, seed_from_text
+from minestats.stats import homogeneity_test, wilson_interval
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 __all__ = [
+    "CLICK_CLASSES",
     "base_parser",
     "board_slug",
+    "click_class",
+    "describe_extremes",
     "exact_in_interval",
+    "format_classes",
     "format_proportion",
     "pass_rate_groups",
+    "pool_by_click_class",
     "row_seeds",
     "solver_pool",
     "worker_map",
@@ -37,11 +50,42 @@ __all__ = [
 ]
 
 
-def base_parser(description: str) -> argparse.ArgumentParser:
-    """Command-line options every experiment takes: seed, workers, output folder."""
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--seed", type=int, default=42,
-                        help="root seed; row i uses child i of SeedSequence(seed) (default 42)")
+class _ExperimentParser(argparse.ArgumentParser):
+    """An ArgumentParser that turns ``--seed S`` into the experiment's stream ``"S/k"``."""
+
+    def __init__(self, description: str, experiment: str):
+        super().__init__(description=description)
+        self.stream = EXPERIMENT_STREAMS[experiment]
+
+    def parse_args(self, args=None, namespace=None):
+        parsed = super().parse_args(args, namespace)
+        parsed.root_seed = parsed.seed
+        parsed.seed = f"{parsed.seed}/{self.stream}"
+        return parsed
+
+
+def _root_seed(text: str) -> int | str:
+    try:
+        seed = seed_from_text(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if isinstance(seed, str) and "/" in seed:
+        raise argparse.ArgumentTypeError(f"root seed ({seed}) must not contain '/'")
+    return seed
+
+
+def base_parser(description: str, *, experiment: str) -> argparse.ArgumentParser:
+    """Command-line options every experiment takes: seed, workers, output folder.
+
+    ``experiment`` names the script (a key of ``EXPERIMENT_STREAMS``); after
+    parsing, ``args.seed`` is its stream's label ``"S/k"`` and ``args.root_seed``
+    the ``--seed S`` given.
+    """
+    parser = _ExperimentParser(description, experiment)
+    parser.add_argument("--seed", type=_root_seed, default=42,
+                        help="root seed S of every experiment: this one draws from its own "
+                             f"child S/{parser.stream}, row i from S/{parser.stream}/i "
+                             "(default 42)")
     parser.add_argument("--workers", type=int, default=-1,
                         help="processes: -1 all cores (default), 1 this process only")
     parser.add_argument("--out", type=Path, default=Path("results"),
@@ -49,11 +93,13 @@ def base_parser(description: str) -> argparse.ArgumentParser:
     return parser
 
 
-def row_seeds(seed: int, count: int) -> list[np.random.SeedSequence]:
-    """One independent child SeedSequence per table row, never ``seed + i``."""
-    if seed < 0:
-        raise ValueError(f"seed ({seed}) must be non-negative")
-    return np.random.SeedSequence(seed).spawn(count)
+def row_seeds(seed, count: int) -> list[np.random.SeedSequence]:
+    """One independent child SeedSequence per table row, never ``seed + i``.
+
+    ``seed`` is any seed of the library, normally an experiment's stream label
+    ``"S/k"``: row ``i`` then records the label ``"S/k/i"``.
+    """
+    return list(chunk_seeds(as_seed_sequence(seed), count))
 
 
 def exact_in_interval(frame):
@@ -115,7 +161,7 @@ def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.Data
     groups : sequence of (grid, n)
         ``grid`` as in `minestats.passrate.pass_rate_sweep`, ``n`` boards per row.
     seed : int
-        Group ``i`` is swept with child ``i`` of ``SeedSequence(seed)``, so row ``j``
+        Group ``i`` is swept with child ``i`` of the experiment's stream ``seed/k``, so row ``j``
         of it records the seed label ``"seed/i/j"``.
     chunk_size : int
     pool_map : map-like callable
@@ -133,3 +179,94 @@ def format_proportion(successes: int, n: int, low: float, high: float, seed, *,
     """One estimate as printed everywhere: value, Wilson interval, n and seed."""
     return (f"{successes / n:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}] "
             f"({successes:,}/{n:,}, seed {seed})")
+
+
+CLICK_CLASSES = ("corner", "edge next to a corner", "edge", "interior")
+
+
+def click_class(board: Board, x: int, y: int) -> str:
+    """Where a click lies: a corner, an edge cell beside a corner, another edge cell, inside.
+
+    Every rule is symmetric under the board's reflections, so cells of one class differ
+    only by where they lie along the edge or how deep inside they are; the committed
+    maps find the edge cells beside a corner distinct on 9x9/10 and the interior
+    homogeneous.
+    """
+    on_x, on_y = x in (0, board.width - 1), y in (0, board.height - 1)
+    if on_x and on_y:
+        return "corner"
+    if on_x or on_y:
+        along = min(y, board.height - 1 - y) if on_x else min(x, board.width - 1 - x)
+        return "edge next to a corner" if along == 1 else "edge"
+    return "interior"
+
+
+def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
+                        confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
+    """One map's cells pooled by `click_class`, each class tested for one common rate.
+
+    ``rows`` has one row per cell (``click_x``, ``click_y``, ``successes``, ``n``).
+    Returns one row per class present (cells, pooled n and successes, the pooled
+    ``rate`` with its Wilson interval, and Pearson's chi-square test that the class's
+    cells share one rate: ``chi2``, ``df``, ``p_value``), then a row ``between
+    classes``: every cell pooled, and the test that the classes share one rate.
+    """
+    classes = [click_class(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
+                                                         strict=True)]
+    grouped = rows.assign(cell_class=classes).groupby("cell_class", sort=False)
+    pooled = []
+    for name in CLICK_CLASSES:
+        if name not in grouped.groups:
+            continue
+        cells = grouped.get_group(name)
+        test = (homogeneity_test(cells["successes"], cells["n"]) if len(cells) > 1
+                else (float("nan"), 0, float("nan")))
+        pooled.append({"cell_class": name, "cells": len(cells),
+                       "successes": int(cells["successes"].sum()), "n": int(cells["n"].sum()),
+                       "chi2": test[0], "df": test[1], "p_value": test[2]})
+    table = pd.DataFrame(pooled)
+    between = homogeneity_test(table["successes"], table["n"])
+    table.loc[len(table)] = {"cell_class": "between classes", "cells": len(rows),
+                             "successes": int(table["successes"].sum()),
+                             "n": int(table["n"].sum()), "chi2": between.statistic,
+                             "df": between.df, "p_value": between.p_value}
+    table[rate] = table["successes"] / table["n"]
+    table["ci_low"], table["ci_high"] = wilson_interval(
+        table["successes"].to_numpy(), table["n"].to_numpy(), confidence_level=confidence_level)
+    table["confidence_level"] = confidence_level
+    return table[["cell_class", "cells", "n", "successes", rate, "ci_low", "ci_high",
+                  "confidence_level", "chi2", "df", "p_value"]]
+
+
+def format_classes(table: pd.DataFrame, rate: str) -> list[str]:
+    """Print lines for `pool_by_click_class`: each class, then the test between them."""
+    lines = []
+    for row in table.itertuples():
+        test = (f"chi-square {row.chi2:.2f} on {row.df} df, p = {row.p_value:.3g}"
+                if row.df > 0 else "one cell: no test")
+        what = ("the classes share one rate" if row.cell_class == "between classes"
+                else "its cells share one rate")
+        lines.append(f"  {row.cell_class:22} {row.cells:3} cells: {getattr(row, rate):.4f} "
+                     f"[{row.ci_low:.4f}, {row.ci_high:.4f}] ({row.successes:,}/{row.n:,}); "
+                     f"{what}? {test}")
+    return lines
+
+
+def describe_extremes(rows: pd.DataFrame, rate: str, *, which=("lowest", "highest"),
+                      confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> list[str]:
+    """Print lines for the lowest and highest cell, with Bonferroni-adjusted intervals.
+
+    A cell picked as the lowest or highest of ``m`` is not an ordinary estimate; its
+    interval is widened to confidence ``1 - (1 - level) / m``, so that all ``m``
+    intervals hold together with probability ``level`` and the picked one with it.
+    ``which`` picks the lines, ``"lowest"`` and/or ``"highest"``.
+    """
+    level = 1 - (1 - confidence_level) / len(rows)
+    lines = []
+    for name in which:
+        row = rows.loc[rows[rate].idxmin() if name == "lowest" else rows[rate].idxmax()]
+        low, high = wilson_interval(int(row.successes), int(row.n), confidence_level=level)
+        lines.append(f"  {name + ' cell':16} at ({row.click_x}, {row.click_y}): "
+                     + format_proportion(row.successes, row.n, low, high, row.seed)
+                     + f" [Bonferroni-adjusted: {level:.5f} Wilson, over {len(rows)} cells]")
+    return lines

@@ -3,7 +3,7 @@
 Reproduces the published table (Beginner, Intermediate and Expert; rules ``uniform``
 and ``safe-click``, exact 0.2855/0.3257, 0.2110/0.2501, 0.1226/0.1545) and adds the
 ``safe-opening`` and ``winxp`` rows. Each row draws ``--n`` whole boards from its own
-child of ``SeedSequence(--seed)``; each carries a 95% Wilson interval and a z-score
+child of the stream ``--seed/k`` (``common.py``); each carries a 95% Wilson interval and a z-score
 against the closed form, and the 12 rows are judged together with Holm's method.
 
 Writes ``<out>/first_click.csv`` and its sidecar ``first_click.csv.json``.
@@ -65,7 +65,7 @@ def format_table(table: pd.DataFrame, *, seed, n, chunk_size) -> str:
     """Format the table for printing: every estimate with its n, seed and Wilson interval."""
     lines = [
         f"Centre-click opening probability: exact vs Monte Carlo, n = {n:,} boards per row, "
-        f"root seed {seed} (row i: child i of SeedSequence({seed})), chunk size "
+        f"root seed {seed} (row i: seed {seed}/i), chunk size "
         f"{chunk_size:,}, {CONFIDENCE_LEVEL:.0%} Wilson intervals",
         f"{'board':9} {'rule':12} {'click':8} {'published':>9} {'exact':>7} {'MC':>7} "
         f"{'Wilson 95% CI':>18} {'z':>6} {'exact in CI':>11} {'Holm':>7} {'n':>8} seed",
@@ -98,7 +98,7 @@ def format_table(table: pd.DataFrame, *, seed, n, chunk_size) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="first_click")
     parser.add_argument("--n", type=int, default=200_000,
                         help="boards per row (default 200,000)")
     parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
@@ -115,7 +115,7 @@ def main(argv=None):
                                      strict=True)),
                "click": "centre", "confidence_level": CONFIDENCE_LEVEL, "holm_alpha": ALPHA,
                "workers": args.workers})
-    path = write_csv(table, args.out / "first_click.csv", metadata=metadata)
+    path = write_csv(table, args.out / "first_click.csv", metadata=metadata, summary=True)
     print(format_table(table, seed=args.seed, n=args.n, chunk_size=args.chunk_size))
     print(f"Wrote {path} and its sidecar; {time.perf_counter() - start:.1f} s wall")
 

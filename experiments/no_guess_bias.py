@@ -15,9 +15,9 @@ mines no solvable reference is feasible (retry found none in 10,000 tries on any
 30 boards, ``no_guess_generation.py``), so perturb is compared with the rule's
 placement only: a difference there mixes perturb's bias with the shift that
 requiring solvability causes by itself (on Expert the solvable boards differ from the
-rule's, p ~ 1e-7). Board ``i`` uses child ``i`` of ``SeedSequence(--seed)``; within
-it, retry, perturb and the reference use its children 0, 1 and 2 (labels
-``"42/i/0"`` and so on), the permutations child 3.
+rule's, p ~ 1e-7). Board ``i`` uses child ``i`` of the stream ``--seed/k``
+(``common.py``); within it, retry, perturb and the reference use its children 0, 1
+and 2 (labels ``"42/k/i/0"`` and so on), the permutations child 3.
 
 Two references, because conditioning on solvability itself changes per-cell
 frequencies: the rule's own distribution (``safe-opening``: every cell outside the
@@ -89,7 +89,7 @@ from scipy import stats as scipy_stats
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.generators import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import placement_cells
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
@@ -267,7 +267,9 @@ def region_effects(board, samples):
                              "n": len(shares[label]), "frequency": frequency,
                              "frequency_se": se, "reference_frequency": reference_frequency,
                              "reference_se": reference_se, "n_reference": n_reference,
-                             "ratio": frequency / reference_frequency, "ratio_ci_low": low,
+                             "ratio": (frequency / reference_frequency
+                                       if reference_frequency > 0 else float("nan")),
+                             "ratio_ci_low": low,
                              "ratio_ci_high": high, "seed": samples[label][1],
                              "reference_seed": seed})
     return rows
@@ -432,7 +434,7 @@ def format_profiles(profiles: pd.DataFrame) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="no_guess_bias")
     parser.add_argument("--n", type=int, default=2_000,
                         help="boards per method and board (default 2,000)")
     parser.add_argument("--n-dense-reference", type=int, default=200,
@@ -454,11 +456,12 @@ def main(argv=None):
                "p_value_floor": P_VALUE_FLOOR, "n_dense_reference": args.n_dense_reference,
                "reference_draws": draws, "confidence_level": CONFIDENCE_LEVEL,
                "workers": args.workers})
-    paths = [write_csv(tests, args.out / "no_guess_bias.csv", metadata=metadata),
-             write_csv(effects, args.out / "no_guess_bias_effects.csv", metadata=metadata),
+    paths = [write_csv(tests, args.out / "no_guess_bias.csv", metadata=metadata, summary=True),
+             write_csv(effects, args.out / "no_guess_bias_effects.csv", metadata=metadata,
+                       summary=True),
              write_csv(profiles, args.out / "no_guess_bias_distance.csv", metadata=metadata)]
     for name, figure in figures:
-        paths.append(write_png(figure, args.out / "no_guess_bias" / name, metadata=metadata))
+        paths.extend(write_figure(figure, args.out / "no_guess_bias" / name, metadata=metadata))
     print(f"No-guess bias, {RULE}, {CLICK} click, solver {SOLVER}; n = {args.n:,} boards per "
           f"method; root seed {args.seed} (board i: {args.seed}/i; retry, perturb, reference "
           f"/0, /1, /2); per-cell Holm at alpha = {ALPHA}")

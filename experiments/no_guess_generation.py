@@ -12,8 +12,8 @@ Boards per row: ``--n`` (default 500), except ``retry`` at 130 and 170 mines,
 ``--n-dense-retry`` (default 30), where each board costs up to the whole try limit.
 Row ``i`` (boards in the order above, methods within) generates its boards with
 `minestats.generators.generate_no_guess_batch` from child ``i`` of
-``SeedSequence(--seed)`` (label ``"42/i"``; board ``k`` of chunk ``j`` is
-``"42/i/j/k"``). Every success rate has a 95% Wilson interval. Tries, solver
+the stream ``--seed/s`` (``common.py``) (label ``"42/s/i"``; board ``k`` of chunk
+``j`` is ``"42/s/i/j/k"``). Every success rate has a 95% Wilson interval. Tries, solver
 rounds and perturbations (mines relocated) are summarised over all boards of a row
 by mean, median, 95th percentile and maximum (a failed board counts at the effort it
 spent before its limit); wall time per board by median and 95th percentile. Times
@@ -60,7 +60,7 @@ def warm_up():
 
 
 def generation_table(*, seed, n, n_dense_retry, max_tries, timeout, chunk_size, workers):
-    """One row per board and method, row i seeded with child i of SeedSequence(seed)."""
+    """One row per board and method, row i seeded with child i of the stream seed."""
     rows = [(board, method) for board in BOARDS for method in METHODS]
     table = []
     with worker_pool(workers, warm_up=warm_up) as pool_map:
@@ -95,7 +95,7 @@ def format_table(table: pd.DataFrame) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="no_guess_generation")
     parser.add_argument("--n", type=int, default=500, help="boards per row (default 500)")
     parser.add_argument("--n-dense-retry", type=int, default=30,
                         help="boards per retry row at 130 and 170 mines (default 30)")
@@ -118,7 +118,8 @@ def main(argv=None):
                "rule": RULE, "click": CLICK, "solver": SOLVER, "use_mine_count": True,
                "max_tries": args.max_tries, "timeout_s": args.timeout,
                "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
-    path = write_csv(table, args.out / "no_guess_generation.csv", metadata=metadata)
+    path = write_csv(table, args.out / "no_guess_generation.csv", metadata=metadata,
+                     summary=True)
     print(f"No-guess generation, {RULE}, {CLICK} click, solver {SOLVER} with the mine count; "
           f"n = {args.n} boards per row ({args.n_dense_retry} for retry at 130 and 170 "
           f"mines); root seed {args.seed} (row i: seed {args.seed}/i); limits "

@@ -9,6 +9,25 @@ For the boards 8x8/10, 9x9/10, 16x16/40 and 30x16/99 and every first-click rule:
 - the minimum and maximum exact probability over click positions and where they
   occur (``opening_ranges.csv``).
 
+What the Holm test can and cannot say, per board and rule (``holm.csv``, printed):
+the family is the cells of that one board and rule (64 to 480 of them), never all
+maps together; ``detectable_deviation`` is the largest over its cells of the
+smallest error |d| that a cell's z-test finds with 80% power at Holm's first-step
+level alpha / cells (`minestats.stats.detectable_deviation`)::
+
+    |d| = (z(1 - alpha / (2 cells)) + z(0.8)) * sqrt(p (1 - p) / n)
+
+with p the cell's exact probability (where p = 1, as under ``safe-opening``, the
+deviation that shows one failure in n boards with 80% probability,
+1 - 0.2 ** (1 / n)); ``monte_carlo.csv`` gives it per cell. And because one drawn
+board serves every click (``uniform``, ``safe-click``, ``winxp``), neighbouring
+clicks, whose 3x3 neighbourhoods overlap, are counted on the same boards: their
+z-scores are positively correlated, so a z-map shows smooth patches even when every
+cell is right. ``neighbour_z_correlation`` measures it (Pearson correlation of the
+z-scores of cells sharing a side, `minestats.stats.neighbour_correlation`); Holm's
+method is valid under this dependence, but the share of cells outside their 95%
+intervals is not binomial.
+
 Boards per click position, ``n``: for ``uniform``, ``safe-click`` and ``winxp`` one
 drawn board serves every position, so ``--n`` (default 1,000,000) costs about as much
 as one click; for ``safe-opening`` the excluded cells depend on the click, so every
@@ -39,10 +58,11 @@ from common import base_parser, board_slug, exact_in_interval, row_seeds, worker
 
 from minestats.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
 from minestats.exact import opening_probability, opening_probability_map
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.montecarlo import simulate_opening
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import RULES
+from minestats.stats import detectable_deviation, neighbour_correlation
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (CLASSIC_BEGINNER, BEGINNER, INTERMEDIATE, EXPERT)
@@ -50,6 +70,7 @@ CHUNK_SIZE = {"uniform": 100_000, "safe-click": 100_000, "safe-opening": 2_000,
               "winxp": 100_000}
 CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 ALPHA = DEFAULT_ALPHA
+POWER = 0.8
 
 
 def exact_frame(board, rule) -> pd.DataFrame:
@@ -74,14 +95,20 @@ def opening_range(board, rule) -> dict:
 
 
 def holm_summary(result, frame) -> dict:
-    """One board and rule's verdict: Holm across its cells."""
+    """One board and rule's Holm result, its family, power and neighbour correlation."""
     rejected = int(frame["holm_reject"].sum())
     return {"board": str(result.board), "rule": result.rule, "n": result.n,
             "seed": result.seed, "chunk_size": result.chunk_size, "cells": len(frame),
+            "holm_family": f"the {len(frame)} cells of {result.board} {result.rule}",
+            "holm_first_level": ALPHA / len(frame),
             "outside_ci": int((~frame["exact_in_ci"]).sum()),
             "max_abs_z": float(frame["z"].abs().max()),
             "min_p_value": float(frame["p_value"].min()), "holm_rejections": rejected,
-            "verdict": "agrees" if rejected == 0 else "DISAGREES"}
+            "detectable_deviation": float(frame["detectable_deviation"].max()),
+            "detectable_deviation_min": float(frame["detectable_deviation"].min()),
+            "power": POWER,
+            "neighbour_z_correlation": neighbour_correlation(result.z_scores()),
+            "verdict": f"{rejected or 'no'} cell{'' if rejected == 1 else 's'} rejected"}
 
 
 def simulate_maps(*, seed, n_by_rule, workers):
@@ -97,13 +124,16 @@ def simulate_maps(*, seed, n_by_rule, workers):
             frame["p_value"] = result.p_values().ravel()
             frame["holm_reject"] = result.holm_reject(alpha=ALPHA).ravel()
             frame["exact_in_ci"] = exact_in_interval(frame)
+            frame["detectable_deviation"] = detectable_deviation(
+                frame["exact"].to_numpy(), result.n, alpha=ALPHA, tests=len(frame),
+                power=POWER)
             runs.append((result, frame, time.perf_counter() - start))
     return runs
 
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="opening_maps")
     parser.add_argument("--n", type=int, default=1_000_000,
                         help="boards per click for uniform, safe-click, winxp (default 1e6)")
     parser.add_argument("--n-safe-opening", type=int, default=20_000,
@@ -121,7 +151,7 @@ def main(argv=None):
                                   wall_time_s=time.perf_counter() - exact_start,
                                   extra={"method": "closed forms (minestats.exact)"})
     write_csv(exact, maps / "exact.csv", metadata=exact_meta)
-    write_csv(ranges, args.out / "opening_ranges.csv", metadata={
+    write_csv(ranges, args.out / "opening_ranges.csv", summary=True, metadata={
         **exact_meta, "ties": "min_x/min_y (max_x/max_y) is the first cell in row-major "
                               "order; *_ties counts the cells equal to it as exact fractions"})
     for board in BOARDS:
@@ -130,8 +160,8 @@ def main(argv=None):
             figure = plot_probability_map(
                 grid.to_numpy().reshape(board.shape),
                 title=f"Exact P(first click opens): {board}, rule {rule}")
-            write_png(figure, maps / f"exact_{board_slug(board)}_{rule}.png",
-                      metadata={**exact_meta, "board": str(board), "rule": rule})
+            write_figure(figure, maps / f"exact_{board_slug(board)}_{rule}.png",
+                         metadata={**exact_meta, "board": str(board), "rule": rule})
 
     runs = simulate_maps(seed=args.seed, n_by_rule=n_by_rule, workers=args.workers)
     mc_seconds = sum(seconds for _, _, seconds in runs)
@@ -140,11 +170,17 @@ def main(argv=None):
         extra={"seeds": {f"{result.board} {result.rule}": result.seed
                          for result, _, _ in runs},
                "confidence_level": CONFIDENCE_LEVEL, "holm_alpha": ALPHA,
-               "holm_family": "the cells of one board and rule", "workers": args.workers})
+               "holm_family": "the cells of one board and rule", "power": POWER,
+               "detectable_deviation": "(z(1 - alpha / (2 cells)) + z(power)) * "
+                                       "sqrt(p (1 - p) / n), p the cell's exact value; "
+                                       "1 - (1 - power) ** (1 / n) where p = 1",
+               "neighbour_z_correlation": "Pearson correlation of the z-scores of cells "
+                                          "sharing a side",
+               "workers": args.workers})
     write_csv(pd.concat([frame for _, frame, _ in runs], ignore_index=True),
               maps / "monte_carlo.csv", metadata=mc_meta)
     holm = pd.DataFrame([holm_summary(result, frame) for result, frame, _ in runs])
-    write_csv(holm, maps / "holm.csv", metadata=mc_meta)
+    write_csv(holm, maps / "holm.csv", metadata=mc_meta, summary=True)
     for result, frame, seconds in runs:
         rejected = int(frame["holm_reject"].sum())
         figure = plot_z_map(
@@ -152,7 +188,7 @@ def main(argv=None):
             title=f"Monte Carlo vs exact, {result.board}, rule {result.rule}\n"
                   f"n = {result.n:,} boards per cell, seed {result.seed}, "
                   f"Holm: {rejected} rejected")
-        write_png(figure, maps / f"z_{board_slug(result.board)}_{result.rule}.png",
+        write_figure(figure, maps / f"z_{board_slug(result.board)}_{result.rule}.png",
                   metadata={**collect_metadata(
                       seed=result.seed, n=result.n, chunk_size=result.chunk_size,
                       wall_time_s=seconds), "board": str(result.board), "rule": result.rule,
@@ -162,13 +198,30 @@ def main(argv=None):
           f"order, ties = cells attaining it):\n{ranges.to_string(index=False)}\n")
     print(f"Monte Carlo vs exact at every click, {CONFIDENCE_LEVEL:.0%} Wilson intervals, "
           f"Holm at family-wise alpha = {ALPHA} across the cells of each board and rule; "
-          f"n per rule {n_by_rule}, root seed {args.seed} (pair i: child i of "
-          f"SeedSequence({args.seed})):\n{holm.to_string(index=False)}")
+          f"n per rule {n_by_rule}, seed {args.seed} (pair i: seed {args.seed}/i):\n"
+          f"{holm.drop(columns='holm_family').to_string(index=False)}")
     random = holm[holm["rule"] != "safe-opening"]
+    pooled = neighbour_correlation(*(result.z_scores() for result, _, _ in runs
+                                     if result.rule != "safe-opening"))
+    print(f"What the test could detect: at n = {n_by_rule['uniform']:,} boards per click the "
+          f"smallest error found with {POWER:.0%} power at Holm's first-step level "
+          f"(alpha / cells) is at most {random['detectable_deviation'].max():.4f} in any "
+          f"cell of uniform, safe-click and winxp (|d| = (z(1 - alpha/(2 cells)) + "
+          f"z({POWER})) sqrt(p (1 - p) / n)); under safe-opening (p = 1, n = "
+          f"{n_by_rule['safe-opening']:,}) a failure rate of "
+          f"{holm.loc[holm['rule'] == 'safe-opening', 'detectable_deviation'].max():.2g} "
+          f"would show.")
+    print(f"Neighbouring clicks share boards, so the z-maps are spatially correlated: "
+          f"correlation of the z-scores of cells sharing a side "
+          f"{random['neighbour_z_correlation'].min():.2f} to "
+          f"{random['neighbour_z_correlation'].max():.2f} per map, {pooled:.2f} pooled over "
+          f"the {len(random)} maps of uniform, safe-click and winxp (0 for independent "
+          f"cells); patches in a z-map are expected, not a sign of error.")
     print(f"Exact value outside its cell's Wilson interval (outside_ci): "
           f"{random['outside_ci'].sum()} of {random['cells'].sum()} cells for uniform, "
           f"safe-click and winxp ({random['outside_ci'].sum() / random['cells'].sum():.1%}; "
-          f"about {1 - CONFIDENCE_LEVEL:.0%} expected by chance), "
+          f"about {1 - CONFIDENCE_LEVEL:.0%} expected by chance, though not binomially spread, "
+          f"since neighbouring cells are correlated), "
           f"{holm['outside_ci'].sum() - random['outside_ci'].sum()} for safe-opening "
           f"(every board opens)")
     print(f"Wrote {maps}/ and {args.out / 'opening_ranges.csv'}; "

@@ -4,7 +4,7 @@ For every board in ``--boards`` and every first-click rule, the exact optimal wi
 probability from the corner click (0, 0) (`minestats.optimal_win_probability`, a
 Fraction), and for every policy its win rate from the same click over ``--n`` games
 with a 95 % Wilson interval, the gap (optimal minus the rate) and its z. Row i
-(board, rule, policy) draws from child i of ``SeedSequence(--seed)``. Under
+(board, rule, policy) draws from child i of the stream ``--seed/k`` (``common.py``). Under
 ``uniform`` the corner may hold a mine, for the optimal player and the policies alike.
 
 Writes ``<out>/optimal_play.csv`` with its ``.json`` sidecar.
@@ -47,7 +47,7 @@ def simulate_table(*, boards, seed, n, workers) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="optimal_play")
     parser.add_argument("--n", type=int, default=2000, help="games per row (default 2,000)")
     parser.add_argument("--boards", nargs="+", default=list(BOARDS),
                         help=f"boards (default {' '.join(BOARDS)}; --full adds 20-cell ones)")
@@ -56,7 +56,7 @@ def main(argv=None):
     metadata = collect_metadata(seed=args.seed, n=args.n, chunk_size=CHUNK_SIZE,
                                 wall_time_s=time.perf_counter() - start,
                                 extra={"click": list(CLICK), "workers": args.workers})
-    path = write_csv(table, args.out / "optimal_play.csv", metadata=metadata)
+    path = write_csv(table, args.out / "optimal_play.csv", metadata=metadata, summary=True)
     print(f"Exact optimal play from the corner against the policies (n = {args.n:,} games a "
           f"row, root seed {args.seed}, row i = child i; 95% Wilson intervals)")
     for row in table.itertuples():

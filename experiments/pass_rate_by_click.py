@@ -5,12 +5,23 @@ decides whether it opens), solver ``logic`` with the mine count. Boards per clic
 position: ``--n`` (default 4,000) on 9x9/10 and ``--n-intermediate`` (default 2,000)
 on 16x16/40, about 3 minutes of one core in all; the resulting 95% Wilson
 half-widths (at most about 0.016 and 0.022) are printed. Board ``i`` (in the order
-above) draws from child ``i`` of ``SeedSequence(--seed)`` and its cell with linear
-index ``j = x + y * width`` from child ``j`` of that (seed label ``"42/i/j"``).
+above) draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and its cell with linear
+index ``j = x + y * width`` from child ``j`` of that (seed label ``"42/k/i/j"``).
+
+Cells are pooled by where they lie (`common.click_class`: corner, edge cell next to
+a corner, other edge cell, interior; the rule is symmetric, so cells of one class can
+differ only through their distance from the border): each class's pooled pass rate
+with its Wilson interval, Pearson's chi-square test that its cells share one rate,
+and the test that the classes share one (statistic, df, p). The lowest and highest
+single cells are printed only with Bonferroni-adjusted intervals (confidence
+1 - 0.05 / cells), since they were picked from many; a colour scale spanning them
+mostly shows noise where a class is homogeneous.
 
 Writes ``<out>/pass_rate_by_click.csv`` (one row per board and cell: pass rate,
-Wilson interval, n, seed, capped) and ``<out>/pass_rate_by_click_<board>.png``
-(board as ``9x9-10``), each with its ``.json`` sidecar.
+Wilson interval, n, seed, capped), ``<out>/pass_rate_by_click_classes.csv`` (one row
+per board and class, then one for the test between classes) and
+``<out>/pass_rate_by_click_<board>.png`` (board as ``9x9-10``), each with its
+``.json`` sidecar.
 
 Usage: ``python experiments/pass_rate_by_click.py [--seed 42] [--n 4000]
 [--n-intermediate 2000] [--workers -1] [--out results]``
@@ -21,10 +32,19 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser, board_slug, format_proportion, pass_rate_groups, solver_pool
+from common import (
+    base_parser,
+    board_slug,
+    describe_extremes,
+    format_classes,
+    format_proportion,
+    pass_rate_groups,
+    pool_by_click_class,
+    solver_pool,
+)
 
 from minestats.board import BEGINNER, INTERMEDIATE
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.plots import plot_probability_map
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
@@ -46,10 +66,9 @@ def simulate_table(*, seed, n_by_board, workers) -> pd.DataFrame:
 
 
 def describe(board, rows: pd.DataFrame) -> list[str]:
-    """Lowest, highest, centre and corner cells of one board, and the interval widths."""
+    """Centre and corner cells of one board, the picked extremes, and the interval widths."""
     centre = board.resolve_click("centre")
-    picks = {"lowest": rows["pass_rate"].idxmin(), "highest": rows["pass_rate"].idxmax(),
-             f"centre {centre}": rows.index[(rows["click_x"] == centre[0])
+    picks = {f"centre {centre}": rows.index[(rows["click_x"] == centre[0])
                                             & (rows["click_y"] == centre[1])][0],
              "corner (0, 0)": rows.index[(rows["click_x"] == 0) & (rows["click_y"] == 0)][0]}
     lines = []
@@ -58,6 +77,7 @@ def describe(board, rows: pd.DataFrame) -> list[str]:
         lines.append(f"  {name:16} at ({row.click_x}, {row.click_y}): "
                      + format_proportion(row.successes, row.n, row.ci_low, row.ci_high,
                                          row.seed))
+    lines += describe_extremes(rows, "pass_rate", confidence_level=CONFIDENCE_LEVEL)
     half = (rows["ci_high"] - rows["ci_low"]) / 2
     lines.append(f"  95% Wilson half-widths over the {len(rows)} cells: median "
                  f"{half.median():.4f}, largest {half.max():.4f}; capped boards "
@@ -65,9 +85,16 @@ def describe(board, rows: pd.DataFrame) -> list[str]:
     return lines
 
 
+def class_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Every board's cells pooled by class (`common.pool_by_click_class`)."""
+    return pd.concat([pool_by_click_class(board, table[table["board"] == str(board)],
+                                          "pass_rate", confidence_level=CONFIDENCE_LEVEL)
+                      .assign(board=str(board)) for board in BOARDS], ignore_index=True)
+
+
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="pass_rate_by_click")
     parser.add_argument("--n", type=int, default=4_000,
                         help="boards per click position on 9x9/10 (default 4,000)")
     parser.add_argument("--n-intermediate", type=int, default=2_000,
@@ -82,23 +109,40 @@ def main(argv=None):
                "seeds": f"board i, cell j = x + y * width: {args.seed}/i/j",
                "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
     path = write_csv(table, args.out / "pass_rate_by_click.csv", metadata=metadata)
+    classes = class_table(table)
+    classes = classes[["board"] + [c for c in classes.columns if c != "board"]]
+    classes_path = write_csv(classes, args.out / "pass_rate_by_click_classes.csv",
+                             metadata=metadata | {
+                                 "classes": "corner; edge next to a corner (one cell along "
+                                            "the edge from a corner); edge; interior",
+                                 "test": "Pearson chi-square test of homogeneity "
+                                         "(scipy chi2_contingency, no Yates correction) of "
+                                         "the class's cells; 'between classes': of the "
+                                         "pooled classes"},
+                             summary=True)
     print(f"Logic-solver pass rate by first-click position, rule {RULE}, mine count used; "
           f"n per cell {n_by_board}; root seed {args.seed} (board i, cell j: seed "
           f"{args.seed}/i/j); {CONFIDENCE_LEVEL:.0%} Wilson intervals")
     for board in BOARDS:
         rows = table[table["board"] == str(board)]
+        pooled = classes[classes["board"] == str(board)].set_index("cell_class")
         grid = rows["pass_rate"].to_numpy().reshape(board.shape)
         half_width = ((rows["ci_high"] - rows["ci_low"]) / 2).max()
         figure = plot_probability_map(
             grid, label=f"P({SOLVER} solver passes); 95% half-width <= {half_width:.3f}",
             title=f"Logic pass rate by first click, {board}, {RULE}\n"
                   f"n = {n_by_board[str(board)]:,} per cell, seed {args.seed}/"
-                  f"{BOARDS.index(board)}/(x + {board.width}y)")
-        png = write_png(figure, args.out / f"pass_rate_by_click_{board_slug(board)}.png",
-                        metadata=metadata | {"board": str(board)})
+                  f"{BOARDS.index(board)}/(x + {board.width}y); interior pooled "
+                  f"{pooled.loc['interior', 'pass_rate']:.3f}, one rate? p = "
+                  f"{pooled.loc['interior', 'p_value']:.2f}")
+        png, _ = write_figure(figure, args.out / f"pass_rate_by_click_{board_slug(board)}.png",
+                              metadata=metadata | {"board": str(board)})
         print(f"\n{board} ({png.name}):")
         print("\n".join(describe(board, rows)))
-    print(f"\nWrote {path}, the maps and their sidecars; "
+        print(f"  Pooled by class ({CONFIDENCE_LEVEL:.0%} Wilson), Pearson chi-square "
+              "tests of one common rate:")
+        print("\n".join(format_classes(pooled.reset_index(), "pass_rate")))
+    print(f"\nWrote {path}, {classes_path}, the maps and their sidecars; "
           f"{time.perf_counter() - start:.1f} s wall")
 
 

@@ -6,8 +6,8 @@ mine count is ``round(density * cells)`` and the table records the actual densit
 with the mine count). Boards per point: ``--n-single-point`` (default 20,000) for
 single-point and ``--n`` (default 5,000) for subset and logic, so the script runs
 in a couple of minutes on two cores. The solvers are three groups of rows: group
-``i`` draws from child ``i`` of ``SeedSequence(--seed)`` and row ``j`` in it from
-child ``j`` of that (seed label ``"42/i/j"``). Every pass rate has a 95% Wilson
+``i`` draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and row ``j`` in it from
+child ``j`` of that (seed label ``"42/k/i/j"``). Every pass rate has a 95% Wilson
 interval, shaded in the figure.
 
 Writes ``<out>/pass_rate_by_density.csv`` and ``<out>/pass_rate_by_density.png``,
@@ -26,7 +26,7 @@ import pandas as pd
 from common import base_parser, pass_rate_groups, solver_pool
 
 from minestats.board import Board
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.plots import plot_proportion_bands
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
@@ -57,7 +57,7 @@ def simulate_table(*, seed, n, n_single_point, workers) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="pass_rate_by_density")
     parser.add_argument("--n", type=int, default=5_000,
                         help="boards per subset and logic point (default 5,000)")
     parser.add_argument("--n-single-point", type=int, default=20_000,
@@ -82,7 +82,7 @@ def main(argv=None):
         title=f"Pass rate against mine density, rule safe-opening, centre click\n"
               f"n = {args.n_single_point:,} boards per single-point point, {args.n:,} per "
               f"subset and logic point; seed {args.seed}")
-    png = write_png(figure, args.out / "pass_rate_by_density.png", metadata=metadata)
+    png, _ = write_figure(figure, args.out / "pass_rate_by_density.png", metadata=metadata)
 
     print(f"Pass rate against mine density, rule safe-opening, centre click; "
           f"{CONFIDENCE_LEVEL:.0%} Wilson intervals; n per point {n_by_solver}; root seed "

@@ -46,7 +46,7 @@ import pandas as pd
 from common import base_parser
 
 from minestats.fits import MAX_DEGREE, MODELS, SPARSE_COUNT, fit_pass_rate_curve
-from minestats.io.results import collect_metadata, sidecar_path, write_csv, write_png
+from minestats.io.results import collect_metadata, sidecar_path, write_csv, write_figure
 from minestats.plots import plot_fitted_curves
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
@@ -143,7 +143,7 @@ def interval(low, high) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="pass_rate_fits")
     parser.add_argument("--input", type=Path, default=None,
                         help=f"pass-rate table to fit (default <out>/{INPUT_NAME})")
     args = parser.parse_args(argv)
@@ -166,9 +166,9 @@ def main(argv=None):
                             "at alpha)",
                "alpha": ALPHA, "confidence_level": CONFIDENCE_LEVEL,
                "sparse_count": SPARSE_COUNT, "grid_points": GRID_POINTS})
-    path = write_csv(fits, args.out / "pass_rate_fits.csv", metadata=metadata)
-    png = write_png(figure_of(table, curves, marks, fits, n_text=n_text),
-                    args.out / "pass_rate_fits.png", metadata=metadata)
+    path = write_csv(fits, args.out / "pass_rate_fits.csv", metadata=metadata, summary=True)
+    png, _ = write_figure(figure_of(table, curves, marks, fits, n_text=n_text),
+                          args.out / "pass_rate_fits.png", metadata=metadata)
 
     print(f"Pass rate against mine density: binomial GLM (logit link) per board size and "
           f"solver, fitted to {source}; {CONFIDENCE_LEVEL:.0%} intervals; degree chosen by "

@@ -10,13 +10,14 @@ as passes, and their share is printed.
 
 Boards per row: ``--n-single-point`` (default 200,000) for single-point, ``--n``
 (default 50,000) for the others. The solvers are four groups of rows: group ``i``
-draws from child ``i`` of ``SeedSequence(--seed)`` and row ``j`` in it from child
-``j`` of that (seed label ``"42/i/j"``). Every pass rate has a 95% Wilson interval.
+draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and row ``j`` in it from child
+``j`` of that (seed label ``"42/k/i/j"``). Every pass rate has a 95% Wilson interval.
 
 Adjacent solvers are also compared on common boards: for each board and setting,
 ``--n-paired`` boards (default 10,000) are drawn once and every solver solves every
 one of them (`minestats.compare`), seeded by child ``j`` of child 4 of
-``SeedSequence(--seed)`` (seed label ``"42/4/j"``). Each pair (single-point against
+the stream ``--seed/k`` (``common.py``) (seed label ``"42/k/4/j"``). Each pair (single-point
+against
 subset, subset against logic, logic against logic without the mine count) gets its
 2x2 table of boards passed by both, by one only, by neither; the difference of pass
 rates (first minus second) with Newcombe's interval for paired proportions, the
@@ -25,8 +26,12 @@ and McNemar's exact p-value, judged together by Holm's method.
 
 The single-point rows under ``safe-opening`` are compared with the published
 figures (Beginner 0.637 +/- 0.021, Intermediate 0.241 +/- 0.019, Expert 0.001 +/-
-0.001; n = 2,000 each, centre click, normal intervals) by a pooled two-proportion
-z-test, judged together by Holm's method.
+0.001; n = 2,000 each, centre click, normal intervals): ours minus published with
+Newcombe's hybrid score interval for two independent proportions (the published n is
+known, so its count is ``round(p * 2000)``: 1,274, 482 and 2), and Fisher's exact test
+of the two counts (exact at the Expert count of 2, where a z is not), judged together
+by Holm's method (`minestats.stats.difference_from_reference`,
+`minestats.stats.exact_difference_p_value`).
 
 Writes ``<out>/solver_pass_rates.csv``, ``<out>/solver_pass_rates_published.csv`` and
 ``<out>/solver_pass_rates_paired.csv``, each with its ``.json`` sidecar.
@@ -41,9 +46,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, format_proportion, pass_rate_groups, solver_pool
-from scipy.stats import fisher_exact
-from statsmodels.stats.proportion import proportions_ztest
+from common import base_parser, format_proportion, pass_rate_groups, row_seeds, solver_pool
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.io.results import collect_metadata, write_csv
@@ -51,7 +54,12 @@ from minestats.paired import compare
 from minestats.passrate import DEFAULT_CHUNK_SIZE
 from minestats.runs.sweeps import grid_seeds
 from minestats.solvers import SolverOptions
-from minestats.stats import holm_reject, wilson_interval
+from minestats.stats import (
+    difference_from_reference,
+    exact_difference_p_value,
+    holm_reject,
+    wilson_interval,
+)
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
@@ -96,11 +104,11 @@ def paired_table(*, seed, n, chunk_size, pool_map) -> pd.DataFrame:
     """Adjacent solvers on common boards: one row per board, setting and pair.
 
     Board and setting ``j`` draws from child ``j`` of child ``len(SOLVERS)`` of
-    ``SeedSequence(seed)`` (label ``"seed/4/j"``), beside the four solver groups.
+    the experiment's stream ``seed/k`` (label ``"seed/4/j"``), beside the four solver groups.
     """
     contenders = [SolverOptions(solver, use_mine_count=count) for solver, count in SOLVERS]
     settings = [(board, rule, click) for board in BOARDS for rule, click in SETTINGS]
-    group = np.random.SeedSequence(seed, spawn_key=(len(SOLVERS),))
+    group = row_seeds(seed, len(SOLVERS) + 1)[-1]
     frames = []
     for (board, rule, click), row_seed in zip(settings, grid_seeds(group, len(settings)),
                                               strict=True):
@@ -115,16 +123,14 @@ def paired_table(*, seed, n, chunk_size, pool_map) -> pd.DataFrame:
 
 
 def compare_published(table: pd.DataFrame) -> pd.DataFrame:
-    """Single-point, safe-opening, centre: ours against the published figures."""
+    """Single-point, safe-opening, centre: ours minus published, its interval, exact p."""
     ours = table[(table["solver"] == "single-point") & (table["rule"] == "safe-opening")]
     rows = []
     for row in ours.itertuples():
         published, half_width = PUBLISHED[row.board]
         published_successes = round(published * PUBLISHED_N)
-        z, p_value = proportions_ztest([row.successes, published_successes],
-                                       [row.n, PUBLISHED_N])
-        fisher_p = fisher_exact([[row.successes, row.n - row.successes],
-                                 [published_successes, PUBLISHED_N - published_successes]]).pvalue
+        difference = difference_from_reference(row.successes, row.n, published, PUBLISHED_N,
+                                               confidence_level=CONFIDENCE_LEVEL)
         low, high = wilson_interval(published_successes, PUBLISHED_N)
         rows.append({"board": row.board, "n": row.n, "successes": row.successes,
                      "pass_rate": row.pass_rate, "ci_low": row.ci_low,
@@ -132,9 +138,15 @@ def compare_published(table: pd.DataFrame) -> pd.DataFrame:
                      "published": published, "published_half_width": half_width,
                      "published_n": PUBLISHED_N, "published_successes": published_successes,
                      "published_wilson_low": low, "published_wilson_high": high,
-                     "z": float(z), "p_value": float(p_value), "fisher_p": float(fisher_p)})
+                     "difference": difference.difference,
+                     "difference_ci_low": difference.low,
+                     "difference_ci_high": difference.high,
+                     "difference_method": difference.method,
+                     "exact_p": exact_difference_p_value(row.successes, row.n, published,
+                                                         PUBLISHED_N),
+                     "exact_test": "fisher"})
     comparison = pd.DataFrame(rows)
-    comparison["holm_reject"] = holm_reject(comparison["p_value"].to_numpy(), alpha=ALPHA)
+    comparison["holm_reject"] = holm_reject(comparison["exact_p"].to_numpy(), alpha=ALPHA)
     return comparison
 
 
@@ -167,28 +179,20 @@ def format_capped(table: pd.DataFrame) -> str:
 
 
 def format_comparison(comparison: pd.DataFrame) -> str:
-    """Ours (Wilson) against published (normal interval as printed), z and Holm verdict."""
-    lines = [f"Single-point, safe-opening, centre click: ours vs published (n = {PUBLISHED_N:,}"
-             f" each, normal intervals); pooled two-proportion z, Holm at alpha = {ALPHA}:"]
+    """Ours minus published with Newcombe's interval, Fisher's exact p and Holm's verdict."""
+    lines = [f"Single-point, safe-opening, centre click: ours minus published (published n = "
+             f"{PUBLISHED_N:,} each, so its count is known), {CONFIDENCE_LEVEL:.0%} Newcombe "
+             f"hybrid score interval for two independent proportions; Fisher's exact test "
+             f"of the two counts, Holm at alpha = {ALPHA} over the {len(comparison)} boards:"]
     for row in comparison.itertuples():
-        verdict = "DISAGREES" if row.holm_reject else "agrees"
+        verdict = ("difference shown" if row.holm_reject else
+                   "no difference shown at this n")
         lines.append(
             f"  {row.board:9} ours "
             + format_proportion(row.successes, row.n, row.ci_low, row.ci_high, row.seed)
-            + f" vs published {row.published:.3f} +/- {row.published_half_width:.3f} "
-            f"(Wilson [{row.published_wilson_low:.4f}, {row.published_wilson_high:.4f}]): "
-            f"z = {row.z:+.2f}, p = {row.p_value:.3g} (Fisher exact p = {row.fisher_p:.3g}): "
-            f"{verdict}")
-    small = comparison[comparison["published_successes"] < 10]
-    if not small.empty:
-        lines.append("  (" + ", ".join(small["board"]) + ": the published count is "
-                     + ", ".join(str(s) for s in small["published_successes"])
-                     + " boards, too few for the normal approximation; Fisher's exact "
-                     "test is the safer guide there)")
-    lines.append("  Verdict: " + ("all published single-point figures reproduced"
-                                  if not comparison["holm_reject"].any() else
-                                  "published figure(s) NOT reproduced: " + ", ".join(
-                                      comparison.loc[comparison["holm_reject"], "board"])))
+            + f" - published {row.published:.3f} ({row.published_successes:,}/"
+            f"{row.published_n:,}) = {row.difference:+.5f} [{row.difference_ci_low:+.5f}, "
+            f"{row.difference_ci_high:+.5f}]; Fisher exact p = {row.exact_p:.3g}: {verdict}")
     return "\n".join(lines)
 
 
@@ -212,7 +216,7 @@ def format_paired(paired: pd.DataFrame) -> str:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="solver_pass_rates")
     parser.add_argument("--n", type=int, default=50_000,
                         help="boards per subset and logic row (default 50,000)")
     parser.add_argument("--n-single-point", type=int, default=200_000,
@@ -236,16 +240,20 @@ def main(argv=None):
     inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
               "n": {"single-point": args.n_single_point, "subset": args.n, "logic": args.n},
               "wall_time_s": time.perf_counter() - start}
-    path = write_csv(table, args.out / "solver_pass_rates.csv",
+    path = write_csv(table, args.out / "solver_pass_rates.csv", summary=True,
                      metadata=collect_metadata(**inputs, extra=extra))
     published_path = write_csv(
-        comparison, args.out / "solver_pass_rates_published.csv",
+        comparison, args.out / "solver_pass_rates_published.csv", summary=True,
         metadata=collect_metadata(**inputs, extra=extra | {
             "holm_alpha": ALPHA,
-            "test": "pooled two-proportion z (statsmodels proportions_ztest) against the "
-                    f"published counts round(p * {PUBLISHED_N})"}))
+            "interval": "ours minus published: Newcombe (1998) method 10, hybrid score "
+                        "interval for two independent proportions "
+                        "(minestats.stats.difference_from_reference), published count "
+                        f"round(p * {PUBLISHED_N})",
+            "test": "Fisher's exact test of the two counts (scipy fisher_exact, two-sided; "
+                    "minestats.stats.exact_difference_p_value)"}))
     paired_path = write_csv(
-        paired, args.out / "solver_pass_rates_paired.csv",
+        paired, args.out / "solver_pass_rates_paired.csv", summary=True,
         metadata=collect_metadata(**inputs | {"n": args.n_paired}, extra={
             "row_seeds": dict(zip(paired["board"] + " " + paired["rule"] + " "
                                   + paired["click"], paired["seed"], strict=True)),

@@ -6,13 +6,20 @@ first click? For every rule (``uniform``, ``safe-click``, ``safe-opening``,
 ``--n-intermediate`` games (16x16/40) of policy ``best`` from that click
 (``--rules`` maps only some rules). Rule
 ``safe-opening`` needs the click's 3x3 clear, which every cell allows on these
-boards. Board i, rule r draws from child ``4i + r`` of ``SeedSequence(--seed)`` and
-its cell ``j = x + y * width`` from child j of that (seed label ``"42/k/j"``).
+boards. Board i, rule r draws from child ``k = 4i + r`` of the stream ``--seed/s``
+(``common.py``) and its cell ``j = x + y * width`` from child j of that (seed label
+``"42/s/k/j"``).
 
 Writes ``<out>/win_rate_by_click.csv`` (one row per board, rule and cell: the shared
-columns, win rate, Wilson interval, n, seed) and one heat map per board and rule,
-``<out>/win_rate_by_click_<board>_<rule>.png``, each with its ``.json`` sidecar, and
-prints the best cell of each map with its interval beside the corner's.
+columns, win rate, Wilson interval, n, seed), ``<out>/win_rate_by_click_classes.csv``
+(each map's cells pooled by class, `common.pool_by_click_class`: corner, edge next to
+a corner, edge, interior, each with its pooled win rate, Wilson interval and Pearson's
+chi-square test that its cells share one rate, then the test between classes) and one
+heat map per board and rule, ``<out>/win_rate_by_click_<board>_<rule>.png``, each
+with its ``.json`` sidecar. It prints the classes and their tests, the corner, and
+the best cell with a Bonferroni-adjusted interval (confidence 1 - 0.05 / cells),
+since it was picked from many. At the default few games per cell the chi-square's
+expected counts are small, so its p-values are rough.
 """
 
 from __future__ import annotations
@@ -20,10 +27,18 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser, board_slug, format_proportion, row_seeds
+from common import (
+    base_parser,
+    board_slug,
+    describe_extremes,
+    format_classes,
+    format_proportion,
+    pool_by_click_class,
+    row_seeds,
+)
 
 from minestats.board import BEGINNER, INTERMEDIATE
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.play import win_rate_sweep
 from minestats.plots import plot_probability_map
 from minestats.rules import RULES
@@ -47,7 +62,7 @@ def simulate_table(*, seed, n_by_board, workers, rules=RULES) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="win_rate_by_click")
     parser.add_argument("--n", type=int, default=100,
                         help="games per click position on 9x9/10 (default 100)")
     parser.add_argument("--n-intermediate", type=int, default=20,
@@ -63,6 +78,18 @@ def main(argv=None):
                                 extra={"policy": POLICY, "seeds": "board i, rule r, cell j: "
                                        f"{args.seed}/(4i + r)/j", "workers": args.workers})
     path = write_csv(table, args.out / "win_rate_by_click.csv", metadata=metadata)
+    classes = pd.concat(
+        [pool_by_click_class(board, table[(table["board"] == str(board))
+                                          & (table["rule"] == rule)], "win_rate")
+         .assign(board=str(board), rule=rule) for board in BOARDS for rule in args.rules],
+        ignore_index=True)
+    classes = classes[["board", "rule"] + [c for c in classes.columns
+                                           if c not in ("board", "rule")]]
+    classes_path = write_csv(classes, args.out / "win_rate_by_click_classes.csv",
+                             metadata=metadata | {
+                                 "test": "Pearson chi-square test of homogeneity (scipy "
+                                         "chi2_contingency, no Yates correction)"},
+                             summary=True)
     print(f"Win rate of policy {POLICY} by first click; n per cell {n_by_board}; root seed "
           f"{args.seed}; 95% Wilson intervals")
     for board in BOARDS:
@@ -74,19 +101,19 @@ def main(argv=None):
                 grid, label=f"P(win), policy {POLICY}; 95% half-width <= {half:.3f}",
                 title=f"Win rate by first click, {board}, {rule}\n"
                       f"n = {n_by_board[str(board)]:,} per cell, seed {args.seed}")
-            png = write_png(figure, args.out / f"win_rate_by_click_{board_slug(board)}_"
-                                               f"{rule}.png",
-                            metadata=metadata | {"board": str(board), "rule": rule})
-            best = rows.loc[rows["win_rate"].idxmax()]
+            png, _ = write_figure(figure, args.out / f"win_rate_by_click_{board_slug(board)}_"
+                                                     f"{rule}.png",
+                                  metadata=metadata | {"board": str(board), "rule": rule})
             corner = rows[(rows["click_x"] == 0) & (rows["click_y"] == 0)].iloc[0]
-            print(f"  {board} {rule:12} best cell ({best.click_x}, {best.click_y}): "
-                  + format_proportion(best.successes, best.n, best.ci_low, best.ci_high,
-                                      best.seed)
-                  + "  (the highest of many cells: its interval is not selection-aware); "
-                  "corner: " + format_proportion(corner.successes, corner.n, corner.ci_low,
-                                                 corner.ci_high, corner.seed)
-                  + f" [{png.name}]")
-    print(f"Wrote {path}, the maps and their sidecars; {time.perf_counter() - start:.1f} s wall")
+            print(f"  {board} {rule} [{png.name}]: corner (0, 0) "
+                  + format_proportion(corner.successes, corner.n, corner.ci_low,
+                                      corner.ci_high, corner.seed))
+            print("\n".join(describe_extremes(rows, "win_rate", which=("highest",))))
+            print("\n".join(format_classes(
+                classes[(classes["board"] == str(board)) & (classes["rule"] == rule)],
+                "win_rate")))
+    print(f"Wrote {path}, {classes_path}, the maps and their sidecars; "
+          f"{time.perf_counter() - start:.1f} s wall")
 
 
 if __name__ == "__main__":

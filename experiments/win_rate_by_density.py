@@ -2,7 +2,7 @@
 
 For each board and mine count in ``--densities`` (as a share of the cells, rounded
 to whole mines), ``--n`` games per policy. Row i (board, density, policy in that
-order) draws from child i of ``SeedSequence(--seed)``.
+order) draws from child i of the stream ``--seed/k`` (``common.py``).
 
 Writes ``<out>/win_rate_by_density.csv`` and ``<out>/win_rate_by_density.png``
 (Wilson bands per policy, one panel per board), each with its ``.json`` sidecar.
@@ -16,7 +16,7 @@ import pandas as pd
 from common import base_parser
 
 from minestats.board import Board
-from minestats.io.results import collect_metadata, write_csv, write_png
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.play import POLICIES, win_rate_sweep
 from minestats.plots import plot_proportion_bands
 
@@ -36,7 +36,7 @@ def simulate_table(*, seed, n, densities, workers) -> pd.DataFrame:
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="win_rate_by_density")
     parser.add_argument("--n", type=int, default=100, help="games per row (default 100)")
     parser.add_argument("--densities", type=float, nargs="+", default=list(DENSITIES),
                         help="mine densities (share of the cells)")
@@ -53,7 +53,7 @@ def main(argv=None):
         panel="size", title=f"Win rate by mine density, safe first click at the corner\n"
                             f"n = {args.n:,} games per point, seed {args.seed}",
         xlabel="mine density", ylabel="P(win)")
-    png = write_png(figure, args.out / "win_rate_by_density.png", metadata=metadata)
+    png, _ = write_figure(figure, args.out / "win_rate_by_density.png", metadata=metadata)
     print(f"Win rate by density (n = {args.n:,} per row, root seed {args.seed}, row i = "
           "child i; 95% Wilson intervals)")
     for row in table.itertuples():

@@ -4,10 +4,26 @@ Rows: 8x8/10, 9x9/10, 16x16/40 and 30x16/99, each under a safe first click at th
 corner (``safe-click``, the literature's SFAR), a first click guaranteed an opening at
 (2, 2) on the small boards and (3, 3) on Expert (``safe-opening``, SNR), Windows XP's
 placement clicked at the corner, and no protection (``uniform``, corner); every
-policy. Row i draws from child i of ``SeedSequence(seed)``. The published figures
+policy. Row i draws from child i of the experiment's stream ``seed/k``. The published figures
 (Tu et al., PSEQ-D256, 10^8 games; Hill, Expert, 10^7 games) are compared with the
-``best`` rows: the difference with its 95 % interval (Newcombe's hybrid score
-interval) and a z.
+``best`` rows: ours minus published with its 95 % interval (Newcombe's hybrid score
+interval for two independent proportions: the published n is known, and its count is
+taken as round(rate * games); `minestats.stats.difference_from_reference`) and the z of
+that difference with its two-sided p. The published rates are printed to four
+decimals, so their counts carry a rounding error of up to 0.00005, far inside every
+interval here.
+
+The policies are also compared on common games (`minestats.compare`): for every board
+and setting, ``--n-paired-*`` layouts are drawn once and every policy plays every one
+of them, with the same tie-break seeds; setting ``j`` draws from child ``j`` of child
+``len(rows)`` of the stream (after the rows). Each adjacent pair (``safest`` then
+``best``) gets its 2x2 table of games won by both, by one only, by neither; the
+paired difference with Newcombe's interval for paired proportions, how much narrower
+it is than the unpaired interval at the same n, and McNemar's exact p, Holm-adjusted
+over the pairs.
+
+Writes ``win_rates.csv``, ``win_rates_published.csv`` and ``win_rates_paired.csv``,
+each with its sidecar.
 """
 
 from __future__ import annotations
@@ -18,12 +34,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from common import base_parser, row_seeds
-from statsmodels.stats.proportion import confint_proportions_2indep
 
 from minestats.board import Board
 from minestats.io.results import collect_metadata, write_csv
+from minestats.paired import compare
 from minestats.play import POLICIES, win_rate
 from minestats.runs.store import ChunkStore
+from minestats.stats import difference_from_reference, holm_reject, two_sided_p_values
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))
 PUBLISHED = [  # board, rule, click, source, win rate, games
@@ -40,6 +58,12 @@ PUBLISHED = [  # board, rule, click, source, win rate, games
 ]
 
 
+PAIRED_COLUMNS = ["board", "rule", "click_x", "click_y", "first", "second", "n", "both",
+                  "first_only", "second_only", "neither", "first_rate", "second_rate",
+                  "difference", "difference_ci_low", "difference_ci_high", "unpaired_ci_low",
+                  "unpaired_ci_high", "width_ratio", "mcnemar_p", "holm_reject", "seed"]
+
+
 def setups(board: Board):
     """(rule, click) of each row for one board."""
     opening = (3, 3) if board.width >= 30 else (2, 2)
@@ -47,10 +71,15 @@ def setups(board: Board):
             ("uniform", (0, 0))]
 
 
+def table_rows():
+    """(board, rule, click, policy) of every row of the win-rate table, in order."""
+    return [(board, rule, click, policy) for board in BOARDS
+            for rule, click in setups(board) for policy in POLICIES]
+
+
 def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers,
                    store=None, n_paper=None, n_paper_opening=None) -> pd.DataFrame:
-    rows = [(board, rule, click, policy) for board in BOARDS
-            for rule, click in setups(board) for policy in POLICIES]
+    rows = table_rows()
     sizes = {8: n_small, 9: n_small, 16: n_intermediate, 30: n_expert}
     paper = {("safe-click", "best"): n_paper, ("safe-opening", "best"): n_paper_opening}
     results = []
@@ -65,29 +94,66 @@ def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, worke
     return pd.DataFrame(results)
 
 
+def paired_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers,
+                 store=None) -> pd.DataFrame:
+    """Adjacent policies on common games: one row per board, setting and pair."""
+    settings = [(board, rule, click) for board in BOARDS for rule, click in setups(board)]
+    sizes = {8: n_small, 9: n_small, 16: n_intermediate, 30: n_expert}
+    group = row_seeds(seed, len(table_rows()) + 1)[-1]
+    frames = [compare(board, policies=POLICIES, rule=rule, click=click,
+                      n=sizes[board.width], seed=setting_seed, chunk_size=chunk_size,
+                      workers=workers, store=store)
+              .to_frame(adjacent=True, confidence_level=DEFAULT_CONFIDENCE_LEVEL)
+              for (board, rule, click), setting_seed in zip(
+                  settings, row_seeds(group, len(settings)), strict=True)]
+    table = pd.concat(frames, ignore_index=True)
+    table["holm_reject"] = holm_reject(table["mcnemar_p"].to_numpy(), alpha=DEFAULT_ALPHA)
+    rest = [column for column in table.columns if column not in PAIRED_COLUMNS]
+    return table[PAIRED_COLUMNS + rest]
+
+
+def format_paired(paired: pd.DataFrame) -> str:
+    """Each adjacent pair: both rates, the paired difference and what pairing saved."""
+    lines = [f"Adjacent policies on common games: second minus first win rate, "
+             f"{DEFAULT_CONFIDENCE_LEVEL:.0%} Newcombe paired interval, its width against "
+             f"the unpaired interval at the same n, McNemar exact p (Holm at alpha = "
+             f"{DEFAULT_ALPHA} over the {len(paired)} pairs):"]
+    for row in paired.itertuples():
+        verdict = "differ" if row.holm_reject else "no difference shown"
+        lines.append(
+            f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.second} - "
+            f"{row.first}: {row.second_rate:.4f} - {row.first_rate:.4f} = "
+            f"{-row.difference:+.4f} [{-row.difference_ci_high:+.4f}, "
+            f"{-row.difference_ci_low:+.4f}] (n = {row.n:,}; only {row.first} "
+            f"{row.first_only:,}, only {row.second} {row.second_only:,}; seed {row.seed}); "
+            f"width x{row.width_ratio:.2f} of unpaired, p = {row.mcnemar_p:.2g}: {verdict}")
+    return "\n".join(lines)
+
+
 def compare_published(table: pd.DataFrame) -> pd.DataFrame:
     best = table[table["policy"] == "best"].set_index(["board", "rule", "click_x", "click_y"])
     rows = []
     for board, rule, (x, y), source, rate, games in PUBLISHED:
         ours = best.loc[(board, rule, x, y)]
-        published = round(rate * games)
-        low, high = confint_proportions_2indep(int(ours["successes"]), int(ours["n"]),
-                                               published, games, method="newcomb")
-        difference = ours["win_rate"] - published / games
+        difference = difference_from_reference(int(ours["successes"]), int(ours["n"]), rate,
+                                               games)
         se = np.sqrt(ours["win_rate"] * (1 - ours["win_rate"]) / ours["n"]
                      + rate * (1 - rate) / games)
+        z = difference.difference / se if se > 0 else np.sign(difference.difference) * np.inf
         rows.append({"board": board, "rule": rule, "click_x": x, "click_y": y,
                      "source": source, "published_win_rate": rate, "published_n": games,
                      "policy": "best", "n": int(ours["n"]), "successes": int(ours["successes"]),
-                     "win_rate": ours["win_rate"], "difference": difference,
-                     "difference_ci_low": low, "difference_ci_high": high,
-                     "z": difference / se, "seed": ours["seed"]})
+                     "win_rate": ours["win_rate"], "difference": difference.difference,
+                     "difference_ci_low": difference.low,
+                     "difference_ci_high": difference.high,
+                     "difference_method": difference.method, "z": z,
+                     "p_value": float(two_sided_p_values(z)), "seed": ours["seed"]})
     return pd.DataFrame(rows)
 
 
 def main(argv=None):
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0])
+    parser = base_parser(__doc__.splitlines()[0], experiment="win_rates")
     parser.add_argument("--n-small", type=int, default=1000,
                         help="games per 8x8 and 9x9 row (default 1,000)")
     parser.add_argument("--n-intermediate", type=int, default=300,
@@ -100,6 +166,13 @@ def main(argv=None):
     parser.add_argument("--n-paper-opening", type=int, default=None,
                         help="games for the Expert opening-start row at (3, 3), policy best "
                              "(default --n-expert)")
+    parser.add_argument("--n-paired-small", type=int, default=500,
+                        help="common games per 8x8 and 9x9 setting for the paired policy "
+                             "comparison (default 500)")
+    parser.add_argument("--n-paired-intermediate", type=int, default=150,
+                        help="common games per 16x16 setting (default 150)")
+    parser.add_argument("--n-paired-expert", type=int, default=50,
+                        help="common games per 30x16 setting (default 50)")
     parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
     parser.add_argument("--store", type=Path, default=None,
                         help="chunk store (SQLite) that makes the run resumable")
@@ -109,6 +182,10 @@ def main(argv=None):
                            n_intermediate=args.n_intermediate, n_expert=args.n_expert,
                            chunk_size=args.chunk_size, workers=args.workers, store=store,
                            n_paper=args.n_paper, n_paper_opening=args.n_paper_opening)
+    paired = paired_table(seed=args.seed, n_small=args.n_paired_small,
+                          n_intermediate=args.n_paired_intermediate,
+                          n_expert=args.n_paired_expert, chunk_size=args.chunk_size,
+                          workers=args.workers, store=store)
     comparison = compare_published(table)
     inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
               "n": {"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate,
@@ -116,22 +193,37 @@ def main(argv=None):
                     "30x16 safe-click (0, 0) best": args.n_paper or args.n_expert,
                     "30x16 safe-opening (3, 3) best": args.n_paper_opening or args.n_expert},
               "wall_time_s": time.perf_counter() - start}
-    path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs))
+    path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs),
+                     summary=True)
     published_path = write_csv(comparison, args.out / "win_rates_published.csv",
-                               metadata=collect_metadata(**inputs))
+                               metadata=collect_metadata(**inputs), summary=True)
+    paired_path = write_csv(paired, args.out / "win_rates_paired.csv", metadata=collect_metadata(
+        **inputs | {"n": {"8x8 and 9x9": args.n_paired_small,
+                          "16x16": args.n_paired_intermediate,
+                          "30x16": args.n_paired_expert}},
+        extra={"holm_alpha": DEFAULT_ALPHA, "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
+               "interval": "Newcombe (1998) method 10 for paired proportions "
+                           "(minestats.stats.paired_difference_interval); unpaired: "
+                           "Newcombe's independent-samples interval at the same n",
+               "test": "McNemar exact (statsmodels mcnemar, exact=True)"}), summary=True)
     print(f"Win rates (root seed {args.seed}, row i = child i; 95 % Wilson intervals)")
     for row in table.itertuples():
         print(f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.policy:7}"
               f" {row.win_rate:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}]"
               f" ({row.successes:,}/{row.n:,}, seed {row.seed});"
               f" {row.guesses_per_game:.2f} guesses per game")
-    print("Against the published figures (policy best):")
+    print("Against the published figures (policy best): ours minus published, 95 % Newcombe"
+          " hybrid score interval for two independent proportions (published n known), z of"
+          " the difference and its two-sided p:")
     for row in comparison.itertuples():
         print(f"  {row.board:9} {row.rule:12} {row.source:20} published"
-              f" {row.published_win_rate:.4f}, ours {row.win_rate:.4f} (n = {row.n:,}):"
-              f" difference {row.difference:+.4f} [{row.difference_ci_low:+.4f},"
-              f" {row.difference_ci_high:+.4f}], z = {row.z:+.2f}")
-    print(f"Wrote {path}, {published_path}; {time.perf_counter() - start:.1f} s wall")
+              f" {row.published_win_rate:.4f} (n = {row.published_n:,}), ours"
+              f" {row.win_rate:.4f} (n = {row.n:,}): difference {row.difference:+.4f}"
+              f" [{row.difference_ci_low:+.4f}, {row.difference_ci_high:+.4f}],"
+              f" z = {row.z:+.2f}, p = {row.p_value:.2g}")
+    print(format_paired(paired))
+    print(f"Wrote {path}, {published_path}, {paired_path}; "
+          f"{time.perf_counter() - start:.1f} s wall")
 
 
 if __name__ == "__main__":

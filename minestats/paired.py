@@ -371,8 +371,9 @@ def _contender_list(name: str, value, kinds: str) -> list:
     if isinstance(value, str) or not isinstance(value, list | tuple):
         raise ValueError(f"{name} ({value!r}) must be a list of {kinds}")
     if len(value) < 2:
-        raise ValueError(f"{name} ({list(value)!r}) must list at least two contenders to "
-                         "compare")
+        shown = [solver_label(item) if isinstance(item, SolverOptions) else item
+                 for item in value]
+        raise ValueError(f"{name} ({shown!r}) must list at least two contenders to compare")
     return list(value)
 
 

@@ -7,20 +7,32 @@ value of cell ``(x, y)`` read from ``grid[y, x]``.
 Small boards (both sides at most `ANNOTATE_LIMIT`) carry their value in each cell.
 
 Tables (`plot_proportion_bands`, `plot_distributions`, `plot_fitted_curves`) are
-drawn from tidy DataFrames: one panel per value of a ``panel`` column, one colour per
-value of a ``series`` column, in the order the values first appear.
-`plot_fitted_curves` tells its series apart by colour-blind-safe colours
-(`SAFE_COLOURS`, Okabe and Ito), line styles and markers at once, so they stay
-distinct in grey.
+drawn from tidy DataFrames: one panel per value of a ``panel`` column, one style per
+value of a ``series`` column, in the order the values first appear. Each series has
+a colour-blind-safe colour (`SAFE_COLOURS`, Okabe and Ito), a line style and a
+marker at once, so curves stay distinct in grey and where they overlap. Where
+interval bands are too narrow to see, the figure title says so
+(`plot_proportion_bands`), or differences from a reference series are drawn with
+their own intervals (`plot_distributions` with ``difference_from``).
+
+One style for every figure: each plot function builds its figure inside
+``matplotlib.rc_context(STYLE)``, which fixes the font (DejaVu Sans, shipped with
+matplotlib, so every machine draws the same), font sizes, line widths and the
+colour cycle. The settings stay with the figure's artists, so a figure saved
+later looks the same.
 
 Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
 global state is touched and no backend needs choosing; save them with
-`minestats.io.results.write_png` or ``Figure.savefig``.
+`minestats.io.results.write_figure` (PNG and its PDF twin) or ``Figure.savefig``.
 """
 
 from __future__ import annotations
 
+import functools
+
+import matplotlib
 import numpy as np
+from matplotlib import cycler
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -30,6 +42,7 @@ from matplotlib.ticker import MaxNLocator
 __all__ = [
     "ANNOTATE_LIMIT",
     "SAFE_COLOURS",
+    "STYLE",
     "plot_distributions",
     "plot_fitted_curves",
     "plot_probability_map",
@@ -41,10 +54,47 @@ ANNOTATE_LIMIT = 16
 SAFE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 """Okabe and Ito's colour-blind-safe palette (blue, vermillion, green, purple, orange,
 sky blue, black; yellow left out: too light on white)."""
-_LINE_STYLES = ("-", "--", "-.", ":")
+_LINE_STYLES = ("-", "--", "-.", ":", (0, (8, 2)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)))
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+STYLE = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9.0,
+    "axes.titlesize": 10.0,
+    "axes.labelsize": 9.0,
+    "figure.titlesize": 10.0,
+    "xtick.labelsize": 8.0,
+    "ytick.labelsize": 8.0,
+    "legend.fontsize": 8.0,
+    "legend.title_fontsize": 8.0,
+    "legend.frameon": False,
+    "axes.linewidth": 0.8,
+    "lines.linewidth": 1.5,
+    "lines.markersize": 4.0,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.6,
+    "axes.prop_cycle": cycler(color=SAFE_COLOURS, linestyle=_LINE_STYLES),
+}
+"""The rc settings every figure of this module is built with (see the module notes)."""
+_NARROW = 0.01  # a band under 1% of the axis height is hidden by a 1.5-point line
 _CELL_INCHES = 0.42
 _HIDDEN_COLOUR = "0.85"
+
+
+def _styled(plot):
+    """Build ``plot``'s figure inside ``matplotlib.rc_context(STYLE)``."""
+    @functools.wraps(plot)
+    def styled(*args, **kwargs):
+        with matplotlib.rc_context(STYLE):
+            return plot(*args, **kwargs)
+
+    return styled
+
+
+def _series_styles(names) -> dict:
+    """One colour, line style and marker per series name, in order, as Line2D options."""
+    return {name: {"color": SAFE_COLOURS[i % len(SAFE_COLOURS)],
+                   "linestyle": _LINE_STYLES[i % len(_LINE_STYLES)],
+                   "marker": _MARKERS[i % len(_MARKERS)]} for i, name in enumerate(names)}
 
 
 def _as_grid(grid, name: str) -> np.ndarray:
@@ -102,6 +152,7 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
     return figure, axes
 
 
+@_styled
 def plot_probability_map(grid, *, title, label="P(first click opens)", limits=None,
                          cmap="viridis", value_format=".2f", annotate=None,
                          mask=None) -> Figure:
@@ -178,6 +229,7 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     return figure
 
 
+@_styled
 def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
                cmap="RdBu_r", annotate=None, mask=None) -> Figure:
     """Heat map of z-scores (Monte Carlo vs exact), centred on 0, marking Holm rejections.
@@ -269,19 +321,32 @@ def _check_contains(table, low, value, high, *, what="interval") -> None:
         raise ValueError(f"every {what} [{low}, {high}] must contain its {value}")
 
 
-def _panels(table, *, panel, series, columns, title):
-    """Check a tidy table; return a Figure with one axes per panel value, and the groups."""
+def _panels(table, *, panel, series, columns, rows=1):
+    """Check a tidy table; return a Figure, its axes (rows x panels), groups and styles.
+
+    The groups are ``(axes column, panel value, that panel's rows)``; the styles
+    are `_series_styles` of the series in order of appearance.
+    """
     _check_table(table, {panel, series, *columns})
     panels = list(dict.fromkeys(table[panel]))
     names = list(dict.fromkeys(table[series]))
-    figure = Figure(figsize=(1.0 + 4.6 * len(panels), 4.4), layout="constrained")
-    axes = figure.subplots(1, len(panels), squeeze=False)[0]
-    figure.suptitle(title)
-    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
-    return figure, [(axis, value, table[table[panel] == value])
-                    for axis, value in zip(axes, panels, strict=True)], names, colours
+    figure = Figure(figsize=(1.0 + 4.6 * len(panels), 4.4 + 2.6 * (rows - 1)),
+                    layout="constrained")
+    axes = figure.subplots(rows, len(panels), squeeze=False, sharex="col" if rows > 1 else "none",
+                           height_ratios=[1.6] + [1.0] * (rows - 1))
+    return figure, [(axes[:, i], value, table[table[panel] == value])
+                    for i, value in enumerate(panels)], names, _series_styles(names)
 
 
+def _finish_axes(axis, *, title, xlabel, ylabel, series, handles=None) -> None:
+    axis.set_title(title)
+    axis.set_xlabel(xlabel)
+    axis.set_ylabel(ylabel)
+    axis.grid(True)
+    axis.legend(handles=handles, title=series)
+
+
+@_styled
 def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
                           y="pass_rate", low="ci_low", high="ci_high", ylim=(0, 1)) -> Figure:
     """Proportions against ``x`` with shaded interval bands: one panel per ``panel`` value.
@@ -325,33 +390,47 @@ def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
     ['logic', 'subset']
     >>> len(figure.axes[0].collections)  # one shaded band per curve
     2
+
+    Bands too narrow to see are counted in the title:
+
+    >>> narrow = table.assign(ci_low=table["pass_rate"] - 0.001,
+    ...                       ci_high=table["pass_rate"] + 0.001)
+    >>> plot_proportion_bands(narrow, x="density", series="solver", panel="board",
+    ...                       title="t", xlabel="d", ylabel="p").get_suptitle().splitlines()[1]
+    '4 of 4 interval bands are narrower than the line (width < 0.01) at this n'
     """
-    figure, groups, names, colours = _panels(table, panel=panel, series=series,
-                                             columns=(x, y, low, high), title=title)
+    figure, groups, names, styles = _panels(table, panel=panel, series=series,
+                                            columns=(x, y, low, high))
     _check_contains(table, low, y, high)
-    for axis, value, rows in groups:
+    for (axis,), value, rows in groups:
         for name in names:
             curve = rows[rows[series] == name].sort_values(x)
             if curve.empty:
                 continue
-            axis.fill_between(curve[x], curve[low], curve[high], color=colours[name],
+            axis.fill_between(curve[x], curve[low], curve[high], color=styles[name]["color"],
                               alpha=0.25, linewidth=0)
-            axis.plot(curve[x], curve[y], marker="o", markersize=3, color=colours[name],
-                      label=str(name))
-        axis.set_title(str(value))
-        axis.set_xlabel(xlabel)
-        axis.set_ylabel(ylabel)
+            axis.plot(curve[x], curve[y], markersize=3.5, label=str(name), **styles[name])
+        _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series)
         axis.set_ylim(*ylim)
-        axis.grid(alpha=0.3)
-        axis.legend(title=series, frameon=False)
+    limit = _NARROW * (ylim[1] - ylim[0])
+    narrow = int(((table[high] - table[low]) < limit).sum())
+    figure.suptitle(title if not narrow else
+                    f"{title}\n{narrow} of {len(table)} interval bands are narrower than the "
+                    f"line (width < {limit:.2g}) at this n")
     return figure
 
 
-def plot_distributions(table, *, value, count, series, panel, title, xlabel) -> Figure:
+@_styled
+def plot_distributions(table, *, value, count, series, panel, title, xlabel,
+                       difference_from=None, confidence_level=0.95) -> Figure:
     """Histograms of counts as shares (step lines): one panel per ``panel`` value.
 
     Each ``series`` is normalised by its own total count within the panel, so
-    series drawn with different numbers of boards compare directly.
+    series drawn with different numbers of boards compare directly. Distributions
+    that nearly coincide are hard to tell apart even with distinct styles; give
+    ``difference_from`` to add, under each panel, each other series' share minus
+    that series' share, with a shaded Newcombe interval (the square-and-add of the
+    two Wilson intervals, as `minestats.stats.difference_interval`) per value.
 
     Parameters
     ----------
@@ -362,6 +441,10 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel) -> 
         Columns of the integer value, its count, the series and the panel.
     title, xlabel : str
         Figure title (name n and seed), horizontal-axis label.
+    difference_from : str, optional
+        A series to draw differences from, in a second row of panels.
+    confidence_level : float, optional
+        Coverage of the difference intervals, default 0.95.
 
     Returns
     -------
@@ -370,7 +453,8 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel) -> 
     Raises
     ------
     ValueError
-        If a column is missing, the table is empty, or a count is negative.
+        If a column is missing, the table is empty, a count is negative, or
+        ``difference_from`` is not a series of the table.
 
     Examples
     --------
@@ -382,29 +466,66 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel) -> 
     >>> line = figure.axes[0].lines[0]
     >>> line.get_label(), line.get_ydata().tolist()  # shares of rule a at 1, 2, 3
     ('a', [0.25, 0.75, 0.0])
+
+    With differences from series ``a``, a second row shows ``b`` minus ``a``:
+
+    >>> figure = plot_distributions(table, value="bbbv", count="count", series="rule",
+    ...                             panel="board", title="t", xlabel="3BV",
+    ...                             difference_from="a")
+    >>> zero, difference = figure.axes[1].lines
+    >>> difference.get_label(), difference.get_ydata().tolist()
+    ('b', [-0.25, -0.25, 0.5])
     """
-    figure, groups, names, colours = _panels(table, panel=panel, series=series,
-                                             columns=(value, count), title=title)
+    from minestats.stats import wilson_interval
+
+    rows_of_panels = 1 if difference_from is None else 2
+    figure, groups, names, styles = _panels(table, panel=panel, series=series,
+                                            columns=(value, count), rows=rows_of_panels)
+    figure.suptitle(title)
     if (table[count] < 0).any():
         raise ValueError(f"column {count!r} holds negative counts")
-    for axis, panel_value, rows in groups:
+    if difference_from is not None and difference_from not in names:
+        raise ValueError(f"difference_from ({difference_from!r}) is not a {series} of the "
+                         f"table: {names}")
+    for axes, panel_value, rows in groups:
         span = np.arange(rows[value].min(), rows[value].max() + 1)
-        for name in names:
-            part = rows[rows[series] == name]
-            if part.empty:
+        counts = {name: rows[rows[series] == name].groupby(value)[count].sum()
+                  .reindex(span, fill_value=0).to_numpy() for name in names
+                  if (rows[series] == name).any()}
+        every = max(1, len(span) // 12)  # markers tell the lines apart without clutter
+        for name, counted in counts.items():
+            axes[0].step(span, counted / counted.sum(), where="mid", markevery=every,
+                         label=str(name), **styles[name])
+        _finish_axes(axes[0], title=str(panel_value), xlabel=xlabel, ylabel="share of boards",
+                     series=series)
+        axes[0].set_ylim(bottom=0)
+        if difference_from is None or difference_from not in counts:
+            continue
+        reference = counts[difference_from]
+        ref_share = reference / reference.sum()
+        ref_low, ref_high = wilson_interval(reference, reference.sum(),
+                                            confidence_level=confidence_level)
+        axes[0].set_xlabel("")
+        axes[0].tick_params(labelbottom=False)  # the difference panel below carries them
+        axes[1].axhline(0, **{**styles[difference_from], "marker": "none"}, linewidth=1.0)
+        for name, counted in counts.items():
+            if name == difference_from:
                 continue
-            totals = part.groupby(value)[count].sum().reindex(span, fill_value=0)
-            axis.step(span, totals.to_numpy() / totals.sum(), where="mid",
-                      color=colours[name], label=str(name))
-        axis.set_title(str(panel_value))
-        axis.set_xlabel(xlabel)
-        axis.set_ylabel("share of boards")
-        axis.set_ylim(bottom=0)
-        axis.grid(alpha=0.3)
-        axis.legend(title=series, frameon=False)
+            share = counted / counted.sum()
+            low, high = wilson_interval(counted, counted.sum(), confidence_level=confidence_level)
+            difference = share - ref_share
+            axes[1].fill_between(span, difference - np.hypot(share - low, ref_high - ref_share),
+                                 difference + np.hypot(high - share, ref_share - ref_low),
+                                 step="mid", color=styles[name]["color"], alpha=0.25,
+                                 linewidth=0)
+            axes[1].step(span, difference, where="mid", markevery=every, label=str(name),
+                         **styles[name])
+        _finish_axes(axes[1], title="", xlabel=xlabel, ylabel=f"share minus {difference_from}",
+                     series=f"{series} (shaded: {confidence_level:.0%} interval)")
     return figure
 
 
+@_styled
 def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabel,
                        y="pass_rate", low="ci_low", high="ci_high", fit="fit",
                        fit_low="fit_low", fit_high="fit_high", marks=None, mark_level=0.5,
@@ -471,8 +592,9 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
     >>> len(axis.collections)  # the band, the points' bars, the mark's bar
     3
     """
-    figure, groups, names, _ = _panels(points, panel=panel, series=series,
-                                       columns=(x, y, low, high), title=title)
+    figure, groups, names, styles = _panels(points, panel=panel, series=series,
+                                            columns=(x, y, low, high))
+    figure.suptitle(title)
     _check_table(curves, {x, fit, fit_low, fit_high, series, panel}, name="curves")
     _check_contains(points, low, y, high)
     _check_contains(curves, fit_low, fit, fit_high, what="band")
@@ -480,10 +602,7 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
         missing = sorted({series, panel, "mark", "mark_low", "mark_high"} - set(marks.columns))
         if missing:
             raise ValueError(f"marks lacks the columns {missing}")
-    styles = {name: {"color": SAFE_COLOURS[i % len(SAFE_COLOURS)],
-                     "linestyle": _LINE_STYLES[i % len(_LINE_STYLES)],
-                     "marker": _MARKERS[i % len(_MARKERS)]} for i, name in enumerate(names)}
-    for axis, value, rows in groups:
+    for (axis,), value, rows in groups:
         handles = []
         for name in names:
             measured = rows[rows[series] == name].sort_values(x)
@@ -495,7 +614,7 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
                 axis.fill_between(curve[x], curve[fit_low], curve[fit_high],
                                   color=style["color"], alpha=0.2, linewidth=0)
                 axis.plot(curve[x], curve[fit], color=style["color"],
-                          linestyle=style["linestyle"], linewidth=1.5)
+                          linestyle=style["linestyle"])
             if not measured.empty:
                 axis.errorbar(measured[x], measured[y],
                               yerr=[measured[y] - measured[low], measured[high] - measured[y]],
@@ -514,10 +633,7 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
                                       color=style["color"], marker="|", markersize=12,
                                       markeredgewidth=2, capsize=4, linestyle="none")
                 drawn.lines[0].set_gid("mark")
-        axis.set_title(str(value))
-        axis.set_xlabel(xlabel)
-        axis.set_ylabel(ylabel)
+        _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series,
+                     handles=handles)
         axis.set_ylim(*ylim)
-        axis.grid(alpha=0.3)
-        axis.legend(handles=handles, title=series, frameon=False)
     return figure

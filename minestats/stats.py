@@ -6,9 +6,20 @@ difference between two proportions measured on the same trials (a paired 2x2
 table) carries Newcombe's square-and-add interval for paired data, built from the
 two Wilson intervals (`paired_difference_interval`), and McNemar's exact test
 (`mcnemar_p_value`); `difference_interval` is the same construction for two
-independent samples, to show what the pairing saves. A ratio of two independent
-estimates (a mine frequency against a reference's) carries the delta-method
-interval on the log scale (`ratio_interval`; Katz's interval for two proportions).
+independent samples, to show what the pairing saves. A figure from elsewhere (a
+published pass rate, say) is compared by `difference_from_reference` (the difference
+with its interval, Newcombe's when the other n is known) and
+`exact_difference_p_value` (Fisher's exact test, or an exact binomial test against a
+fixed value).
+
+Maps of many proportions (one per click position) have their own tools:
+`detectable_deviation` (the smallest error a Holm-corrected test of every cell would
+find), `neighbour_correlation` (how alike the z-scores of adjacent cells are) and
+`homogeneity_test` (are several cells consistent with one common rate).
+
+A ratio of two independent estimates (a mine frequency against a reference's)
+carries the delta-method interval on the log scale (`ratio_interval`; Katz's
+interval for two proportions).
 
 Many tests at once are judged by Holm's method (`holm_reject`, `holm_adjust`), and
 a p-value is printed with a floor (`format_p_value`, ``P_VALUE_FLOOR``): beyond
@@ -31,8 +42,10 @@ import numpy as np
 
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 
-__all__ = ["P_VALUE_FLOOR", "ConfidenceInterval", "ProportionResult", "difference_interval",
-           "format_p_value", "holm_adjust", "holm_reject", "mcnemar_p_value",
+__all__ = ["P_VALUE_FLOOR", "ConfidenceInterval", "Difference", "Homogeneity",
+           "ProportionResult", "detectable_deviation", "difference_from_reference",
+           "difference_interval", "exact_difference_p_value", "format_p_value", "holm_adjust",
+           "holm_reject", "homogeneity_test", "mcnemar_p_value", "neighbour_correlation",
            "paired_difference_interval", "proportion_interval", "ratio_interval",
            "two_sided_p_values", "wilson_interval", "z_scores"]
 
@@ -302,6 +315,249 @@ def ratio_interval(estimate1, standard_error1, estimate2, standard_error2=0.0, *
     if low.ndim == 0:
         return ConfidenceInterval(float(low), float(high))
     return ConfidenceInterval(low, high)
+
+
+class Difference(NamedTuple):
+    """A difference of proportions ``ours - reference`` with its interval and how it was made.
+
+    ``method`` is ``'newcombe'`` (the reference has a known n: Newcombe's hybrid score
+    interval for two independent proportions) or ``'wilson-fixed'`` (the reference is
+    a fixed value: the Wilson interval of ours, shifted by it).
+    """
+
+    difference: float
+    low: float
+    high: float
+    method: str
+
+
+def difference_from_reference(successes, trials, reference, reference_trials=None, *,
+                              confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> Difference:
+    """Our proportion minus a reference figure (a published one, say), with its interval.
+
+    When the reference came from ``reference_trials`` independent trials, its count
+    is taken as ``round(reference * reference_trials)`` and the interval is
+    Newcombe's hybrid score interval for two independent proportions
+    (`difference_interval`, method 10 of Newcombe 1998). When its n is unknown
+    (``reference_trials=None``) it is treated as a fixed value ``r``, without error:
+    the interval is the Wilson interval of ours minus ``r``, ``(l - r, u - r)``. The
+    ``method`` field of the result says which.
+
+    Parameters
+    ----------
+    successes, trials : int
+        Our count.
+    reference : float
+        The other proportion, in [0, 1].
+    reference_trials : int, optional
+        Its number of trials, if known.
+    confidence_level : float, optional
+        Default 0.95.
+
+    Returns
+    -------
+    Difference
+        ``(difference, low, high, method)``.
+
+    Examples
+    --------
+    Newcombe's example (a), 56/70 against 48/80 = 0.6:
+
+    >>> d = difference_from_reference(56, 70, 0.6, 80)
+    >>> round(d.difference, 4), round(d.low, 4), round(d.high, 4), d.method
+    (0.2, 0.0524, 0.3339, 'newcombe')
+    >>> d = difference_from_reference(56, 70, 0.6)
+    >>> round(d.low, 4), round(d.high, 4), d.method
+    (0.0918, 0.277, 'wilson-fixed')
+    """
+    if not 0 <= reference <= 1:
+        raise ValueError(f"reference ({reference}) must lie in [0, 1]")
+    level = check_confidence_level(confidence_level)
+    if reference_trials is None:
+        low, high = wilson_interval(successes, trials, confidence_level=level)
+        return Difference(successes / trials - reference, float(low - reference),
+                          float(high - reference), "wilson-fixed")
+    reference_successes = round(reference * reference_trials)
+    low, high = difference_interval(successes, trials, reference_successes, reference_trials,
+                                    confidence_level=level)
+    return Difference(successes / trials - reference_successes / reference_trials, low, high,
+                      "newcombe")
+
+
+def exact_difference_p_value(successes, trials, reference, reference_trials=None) -> float:
+    """Two-sided exact p-value that our proportion equals a reference figure.
+
+    With ``reference_trials`` known, the two counts are two independent binomials
+    and the test is Fisher's exact test of the 2x2 table (scipy's ``fisher_exact``,
+    conditional on the total count; the reference count is
+    ``round(reference * reference_trials)``). Boschloo's unconditional test is more
+    powerful but maximises over every table, which at n = 200,000 is out of reach;
+    Fisher's test keeps its level at any count, which is what a count as small as 2
+    needs. Without ``reference_trials`` the reference is a fixed value and the test
+    is the exact binomial test of our count against it (scipy's ``binomtest``).
+
+    Examples
+    --------
+    The Expert single-point pass rate, 230 of 200,000 boards, against the published
+    2 of 2,000:
+
+    >>> round(exact_difference_p_value(230, 200_000, 0.001, 2_000), 4)
+    1.0
+    >>> round(exact_difference_p_value(7, 10, 0.5), 4)
+    0.3438
+    """
+    from scipy import stats as scipy_stats
+
+    _check_counts(successes, trials)
+    if not 0 <= reference <= 1:
+        raise ValueError(f"reference ({reference}) must lie in [0, 1]")
+    if reference_trials is None:
+        return float(scipy_stats.binomtest(int(successes), int(trials), reference).pvalue)
+    other = round(reference * reference_trials)
+    table = [[int(successes), int(trials - successes)], [other, reference_trials - other]]
+    return float(scipy_stats.fisher_exact(table).pvalue)
+
+
+def detectable_deviation(expected, trials, *, alpha=DEFAULT_ALPHA, tests=1, power=0.8):
+    """Smallest deviation from ``expected`` a z-test finds with the given power.
+
+    For a cell whose true proportion is ``p + d`` and which is tested, among
+    ``tests`` cells by Holm's method at family-wise level ``alpha``, against ``p``:
+    Holm's first step rejects at the Bonferroni level ``alpha / tests``, so a single
+    deviating cell is found with probability ``power`` once::
+
+        |d| = (z(1 - alpha / (2 tests)) + z(power)) * sqrt(p (1 - p) / trials)
+
+    with ``z`` the standard normal quantile (the variance under the null, as
+    `z_scores` uses). Where ``p`` is 0 or 1 a single contrary trial gives
+    ``|z| = inf`` and a rejection, so ``|d|`` is the deviation that shows one with
+    probability ``power``: ``1 - (1 - power) ** (1 / trials)``.
+
+    Parameters
+    ----------
+    expected : float or array_like
+        The proportions under the null hypothesis.
+    trials : int or array_like
+        Trials per cell.
+    alpha : float, optional
+        Family-wise level, default 0.05.
+    tests : int, optional
+        Cells in the Holm family, default 1.
+    power : float, optional
+        Default 0.8.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> round(float(detectable_deviation(0.5, 10_000)), 4)
+    0.014
+    >>> round(float(detectable_deviation(0.5, 10_000, tests=480)), 4)
+    0.0236
+    >>> round(float(detectable_deviation(1.0, 20_000)), 6)
+    8e-05
+    """
+    from scipy import stats as scipy_stats
+
+    if not 0 < alpha < 1 or not 0 < power < 1:
+        raise ValueError(f"alpha ({alpha}) and power ({power}) must lie in (0, 1)")
+    if tests < 1:
+        raise ValueError(f"tests ({tests}) must be at least 1")
+    p = np.asarray(expected, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    factor = scipy_stats.norm.isf(alpha / (2 * tests)) + scipy_stats.norm.ppf(power)
+    normal = factor * np.sqrt(p * (1 - p) / trials)
+    degenerate = 1 - (1 - power) ** (1 / trials)
+    result = np.where((p == 0) | (p == 1), degenerate, normal)
+    return float(result) if result.ndim == 0 else result
+
+
+def neighbour_correlation(grid, *more) -> float:
+    """Pearson correlation between the values of horizontally or vertically adjacent cells.
+
+    Every unordered pair of cells that share a side counts once in each order, so
+    the statistic is symmetric: about 0 for independent cells, near 1 for a smooth
+    map. Given several maps (``more``), their pairs are pooled into one
+    correlation. Cells that are NaN or infinite are left out with their pairs; no
+    varying pair gives NaN.
+
+    Parameters
+    ----------
+    grid, *more : array_like, two-dimensional
+        Maps of values (z-scores, say), of any shapes.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    Independent values, then a 2x2 moving sum of them (adjacent sums share two of
+    their four terms, so the correlation is 1/2):
+
+    >>> noise = np.random.default_rng(0).standard_normal((401, 401))
+    >>> abs(neighbour_correlation(noise)) < 0.01
+    True
+    >>> smooth = noise[:-1, :-1] + noise[1:, :-1] + noise[:-1, 1:] + noise[1:, 1:]
+    >>> round(neighbour_correlation(smooth), 2)
+    0.5
+    >>> round(neighbour_correlation(smooth[:200], smooth[200:]), 2)
+    0.5
+    """
+    firsts, seconds = [], []
+    for values in (grid, *more):
+        values = np.asarray(values, dtype=float)
+        if values.ndim != 2:
+            raise ValueError(f"grid must be two-dimensional, not of shape {values.shape}")
+        firsts += [values[:, :-1].ravel(), values[:-1, :].ravel()]
+        seconds += [values[:, 1:].ravel(), values[1:, :].ravel()]
+    first, second = np.concatenate(firsts), np.concatenate(seconds)
+    left, right = np.r_[first, second], np.r_[second, first]
+    keep = np.isfinite(left) & np.isfinite(right)
+    left, right = left[keep], right[keep]
+    if left.size < 2 or left.std() == 0:
+        return float("nan")
+    return float(np.corrcoef(left, right)[0, 1])
+
+
+class Homogeneity(NamedTuple):
+    """Pearson's chi-square test that several proportions are equal."""
+
+    statistic: float
+    df: int
+    p_value: float
+
+
+def homogeneity_test(successes, trials) -> Homogeneity:
+    """Chi-square test that several binomial proportions share one common value.
+
+    The ``k x 2`` table of successes and failures is tested with Pearson's
+    chi-square statistic on ``k - 1`` degrees of freedom (scipy's
+    ``chi2_contingency``, without Yates' correction). When every trial succeeded, or
+    none did, the proportions agree trivially: statistic 0, p = 1. The normal
+    approximation behind the chi-square wants expected counts of about 5 or more.
+
+    Examples
+    --------
+    >>> result = homogeneity_test([20, 30, 25], [50, 50, 50])
+    >>> round(result.statistic, 3), result.df, round(result.p_value, 4)
+    (4.0, 2, 0.1353)
+    >>> homogeneity_test([5, 5], [5, 5])
+    Homogeneity(statistic=0.0, df=1, p_value=1.0)
+    """
+    from scipy.stats import chi2_contingency
+
+    successes, trials = _check_counts(np.atleast_1d(successes), np.atleast_1d(trials))
+    if successes.ndim != 1 or successes.size < 2:
+        raise ValueError("homogeneity_test needs at least two proportions")
+    table = np.column_stack([successes, trials - successes])
+    df = successes.size - 1
+    if (table.sum(axis=0) == 0).any():
+        return Homogeneity(0.0, df, 1.0)
+    statistic, p_value, dof, _ = chi2_contingency(table, correction=False)
+    return Homogeneity(float(statistic), int(dof), float(p_value))
 
 
 def mcnemar_p_value(table) -> float:

@@ -13,8 +13,9 @@ from minestats.game import bbbv
 from minestats.generators import generate_no_guess
 from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
 from minestats.metrics import bbbv_histogram
+from minestats.paired import compare
 from minestats.passrate import pass_rate
-from minestats.solvers import solve
+from minestats.solvers import SolverOptions, solve
 
 
 def run(capsys, *argv):
@@ -45,6 +46,24 @@ def test_pass_rate_json_matches_the_library(capsys):
     assert row["successes"] == expected.successes and row["n"] == 600 and row["seed"] == 4
     low, high = proportion_confint(expected.successes, 600, alpha=0.05, method="wilson")
     assert [row["ci_low"], row["ci_high"]] == pytest.approx([low, high], rel=1e-14)
+
+
+def test_compare_prints_the_library_pairs(capsys):
+    status, out, err = run(capsys, "compare", "--board", "8x8/10", "--solvers", "subset",
+                           "logic", "logic:no-mine-count", "-n", "300", "--seed", "4",
+                           "--workers", "1", "--adjacent", "--csv")
+    assert status == 0, err
+    printed = pd.read_csv(io.StringIO(out))
+    expected = compare("8x8/10", solvers=["subset", "logic",
+                                          SolverOptions("logic", use_mine_count=False)],
+                       n=300, seed=4, workers=1).to_frame(adjacent=True)
+    assert list(zip(printed["first"], printed["second"], strict=True)) == [
+        ("subset", "logic"), ("logic", "logic (no mine count)")]
+    pd.testing.assert_frame_equal(printed, expected, check_dtype=False)
+    status, out, err = run(capsys, "compare", "--board", "6x6/5", "--policies", "safest",
+                           "best", "-n", "40", "--seed", "4", "--workers", "1", "--quiet")
+    assert status == 0 and err == ""
+    assert "safest" in out and "mcnemar_p" in out and "seed 4" in out
 
 
 def test_sweep_covers_the_product_of_its_lists(capsys):
@@ -136,6 +155,9 @@ def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
                          "--workers", "1", "--quiet")
     assert status == 0 and "== first_click" in err
     assert (tmp_path / "first_click.csv").exists()
+    from minestats.io.index import check_results
+
+    assert check_results(tmp_path) == []  # its LaTeX and Markdown twins, all in the index
 
 
 @pytest.mark.parametrize(
@@ -158,6 +180,14 @@ def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
         (["generate", "--board", "30x16/300", "--max-tries", "2"],
          "no verified board within the limits"),
         (["reproduce", "--only", "everything"], "unknown experiments ['everything']"),
+        (["compare", "--board", "expert", "--solvers", "logic", "-n", "5"],
+         "solvers (['logic']) must list at least two contenders"),
+        (["compare", "--board", "expert", "--solvers", "logic", "logic:count", "-n", "5"],
+         "solver ('logic:count') must be a solver name, optionally followed by"),
+        (["compare", "--board", "expert", "--policies", "safest", "bold", "-n", "5"],
+         "policy 'bold' is not one of"),
+        (["compare", "--board", "expert", "--policies", "best", "best", "-n", "5"],
+         "name 'best' twice"),
         (["simulate", "--board", "expert", "--rule", "uniform", "-n", "5", "--scheduler",
           "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),
     ],

@@ -13,6 +13,7 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from minestats.board import Board
+from minestats.cli.experiments import EXPERIMENT_STREAMS, REPRODUCE
 from minestats.runs.chunks import chunk_seeds
 from minestats.stats import format_p_value, ratio_interval
 
@@ -32,8 +33,11 @@ def sidecar(path):
 
 
 def assert_sidecar(path, *, seed):
+    """The sidecar records the experiment's own stream of root ``seed`` (None: exact)."""
     metadata = sidecar(path)
-    assert metadata["seed"] == seed
+    script = next(word for word in metadata["command"].split() if word.endswith(".py"))
+    stream = EXPERIMENT_STREAMS[Path(script).stem]
+    assert metadata["seed"] == (None if seed is None else f"{seed}/{stream}")
     assert {"n", "chunk_size", "versions", "git_revision", "wall_time_s"} <= set(metadata)
 
 
@@ -66,7 +70,7 @@ def test_first_click(tmp_path):
 
 
 def test_opening_maps(tmp_path):
-    run_script("opening_maps.py", tmp_path, "--n", "2000", "--n-safe-opening", "20")
+    out = run_script("opening_maps.py", tmp_path, "--n", "2000", "--n-safe-opening", "20")
     ranges = pd.read_csv(tmp_path / "opening_ranges.csv")
     assert len(ranges) == 16
     assert_sidecar(tmp_path / "opening_ranges.csv", seed=None)  # exact: no randomness
@@ -74,6 +78,18 @@ def test_opening_maps(tmp_path):
     simulated = pd.read_csv(tmp_path / "opening_maps" / "monte_carlo.csv")
     assert set(simulated["n"]) == {2000, 20}
     assert len(list(tmp_path.rglob("*.png"))) == 32
+    holm = pd.read_csv(tmp_path / "opening_maps" / "holm.csv")
+    assert np.allclose(holm["holm_first_level"], 0.05 / holm["cells"])
+    assert (holm["holm_family"] == "the " + holm["cells"].astype(str) + " cells of "
+            + holm["board"] + " " + holm["rule"]).all()
+    largest = simulated.groupby(["board", "rule"], sort=False)["detectable_deviation"].max()
+    assert np.allclose(holm["detectable_deviation"], largest.to_numpy())
+    # safe-opening: p = 1, so the deviation that shows one failure in 20 boards
+    opening = holm[holm["rule"] == "safe-opening"]
+    assert np.allclose(opening["detectable_deviation"], 1 - 0.2 ** (1 / 20))
+    assert opening["neighbour_z_correlation"].isna().all()
+    assert holm.loc[holm["rule"] != "safe-opening", "neighbour_z_correlation"].between(-1, 1).all()
+    assert "spatially correlated" in out and "What the test could detect" in out
 
 
 def test_solver_pass_rates(tmp_path):
@@ -89,6 +105,14 @@ def test_solver_pass_rates(tmp_path):
     assert table["seed"].is_unique and set(table["seed"].str.split("/").str[0]) == {"7"}
     published = pd.read_csv(tmp_path / "solver_pass_rates_published.csv")
     assert list(published["board"]) == ["9x9/10", "16x16/40", "30x16/99"]
+    assert list(published["published_successes"]) == [1274, 482, 2]
+    assert (published["difference_method"] == "newcombe").all()
+    assert np.allclose(published["difference"], published["pass_rate"]
+                       - published["published_successes"] / published["published_n"])
+    assert (published["difference_ci_low"] <= published["difference"]).all()
+    assert (published["difference"] <= published["difference_ci_high"]).all()
+    assert published["exact_p"].between(0, 1).all() and "z" not in published.columns
+    assert "agree" not in out and "Fisher exact p" in out
     for name in ("solver_pass_rates.csv", "solver_pass_rates_published.csv",
                  "solver_pass_rates_paired.csv"):
         assert_sidecar(tmp_path / name, seed=7)
@@ -98,7 +122,8 @@ def test_solver_pass_rates(tmp_path):
     assert len(paired) == 3 * 3 * 3 and (paired["n"] == 30).all()
     assert list(zip(paired["first"][:3], paired["second"][:3], strict=True)) == [
         ("single-point", "subset"), ("subset", "logic"), ("logic", "logic (no mine count)")]
-    assert list(paired["seed"]) == [f"7/4/{j}" for j in range(9) for _ in range(3)]
+    stream = EXPERIMENT_STREAMS["solver_pass_rates"]
+    assert list(paired["seed"]) == [f"7/{stream}/4/{j}" for j in range(9) for _ in range(3)]
     assert list(paired.drop_duplicates(["board", "rule", "click"])[["board", "rule", "click"]]
                 .itertuples(index=False, name=None)) == list(
         table.drop_duplicates(["board", "rule", "click"])[["board", "rule", "click"]]
@@ -176,10 +201,24 @@ def test_pass_rate_by_click(tmp_path):
     assert len(table) == 81 + 256 and table["seed"].is_unique
     assert set(table.loc[table["board"] == "9x9/10", "n"]) == {4}
     assert set(table["rule"]) == {"safe-click"} and set(table["solver"]) == {"logic"}
-    for name in ("pass_rate_by_click.csv", "pass_rate_by_click_9x9-10.png",
-                 "pass_rate_by_click_16x16-40.png"):
+    for name in ("pass_rate_by_click.csv", "pass_rate_by_click_classes.csv",
+                 "pass_rate_by_click_9x9-10.png", "pass_rate_by_click_16x16-40.png"):
         assert_sidecar(tmp_path / name, seed=7)
     assert "half-widths" in out
+    classes = pd.read_csv(tmp_path / "pass_rate_by_click_classes.csv")
+    for board, rows in classes.groupby("board"):
+        cells = table[table["board"] == board]
+        within, between = rows.iloc[:-1], rows.iloc[-1]
+        assert list(within["cell_class"]) == ["corner", "edge next to a corner", "edge",
+                                              "interior"]
+        assert between["cell_class"] == "between classes" and between["df"] == 3
+        # The pooled counts are the per-cell counts, summed.
+        for column in ("cells", "n", "successes"):
+            total = len(cells) if column == "cells" else cells[column].sum()
+            assert within[column].sum() == between[column] == total
+        assert (within["df"] == within["cells"] - 1).all()
+    assert_wilson(classes, "pass_rate")
+    assert "Bonferroni-adjusted" in out and "chi-square" in out
 
 
 def test_bbbv(tmp_path):
@@ -190,12 +229,20 @@ def test_bbbv(tmp_path):
     summary = pd.read_csv(tmp_path / "bbbv_summary.csv")
     assert len(summary) == 12 and {"mean", "sd", "q05", "q25", "q50", "q75", "q95", "n",
                                    "seed"} <= set(summary.columns)
-    share = pd.read_csv(tmp_path / "bbbv_expert_70_130.csv")
+    share = pd.read_csv(tmp_path / "bbbv_expert_at_most_130.csv")
     assert set(share["board"]) == {"30x16/99"} and len(share) == 4
-    for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_70_130.csv",
-                 "bbbv.png"):
+    assert (share["low"] == 0).all() and (share["high"] == 130).all()
+    expert = histogram[histogram["board"] == "30x16/99"].groupby("rule", sort=False)
+    assert list(share["min_bbbv"]) == list(expert["bbbv"].min()[share["rule"]])
+    at_most = expert.apply(lambda rows: rows.loc[rows["bbbv"] <= 130, "count"].sum())
+    assert list(share["successes"]) == list(at_most[share["rule"]])
+    for name in ("bbbv_histogram.csv", "bbbv_summary.csv", "bbbv_expert_at_most_130.csv",
+                 "bbbv.png", "bbbv.pdf", "bbbv_summary.tex", "bbbv_summary.md",
+                 "bbbv_expert_at_most_130.tex", "bbbv_expert_at_most_130.md"):
         assert_sidecar(tmp_path / name, seed=7)
-    assert "70 <= 3BV <= 130" in out
+    assert sorted(path.name for path in tmp_path.glob("bbbv_histogram.*")) == [
+        "bbbv_histogram.csv", "bbbv_histogram.csv.json"]  # raw data: no twins
+    assert "3BV <= 130" in out and "smallest 3BV" in out
 
 
 def test_no_guess_generation(tmp_path):
@@ -211,7 +258,8 @@ def test_no_guess_generation(tmp_path):
     retry_170 = table[(table["method"] == "retry") & (table["mines"] == 170)]
     assert (retry_170["successes"] == 0).all() and (retry_170["tries_max"] == 50).all()
     metadata = sidecar(tmp_path / "no_guess_generation.csv")
-    assert metadata["seed"] == 7 and metadata["max_tries"] == 50
+    assert metadata["seed"] == f"7/{EXPERIMENT_STREAMS['no_guess_generation']}"
+    assert metadata["max_tries"] == 50
     assert "Wilson" in out
 
 
@@ -247,16 +295,62 @@ def test_no_guess_bias(tmp_path):
     assert (rule["reference_se"] == 0).all()
     low, high = ratio_interval(rule["frequency"], rule["frequency_se"],
                                rule["reference_frequency"])
-    assert np.allclose(rule["ratio_ci_low"], low) and np.allclose(rule["ratio_ci_high"], high)
+    assert np.allclose(rule["ratio_ci_low"], low, equal_nan=True)
+    assert np.allclose(rule["ratio_ci_high"], high, equal_nan=True)
     against = effects[(effects["reference"] == "solvable-rule")]
     assert set(against["board"]) == {"9x9/10", "16x16/40", "30x16/99", "30x16/130"}
     profile = pd.read_csv(tmp_path / "no_guess_bias_distance.csv")
     assert (profile["distance"] >= 2).all() and (profile["ci_low"] <= profile["ci_high"]).all()
     assert len(list((tmp_path / "no_guess_bias").glob("*.png"))) == 3 * 5 + 3 + 2
+    assert_sidecar(tmp_path / "no_guess_bias.csv", seed=7)
     metadata = sidecar(tmp_path / "no_guess_bias.csv")
-    assert metadata["seed"] == 7 and metadata["reference_draws"]["30x16/130"]["boards"] == 2
+    assert metadata["reference_draws"]["30x16/130"]["boards"] == 2
     assert "all 19 omnibus tests" in metadata["holm_family"]
     assert "Holm" in out and "compared with the rule's placement only" in out
+
+
+@pytest.fixture
+def common():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        import common
+        yield common
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+
+
+def test_click_classes_and_pooling_by_hand(common):
+    from scipy.stats import chi2_contingency
+
+    from minestats.board import Board
+
+    board = Board(5, 4, 3)
+    names = [[common.click_class(board, x, y) for x in range(5)] for y in range(4)]
+    assert names[0] == ["corner", "edge next to a corner", "edge", "edge next to a corner",
+                        "corner"]
+    assert names[1] == ["edge next to a corner"] + ["interior"] * 3 + ["edge next to a corner"]
+    assert names[3] == names[0] and names[2] == names[1]
+    ys, xs = np.indices(board.shape)
+    successes = np.arange(20) % 7
+    rows = pd.DataFrame({"click_x": xs.ravel(), "click_y": ys.ravel(),
+                         "successes": successes, "n": 10, "seed": "s"})
+    pooled = common.pool_by_click_class(board, rows, "rate").set_index("cell_class")
+    assert list(pooled["cells"]) == [4, 8, 2, 6, 20]
+    interior = successes[np.array(names).ravel() == "interior"]
+    assert pooled.loc["interior", "successes"] == interior.sum()
+    statistic, p_value, df, _ = chi2_contingency(np.column_stack([interior, 10 - interior]),
+                                                 correction=False)
+    assert pooled.loc["interior", "chi2"] == pytest.approx(statistic)
+    assert pooled.loc["interior", "p_value"] == pytest.approx(p_value)
+    assert pooled.loc["interior", "df"] == df == 5
+    table = pooled.iloc[:-1][["successes", "n"]].to_numpy()
+    statistic, p_value, _, _ = chi2_contingency(
+        np.column_stack([table[:, 0], table[:, 1] - table[:, 0]]), correction=False)
+    assert pooled.loc["between classes", "p_value"] == pytest.approx(p_value)
+    # Extremes: the interval is Wilson's at confidence 1 - 0.05 / 20.
+    lines = common.describe_extremes(rows.assign(rate=rows["successes"] / 10), "rate")
+    low, high = proportion_confint(6, 10, alpha=0.05 / 20, method="wilson")
+    assert f"[{low:.4f}, {high:.4f}]" in lines[1] and "over 20 cells" in lines[1]
 
 
 @pytest.fixture
@@ -304,3 +398,22 @@ def test_solvable_reference_takes_the_first_count_boards(no_guess_bias, monkeypa
     assert positions[14] + 1 == used
     with pytest.raises(ValueError, match="count"):
         no_guess_bias.solvable_reference(board, seed, map)
+
+
+def test_every_experiment_draws_from_its_own_stream():
+    scripts = {path.stem for path in EXPERIMENTS.glob("*.py")} - {"common"}
+    assert set(EXPERIMENT_STREAMS) == set(REPRODUCE) == scripts
+    assert len(set(EXPERIMENT_STREAMS.values())) == len(EXPERIMENT_STREAMS)
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        from common import base_parser, row_seeds
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    # first_click and bbbv both start with 9x9/10 under the first rule: they once drew the
+    # same boards from the same root seed; each now has its own stream of root seed 42
+    first_rows = {}
+    for name in ("first_click", "bbbv"):
+        args = base_parser(name, experiment=name).parse_args(["--seed", "42"])
+        assert args.root_seed == 42 and args.seed == f"42/{EXPERIMENT_STREAMS[name]}"
+        first_rows[name] = np.random.default_rng(row_seeds(args.seed, 12)[0]).random(4)
+    assert not np.array_equal(first_rows["first_click"], first_rows["bbbv"])

@@ -13,7 +13,8 @@ SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci
 
 def test_win_rates(tmp_path):
     out = run_script("win_rates.py", tmp_path, "--n-small", "20", "--n-intermediate", "4",
-                     "--n-expert", "2", "--n-paper", "3")
+                     "--n-expert", "2", "--n-paper", "3", "--n-paired-small", "12",
+                     "--n-paired-intermediate", "3", "--n-paired-expert", "1")
     table = pd.read_csv(tmp_path / "win_rates.csv")
     assert len(table) == 4 * 4 * 2 and SHARED <= set(table.columns)
     expert = table[table["width"] == 30].set_index(["rule", "policy"])["n"]
@@ -23,17 +24,38 @@ def test_win_rates(tmp_path):
     assert len(published) == 10
     expert = published[(published["board"] == "30x16/99") & (published["rule"] == "safe-click")]
     assert set(expert["published_win_rate"]) == {0.4004, 0.4113}
+    assert (published["difference_method"] == "newcombe").all()
+    assert (published["difference_ci_low"] <= published["difference"]).all()
+    assert (published["difference"] <= published["difference_ci_high"]).all()
+    assert published["p_value"].between(0, 1).all()
     assert_sidecar(tmp_path / "win_rates.csv", seed=7)
     assert "Against the published figures" in out
+    paired = pd.read_csv(tmp_path / "win_rates_paired.csv")
+    assert len(paired) == 4 * 4
+    assert set(zip(paired["first"], paired["second"], strict=True)) == {("safest", "best")}
+    assert list(paired["n"]) == [12] * 8 + [3] * 4 + [1] * 4
+    counts = paired[["both", "first_only", "second_only", "neither"]].sum(axis=1)
+    assert (counts == paired["n"]).all()
+    assert (paired["first_rate"] == (paired["both"] + paired["first_only"]) / paired["n"]).all()
+    # the common games draw from their own children of the stream, not the table's rows
+    assert not set(paired["seed"]) & set(table["seed"])
+    assert_sidecar(tmp_path / "win_rates_paired.csv", seed=7)
+    assert "Adjacent policies on common games" in out
 
 
 def test_win_rate_by_click(tmp_path):
-    run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
-               "--rules", "winxp")
+    out = run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
+                     "--rules", "winxp")
     table = pd.read_csv(tmp_path / "win_rate_by_click.csv")
     assert len(table) == 81 + 256 and set(table["rule"]) == {"winxp"}
     assert SHARED <= set(table.columns)
     assert len(list(tmp_path.glob("win_rate_by_click_*.png"))) == 2
+    classes = pd.read_csv(tmp_path / "win_rate_by_click_classes.csv")
+    assert len(classes) == 2 * 5 and set(classes["rule"]) == {"winxp"}
+    between = classes[classes["cell_class"] == "between classes"].set_index("board")
+    totals = table.groupby("board")[["n", "successes"]].sum()
+    assert (between[["n", "successes"]] == totals.loc[between.index]).all().all()
+    assert "Bonferroni-adjusted" in out and "not selection-aware" not in out
 
 
 def test_win_rate_by_density(tmp_path):

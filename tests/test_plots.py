@@ -12,6 +12,7 @@ from minestats.exact import opening_probability_map
 from minestats.plots import (
     ANNOTATE_LIMIT,
     SAFE_COLOURS,
+    STYLE,
     plot_distributions,
     plot_fitted_curves,
     plot_probability_map,
@@ -274,3 +275,70 @@ def test_fitted_curves_tell_series_apart_by_colour_style_and_marker():
 def test_fitted_curves_bad_tables(options, message):
     with pytest.raises(ValueError, match=message):
         _fitted(**options)
+
+
+def _every_plot():
+    counts = pd.DataFrame({"board": "b", "rule": ["u", "u", "s", "s", "w", "w"],
+                           "bbbv": [3, 4, 3, 4, 3, 4], "count": [30, 10, 29, 11, 31, 9]})
+    return {
+        "probability_map": plot_probability_map(GRID, title="t"),
+        "z_map": plot_z_map(GRID, title="t"),
+        "bands": _bands(),
+        "distributions": plot_distributions(counts, value="bbbv", count="count", series="rule",
+                                            panel="board", title="T", xlabel="3BV",
+                                            difference_from="u"),
+        "fitted": _fitted(),
+    }
+
+
+@pytest.mark.parametrize("name", ["probability_map", "z_map", "bands", "distributions",
+                                  "fitted"])
+def test_every_plot_is_built_in_the_shared_style(name):
+    import matplotlib
+
+    with matplotlib.rc_context({"font.family": "serif", "axes.titlesize": 30,
+                                "xtick.labelsize": 30}):  # the caller's settings do not leak in
+        figure = _every_plot()[name]
+    figure.savefig(io.BytesIO(), format="png")
+    axis = figure.axes[0]
+    assert axis.title.get_fontfamily() == [STYLE["font.family"]]
+    assert axis.title.get_fontsize() == STYLE["axes.titlesize"]
+    assert axis.xaxis.get_major_ticks()[0].label1.get_fontsize() == STYLE["xtick.labelsize"]
+
+
+@pytest.mark.parametrize("name", ["bands", "distributions", "fitted"])
+def test_series_differ_in_colour_line_style_and_marker(name):
+    figure = _every_plot()[name]
+    handles = figure.axes[0].get_legend().legend_handles
+    assert len(handles) >= 2
+    for feature in ("get_color", "get_linestyle", "get_marker"):
+        values = [getattr(handle, feature)() for handle in handles]
+        assert len(set(values)) == len(values), feature
+    assert handles[0].get_color() == SAFE_COLOURS[0]
+
+
+def test_distribution_differences_from_a_reference_with_intervals():
+    figure = _every_plot()["distributions"]
+    assert len(figure.axes) == 2
+    lower = figure.axes[1]
+    zero, *differences = lower.lines
+    assert tuple(zero.get_ydata()) == (0, 0)
+    assert [line.get_label() for line in differences] == ["s", "w"]
+    assert differences[0].get_ydata() == pytest.approx([29 / 40 - 30 / 40, 11 / 40 - 10 / 40])
+    assert len(lower.collections) == 2  # one interval band per difference
+    band = lower.collections[0].get_paths()[0].vertices[:, 1]
+    assert band.min() < -0.025 and band.max() > 0.025  # 1 board in 40 is no difference
+    assert lower.get_ylabel() == "share minus u"
+    with pytest.raises(ValueError, match="difference_from"):
+        plot_distributions(pd.DataFrame({"board": "b", "rule": ["u"], "bbbv": [1],
+                                         "count": [1]}), value="bbbv", count="count",
+                           series="rule", panel="board", title="T", xlabel="3BV",
+                           difference_from="x")
+
+
+def test_bands_too_narrow_to_see_are_named_in_the_title():
+    assert _bands().get_suptitle() == "T"
+    narrow = BANDS.assign(ci_low=BANDS["pass_rate"] - 0.002, ci_high=BANDS["pass_rate"] + 0.002)
+    narrow.loc[0, "ci_low"] = 0.3
+    assert _bands(narrow).get_suptitle() == (
+        "T\n5 of 6 interval bands are narrower than the line (width < 0.01) at this n")

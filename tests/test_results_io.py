@@ -3,6 +3,7 @@ import shutil
 import subprocess
 import sys
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,10 +24,18 @@ def _leftovers(folder):
 
 
 class _BrokenFigure:
-    """Writes part of a PNG, then fails, like a figure whose rendering raises."""
+    """Writes part of an image, then fails, like a figure whose rendering raises.
+
+    With ``fail_on="pdf"`` the PNG renders and the PDF twin fails.
+    """
+
+    def __init__(self, fail_on="png"):
+        self.fail_on = fail_on
 
     def savefig(self, handle, **options):
-        handle.write(b"\x89PNG half")
+        if options["format"] != self.fail_on:
+            return Figure(figsize=(1, 1)).savefig(handle, **options)
+        handle.write(b"half an image")
         raise RuntimeError("rendering failed")
 
 
@@ -49,21 +58,48 @@ def test_csv_round_trip_and_sidecar(tmp_path):
     assert _leftovers(tmp_path / "sub") == []
 
 
-def test_png_and_sidecar(tmp_path):
+def test_figure_png_and_pdf_twin_each_with_sidecar(tmp_path):
     figure = Figure(figsize=(2, 2))
     figure.add_subplot().plot([0, 1], [1, 0])
-    path = store.write_png(figure, tmp_path / "map.png", metadata=_metadata(seed="42/3"))
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    sidecar = json.loads(store.sidecar_path(path).read_text())
-    assert (sidecar["file"], sidecar["seed"]) == ("map.png", "42/3")
+    png, pdf = store.write_figure(figure, tmp_path / "map.png", metadata=_metadata(seed="42/3"))
+    assert (png, pdf) == (tmp_path / "map.png", tmp_path / "map.pdf")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    sidecar = json.loads(store.sidecar_path(png).read_text())
+    assert (sidecar["file"], sidecar["seed"]) == ("map.png", "42/3") and "twin_of" not in sidecar
+    twin = json.loads(store.sidecar_path(pdf).read_text())
+    assert (twin["file"], twin["twin_of"], twin["seed"]) == ("map.pdf", "map.png", "42/3")
+    # reproducible: no creation date, so an unchanged figure gives an unchanged PDF
+    first = pdf.read_bytes()
+    store.write_figure(figure, png, metadata=_metadata(seed="42/3"))
+    assert pdf.read_bytes() == first
+    assert _leftovers(tmp_path) == []
+
+
+def test_summary_table_twins_with_sidecars(tmp_path):
+    frame = pd.DataFrame({"rule": ["safe_click", "100% & more"], "win_rate": [0.5, 0.25],
+                          "ci_low": [0.45, 0.2], "ci_high": [0.55, 0.3], "n": [1000, 20000]})
+    path = store.write_csv(frame, tmp_path / "rates.csv", metadata=_metadata(), summary=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "rates.csv", "rates.csv.json", "rates.md", "rates.md.json", "rates.tex", "rates.tex.json"]
+    pd.testing.assert_frame_equal(pd.read_csv(path), frame)
+    tex = (tmp_path / "rates.tex").read_text()
+    assert r"safe\_click" in tex and r"100\% \& more" in tex and r"20,000" in tex
+    assert (tmp_path / "rates.md").read_text().splitlines()[2] == (
+        "| safe_click | 0.5000 [0.4500, 0.5500] | 1,000 |")
+    for twin in ("rates.tex", "rates.md"):
+        meta = json.loads((tmp_path / f"{twin}.json").read_text())
+        assert (meta["file"], meta["twin_of"], meta["seed"]) == (twin, "rates.csv", 42)
+    # without summary=True only the CSV is written
+    store.write_csv(frame, tmp_path / "raw.csv", metadata=_metadata())
+    assert not (tmp_path / "raw.tex").exists() and not (tmp_path / "raw.md").exists()
 
 
 def test_failed_csv_write_keeps_old_file_and_leaves_no_temporary(tmp_path, monkeypatch):
     path = store.write_csv(pd.DataFrame({"a": [1]}), tmp_path / "t.csv", metadata=_metadata())
     old_csv, old_sidecar = path.read_bytes(), store.sidecar_path(path).read_bytes()
 
-    def failing_to_csv(self, handle, **options):
-        handle.write("a\n2\n")
+    def failing_to_csv(self, *arguments, **options):
         raise OSError("disk full")
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", failing_to_csv)
@@ -75,19 +111,42 @@ def test_failed_csv_write_keeps_old_file_and_leaves_no_temporary(tmp_path, monke
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.csv.json"]
 
 
-def test_failed_png_write_keeps_old_file_and_leaves_no_temporary(tmp_path):
-    path = store.write_png(Figure(figsize=(1, 1)), tmp_path / "f.png", metadata=_metadata())
-    old = path.read_bytes()
+@pytest.mark.parametrize("fail_on", ["png", "pdf"])
+def test_failed_figure_write_keeps_old_pair_and_leaves_no_temporary(tmp_path, fail_on):
+    store.write_figure(Figure(figsize=(1, 1)), tmp_path / "f.png", metadata=_metadata())
+    old = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    assert len(old) == 4
     with pytest.raises(RuntimeError, match="rendering failed"):
-        store.write_png(_BrokenFigure(), path, metadata=_metadata())
-    assert path.read_bytes() == old
-    assert _leftovers(tmp_path) == []
+        store.write_figure(_BrokenFigure(fail_on), tmp_path / "f.png", metadata=_metadata(seed=7))
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == old
 
 
-def test_failed_first_write_creates_nothing(tmp_path):
+@pytest.mark.parametrize("fail_on", ["png", "pdf"])
+def test_failed_first_write_creates_nothing(tmp_path, fail_on):
     with pytest.raises(RuntimeError):
-        store.write_png(_BrokenFigure(), tmp_path / "new.png", metadata=_metadata())
+        store.write_figure(_BrokenFigure(fail_on), tmp_path / "new.png", metadata=_metadata())
     assert list(tmp_path.iterdir()) == []
+
+
+def test_failure_while_staging_a_pair_replaces_nothing(tmp_path, monkeypatch):
+    """A disk error on the third of six files leaves the old six and no temporary."""
+    frame = pd.DataFrame({"a": [1]})
+    store.write_csv(frame, tmp_path / "t.csv", metadata=_metadata(), summary=True)
+    old = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    real_fdopen, calls = store.os.fdopen, []
+
+    def failing_fdopen(descriptor, *arguments, **options):
+        calls.append(descriptor)
+        if len(calls) == 3:
+            store.os.close(descriptor)
+            raise OSError("disk full")
+        return real_fdopen(descriptor, *arguments, **options)
+
+    monkeypatch.setattr(store.os, "fdopen", failing_fdopen)
+    with pytest.raises(OSError, match="disk full"):
+        store.write_csv(pd.DataFrame({"a": [2]}), tmp_path / "t.csv", metadata=_metadata(),
+                        summary=True)
+    assert {path.name: path.read_bytes() for path in tmp_path.iterdir()} == old
 
 
 def test_unserialisable_metadata_leaves_old_sidecar(tmp_path):
@@ -104,16 +163,19 @@ def test_unserialisable_metadata_leaves_old_sidecar(tmp_path):
 
 def test_unserialisable_metadata_writes_neither_file(tmp_path):
     csv = store.write_csv(pd.DataFrame({"a": [1]}), tmp_path / "t.csv", metadata=_metadata())
-    png = store.write_png(Figure(figsize=(1, 1)), tmp_path / "f.png", metadata=_metadata())
+    png, _ = store.write_figure(Figure(figsize=(1, 1)), tmp_path / "f.png", metadata=_metadata())
     files = {path: path.read_bytes() for path in tmp_path.iterdir()}
     with pytest.raises(ValueError, match="not JSON-serialisable"):
         store.write_csv(pd.DataFrame({"a": [2]}), csv, metadata={"bad": object()})
     with pytest.raises(ValueError, match="not JSON-serialisable"):
-        store.write_png(Figure(figsize=(2, 2)), png, metadata={"bad": object()})
+        store.write_figure(Figure(figsize=(2, 2)), png, metadata={"bad": object()})
+    with pytest.raises(ValueError, match="not JSON-serialisable"):
+        store.write_csv(pd.DataFrame({"a": [2]}), csv, metadata={"bad": object()}, summary=True)
     assert {path: path.read_bytes() for path in tmp_path.iterdir()} == files
 
 
-@pytest.mark.parametrize(("writer", "name"), [("write_csv", "t.png"), ("write_png", "t.csv")])
+@pytest.mark.parametrize(("writer", "name"), [("write_csv", "t.png"), ("write_figure", "t.csv"),
+                                                   ("write_figure", "t.pdf")])
 def test_wrong_suffix_is_rejected(tmp_path, writer, name):
     with pytest.raises(ValueError, match=name):
         getattr(store, writer)(pd.DataFrame(), tmp_path / name, metadata=_metadata())
@@ -194,3 +256,49 @@ def test_results_index_lists_every_file_with_a_sidecar_under_its_script(tmp_path
             "`python experiments/rates.py --seed 42`") in text
     assert "- [maps/a.png](maps/a.png): n 5, seed 42;" in text
     assert "orphan" not in text and "broken" not in text
+
+
+def test_results_index_lists_twins_on_their_file_line(tmp_path):
+    from minestats.io.index import check_results, write_results_index
+
+    out = tmp_path / "results"
+    meta = _metadata(command="python experiments/rates.py --seed 42")
+    store.write_csv(pd.DataFrame({"a": [1]}), out / "rates.csv", metadata=meta, summary=True)
+    store.write_csv(pd.DataFrame({"a": [1]}), out / "raw.csv", metadata=meta)
+    store.write_figure(Figure(figsize=(1, 1)), out / "maps" / "a.png", metadata=meta)
+    assert check_results(out, summary_tables=("rates.csv",)) == ["README.md is missing"]
+    lines = write_results_index(out, repository=tmp_path).read_text().splitlines()
+    listed = [line for line in lines if line.startswith("- ")]
+    assert len(listed) == 3  # each result once, its twins on its line
+    assert listed[0].startswith("- [maps/a.png](maps/a.png) ([pdf](maps/a.pdf)): n 1,000,")
+    assert listed[1].startswith(
+        "- [rates.csv](rates.csv) ([md](rates.md), [tex](rates.tex)): n 1,000, seed 42;")
+    assert listed[2].startswith("- [raw.csv](raw.csv): n 1,000")
+    assert check_results(out, summary_tables=("rates.csv",)) == []
+    # the rules: a PNG without its PDF, a summary table without its twins, an unlisted file
+    (out / "maps" / "a.pdf").unlink()
+    (out / "late.csv").write_text("a\n1\n")
+    (out / "late.csv.json").write_text("{}")
+    assert check_results(out, summary_tables=("rates.csv", "raw.csv")) == [
+        "maps/a.png has no a.pdf", "raw.csv has no raw.tex", "raw.csv has no raw.md",
+        "README.md does not link late.csv"]
+
+
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+
+
+@pytest.mark.skipif(not RESULTS.is_dir(), reason="no results/ folder in this checkout")
+def test_committed_results_have_every_twin_and_are_indexed():
+    """Every PNG has its PDF, every summary table its .tex and .md, the index lists all.
+
+    results/ written before twins existed has none at all: the test skips then (the
+    lead regenerates results/); as soon as one twin is there, every rule holds.
+    """
+    from minestats.io.index import SUMMARY_TABLES, check_results
+
+    twins = [*RESULTS.rglob("*.pdf"), *RESULTS.rglob("*.tex")]
+    if not twins:
+        pytest.skip("results/ predates figure and table twins: regenerate it "
+                    "(minestats reproduce) to check them")
+    assert [name for name in SUMMARY_TABLES if not (RESULTS / name).is_file()] == []
+    assert check_results(RESULTS) == []

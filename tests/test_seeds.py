@@ -99,3 +99,25 @@ def test_cli_refuses_a_negative_seed(capsys):
               "--seed=-3"])
     assert exit.value.code == 2
     assert "seed (-3) must be a non-negative integer" in capsys.readouterr().err
+
+
+def test_a_recorded_child_label_repeats_the_child_stream():
+    root = np.random.SeedSequence(42)
+    child = root.spawn(3)[2]
+    grandchild = child.spawn(5)[4]
+    for sequence in (child, grandchild):
+        label = seed_label(sequence)
+        again = as_seed_sequence(label)
+        assert resolve_seed(label)[1] == label
+        assert np.array_equal(np.random.default_rng(again).integers(2**62, size=4),
+                              np.random.default_rng(sequence).integers(2**62, size=4))
+    named_child = as_seed_sequence("2026-11-29").spawn(2)[1]
+    assert as_seed_sequence("2026-11-29/1").entropy == named_child.entropy
+    assert as_seed_sequence(seed_label(named_child)).spawn_key == (1,)
+
+
+def test_text_that_is_not_a_child_label_is_hashed_whole():
+    for text in ("runs/a", "/3", "a/3x", "42/"):
+        assert as_seed_sequence(text).spawn_key == ()
+        assert as_seed_sequence(text).entropy == as_seed_sequence(text).entropy
+    assert as_seed_sequence("runs/a").entropy != as_seed_sequence("runs").entropy

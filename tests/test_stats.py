@@ -12,11 +12,16 @@ from statsmodels.stats.proportion import confint_proportions_2indep, proportion_
 from minestats.stats import (
     ConfidenceInterval,
     ProportionResult,
+    detectable_deviation,
+    difference_from_reference,
     difference_interval,
+    exact_difference_p_value,
     format_p_value,
     holm_adjust,
     holm_reject,
+    homogeneity_test,
     mcnemar_p_value,
+    neighbour_correlation,
     paired_difference_interval,
     proportion_interval,
     ratio_interval,
@@ -278,3 +283,119 @@ def test_bad_tables_are_one_line_value_errors(table):
         with pytest.raises(ValueError, match=r"must be a 2x2 table") as error:
             function(table)
         assert "\n" not in str(error.value)
+
+
+def newcombe_by_hand(x1, n1, x2, n2):
+    """Newcombe (1998) method 10 from the Wilson bounds, as his paper writes it."""
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = wilson_by_formula(x1, n1)
+    l2, u2 = wilson_by_formula(x2, n2)
+    l1, l2, u1, u2 = max(l1, 0), max(l2, 0), min(u1, 1), min(u2, 1)
+    d = p1 - p2
+    return (d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2))
+
+
+@pytest.mark.parametrize(("ours", "reference", "reference_n"),
+                         [((129457, 200_000), 0.637, 2000), ((230, 200_000), 0.001, 2000),
+                          ((81369, 200_000), 0.4004, 10**8), ((56, 70), 0.6, 80)])
+def test_difference_from_a_reference_with_n_is_newcombes_interval(ours, reference, reference_n):
+    result = difference_from_reference(*ours, reference, reference_n)
+    low, high = newcombe_by_hand(*ours, round(reference * reference_n), reference_n)
+    assert result.method == "newcombe"
+    assert result.difference == pytest.approx(ours[0] / ours[1] - reference, abs=1e-15)
+    assert (result.low, result.high) == pytest.approx((low, high), abs=1e-10)
+    assert result.low < result.difference < result.high
+
+
+def test_difference_from_a_fixed_reference_is_the_shifted_wilson_interval():
+    result = difference_from_reference(1274, 2000, 0.6)
+    low, high = wilson_by_formula(1274, 2000)
+    assert result.method == "wilson-fixed"
+    assert (result.low, result.high) == pytest.approx((low - 0.6, high - 0.6), abs=1e-12)
+    with pytest.raises(ValueError, match="reference"):
+        difference_from_reference(1, 2, 1.5)
+
+
+def test_exact_p_on_the_expert_single_point_case():
+    from scipy.stats import fisher_exact
+
+    # 230 of our 200,000 boards against the published 2 of 2,000.
+    expected = fisher_exact([[230, 200_000 - 230], [2, 1998]]).pvalue
+    assert exact_difference_p_value(230, 200_000, 0.001, 2000) == pytest.approx(expected,
+                                                                                 abs=1e-12)
+    assert exact_difference_p_value(230, 200_000, 0.001, 2000) > 0.5
+    # Far apart: 0 of 2,000 against 30 of 2,000 is rejected.
+    assert exact_difference_p_value(0, 2000, 0.015, 2000) < 1e-6
+    # A fixed reference: the exact binomial test.
+    assert exact_difference_p_value(230, 200_000, 0.001) == pytest.approx(
+        binomtest(230, 200_000, 0.001).pvalue, abs=1e-12)
+
+
+def test_detectable_deviation_by_formula():
+    z = NormalDist().inv_cdf
+    # Holm's first step over 256 cells at 5%, 80% power, p = 0.2, n = 1e6.
+    by_hand = (z(1 - 0.05 / 512) + z(0.8)) * math.sqrt(0.2 * 0.8 / 1e6)
+    assert detectable_deviation(0.2, 1_000_000, tests=256) == pytest.approx(by_hand, rel=1e-9)
+    # At that deviation a single Bonferroni-level z-test has 80% power (the far tail aside).
+    shift = by_hand / math.sqrt(0.2 * 0.8 / 1e6)
+    assert 1 - NormalDist().cdf(z(1 - 0.05 / 512) - shift) == pytest.approx(0.8, abs=1e-9)
+    both = detectable_deviation([0.0, 0.5, 1.0], 20_000, tests=4)
+    assert both[0] == both[2] == pytest.approx(1 - 0.2 ** (1 / 20_000))
+    assert both[1] > both[0]
+
+
+def test_neighbour_correlation_on_synthetic_maps():
+    rng = np.random.default_rng(1)
+    noise = rng.standard_normal((301, 301))
+    assert abs(neighbour_correlation(noise)) < 0.01
+    # A horizontal moving sum of two: adjacent in a row share one of two terms (rho = 1/2),
+    # adjacent in a column share none (rho = 0): the mean over both kinds of pair is 1/4.
+    rows = noise[:, :-1] + noise[:, 1:]
+    assert neighbour_correlation(rows) == pytest.approx(0.25, abs=0.01)
+    # A 2x2 moving sum: every pair of neighbours shares two of its four terms (rho = 1/2).
+    blocks = noise[:-1, :-1] + noise[1:, :-1] + noise[:-1, 1:] + noise[1:, 1:]
+    assert neighbour_correlation(blocks) == pytest.approx(0.5, abs=0.01)
+    # The separable filter (1, w) x (1, w): rho = w / (1 + w^2) along either axis.
+    weighted = noise[:-1, :-1] + 0.5 * (noise[1:, :-1] + noise[:-1, 1:]) + 0.25 * noise[1:, 1:]
+    assert neighbour_correlation(weighted) == pytest.approx(0.4, abs=0.01)
+    assert math.isnan(neighbour_correlation(np.zeros((3, 3))))
+    with_nan = noise.copy()
+    with_nan[0, 0] = np.nan
+    assert abs(neighbour_correlation(with_nan)) < 0.01
+    with pytest.raises(ValueError, match="two-dimensional"):
+        neighbour_correlation(np.zeros(4))
+
+
+def test_homogeneity_matches_a_hand_table():
+    from scipy.stats import chi2
+
+    successes, trials = np.array([20, 30, 25]), np.array([50, 50, 50])
+    pooled = successes.sum() / trials.sum()
+    expected = np.column_stack([trials * pooled, trials * (1 - pooled)])
+    observed = np.column_stack([successes, trials - successes])
+    statistic = ((observed - expected) ** 2 / expected).sum()
+    result = homogeneity_test(successes, trials)
+    assert result.statistic == pytest.approx(statistic, rel=1e-12) == pytest.approx(4.0)
+    assert result.df == 2
+    assert result.p_value == pytest.approx(chi2.sf(statistic, 2), rel=1e-12)
+    # Two proportions: no Yates correction, so the statistic is the square of the pooled z.
+    two = homogeneity_test([40, 55], [100, 100])
+    pooled = 95 / 200
+    z_value = (0.40 - 0.55) / math.sqrt(pooled * (1 - pooled) * (2 / 100))
+    assert two.statistic == pytest.approx(z_value ** 2, rel=1e-12)
+    assert homogeneity_test([0, 0, 0], [3, 4, 5]) == (0.0, 2, 1.0)
+    with pytest.raises(ValueError, match="two proportions"):
+        homogeneity_test([1], [2])
+
+
+def test_neighbour_correlation_pools_maps_of_any_shape():
+    rng = np.random.default_rng(2)
+    noise = rng.standard_normal((200, 301))
+    blocks = noise[:-1, :-1] + noise[1:, :-1] + noise[:-1, 1:] + noise[1:, 1:]
+    assert neighbour_correlation(blocks[:, :100], blocks[:50, 100:]) == pytest.approx(
+        0.5, abs=0.02)
+    # Pooling the pairs of two maps is not averaging their correlations: a constant map
+    # adds perfectly alike pairs at its own level: 12 pairs at 100 carry as much spread as
+    # the 119,000 pairs of noise, and the pooled value is about 1/2, not 0.
+    assert neighbour_correlation(noise, np.full((3, 3), 100.0)) == pytest.approx(0.5, abs=0.05)

@@ -20,15 +20,17 @@ from minestats.inference import mine_probabilities, parse_counts, reconstruct
 from minestats.inference.probabilities import SearchCapped
 from minestats.io.boards import format_text, parse_position, to_mbf
 from minestats.io.index import write_results_index
+from minestats.io.notebooks import render_notebooks
 from minestats.io.results import write_bytes
 from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
+from minestats.paired import compare
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.play import play, win_rate
 from minestats.runs.seeds import resolve_seed
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
-from minestats.solvers import solve
+from minestats.solvers import SolverOptions, solve
 from minestats.validation import DEFAULT_ALPHA, check_board, check_n, check_policy
 
 __all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
@@ -39,6 +41,8 @@ CAPPED = 3
 """Exit status of a command whose search gave up at its configuration cap."""
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
+NOTEBOOKS = "notebooks"
+"""The `reproduce` step that renders notebooks/*.ipynb as results/notebooks/*.html, last."""
 
 
 def _seed(args) -> int | str:
@@ -182,6 +186,41 @@ def run_pass_rate(args) -> None:
                            max_configurations=args.max_configurations, **options)
     emit_table(pd.DataFrame([result.to_dict()]), args,
                title=f"pass rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
+
+
+NO_MINE_COUNT = ":no-mine-count"
+"""Suffix of a ``--solvers`` name that solves without the total mine count."""
+
+
+def _solver_contender(name: str) -> SolverOptions:
+    """Read one ``--solvers`` entry: a solver name, optionally with `NO_MINE_COUNT`."""
+    solver, colon, suffix = name.partition(":")
+    if colon and colon + suffix != NO_MINE_COUNT:
+        raise ValueError(f"solver ({name!r}) must be a solver name, optionally followed by "
+                         f"{NO_MINE_COUNT!r}")
+    return SolverOptions(solver, use_mine_count=not colon)
+
+
+def run_compare(args) -> None:
+    solvers = None if args.solvers is None else [_solver_contender(name)
+                                                 for name in args.solvers]
+    with _run_context(args) as options:
+        result = compare(args.board, solvers=solvers, policies=args.policies, rule=args.rule,
+                         click=args.click, n=args.n, seed=args.seed, **options)
+    pairs = result.to_frame(adjacent=args.adjacent)
+    if args.csv or args.json:
+        emit_table(pairs, args)
+        return
+    emit_table(pd.DataFrame(result.rates()), args,
+               title=f"every contender on the same {result.n:,} boards ({result.rule}, click "
+                     f"{result.click}), 95% Wilson intervals, seed {result.seed}")
+    columns = ["first", "second", "both", "first_only", "second_only", "neither",
+               "difference", "difference_ci_low", "difference_ci_high", "width_ratio",
+               "mcnemar_p"]
+    print()
+    emit_table(pairs[columns], args,
+               title="first minus second, 95% Newcombe paired interval, width against the "
+                     "unpaired interval at the same n, McNemar exact p")
 
 
 def run_sweep(args) -> None:
@@ -339,11 +378,14 @@ def run_reproduce(args) -> None:
     if not EXPERIMENTS.is_dir():
         raise ValueError(f"no experiments/ folder at {EXPERIMENTS}: reproduce needs a source "
                          "checkout of minestats")
-    names = args.only or list(REPRODUCE)
-    unknown = sorted(set(names) - set(REPRODUCE))
+    names = args.only or [*REPRODUCE, NOTEBOOKS]
+    unknown = sorted(set(names) - {*REPRODUCE, NOTEBOOKS})
     if unknown:
-        raise ValueError(f"unknown experiments {unknown}; choose from {', '.join(REPRODUCE)}")
+        raise ValueError(f"unknown experiments {unknown}; choose from "
+                         f"{', '.join([*REPRODUCE, NOTEBOOKS])}")
     for name in names:
+        if name == NOTEBOOKS:
+            continue  # after every experiment: the notebooks read their results
         command = [sys.executable, str(EXPERIMENTS / f"{name}.py"), "--out", args.out,
                    "--seed", str(args.seed), "--workers", str(args.workers)]
         if args.full:
@@ -352,6 +394,10 @@ def run_reproduce(args) -> None:
         run = subprocess.run(command, stdout=subprocess.DEVNULL if args.quiet else None)
         if run.returncode != 0:
             raise ValueError(f"experiment {name} failed with exit status {run.returncode}")
+    if NOTEBOOKS in names:
+        render_notebooks(EXPERIMENTS.parent / NOTEBOOKS, Path(args.out) / NOTEBOOKS,
+                         progress=lambda source: print(f"== notebook {source.name}",
+                                                       file=sys.stderr))
     index = write_results_index(args.out, repository=EXPERIMENTS.parent)
     print(f"== index of every table and figure: {index}", file=sys.stderr)
 
@@ -361,5 +407,6 @@ COMMANDS = {
     "solve": run_solve, "pass-rate": run_pass_rate, "sweep": run_sweep,
     "generate": run_generate, "bbbv": run_bbbv, "reconstruct": run_reconstruct,
     "probabilities": run_probabilities, "play": run_play, "win-rate": run_win_rate,
+    "compare": run_compare,
     "reproduce": run_reproduce,
 }

@@ -34,6 +34,8 @@ EXAMPLES = """examples:
   minestats reproduce --quiet
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
   minestats pass-rate --board expert --solver logic -n 1000000 --seed 3 --store run.sqlite
+  minestats compare --board expert --solvers logic logic:no-mine-count -n 20000 --seed 5
+  minestats compare --board beginner --policies safest best -n 2000 --seed 5
 """
 
 RECONSTRUCT_EPILOG = """input: rows of whitespace-separated counts 0..9, one row per line (blank
@@ -317,13 +319,39 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(win, n_required=True, n_help="games to play")
     _output(win)
 
+    compare = command(
+        "compare", "contenders on the same boards: paired differences and McNemar's test",
+        "Draw -n boards once and let every solver (--solvers) or every guessing policy "
+        "(--policies) play every one of them; print each contender's rate and, for every "
+        "pair, the paired difference (first minus second) with Newcombe's interval, its "
+        "width against the unpaired interval at the same n, and McNemar's exact p.")
+    _board(compare)
+    contenders = compare.add_mutually_exclusive_group(required=True)
+    contenders.add_argument("--solvers", nargs="+", metavar="SOLVER",
+                            help=f"{', '.join(SOLVERS)}; append ':no-mine-count' to solve "
+                                 "without the mine count (logic:no-mine-count)")
+    contenders.add_argument("--policies", nargs="+", metavar="POLICY",
+                            help=f"guessing policies: {', '.join(POLICIES)}")
+    compare.add_argument("--rule", default=None,
+                         help=f"first-click rule: {', '.join(RULES)} (default safe-opening for "
+                              "solvers, safe-click for policies)")
+    compare.add_argument("--click", default=None,
+                         help="x,y (0-based column,row), 'centre' or 'corner' (default centre "
+                              "for solvers, corner for policies)")
+    compare.add_argument("--adjacent", action="store_true",
+                         help="compare only neighbours in the order given, not every pair")
+    _run_options(compare, n_required=True, n_help="boards every contender plays")
+    _output(compare)
+
     reproduce = command("reproduce", "regenerate every table and figure in results/",
                         "Run every experiment script (experiments/*.py of a source checkout) "
                         "and write its CSV, PNG and JSON files.")
     reproduce.add_argument("--full", action="store_true",
                            help="paper-grade sample sizes (hours, not minutes)")
     reproduce.add_argument("--only", nargs="+", default=None, metavar="NAME",
-                           help="run only these experiments: " + ", ".join(REPRODUCE))
+                           help="run only these experiments: " + ", ".join(REPRODUCE)
+                                + "; 'notebooks' renders the notebooks as HTML under "
+                                  "results/notebooks/ (last, by default)")
     reproduce.add_argument("--out", default="results", help="output folder (default results)")
     reproduce.add_argument("--seed", type=int, default=42, help="root seed (default 42)")
     reproduce.add_argument("--workers", type=int, default=-1,

@@ -5,6 +5,12 @@ recording its n, seed and the command that wrote it. `write_results_index` reads
 them all and writes ``README.md`` in the folder: files grouped by the experiment
 script that wrote them (titled with the first line of the script's docstring, read
 without running it), one line each with n, seed and the command that regenerates it.
+Twins (a figure's PDF, a table's LaTeX and Markdown: sidecars with ``twin_of``) are
+linked on the line of the file they are twins of, so each result appears once.
+
+`check_results` tests a folder against the rules: every PNG has its PDF twin, every
+table of `SUMMARY_TABLES` its LaTeX and Markdown twins, and the index names every
+table and figure.
 """
 
 from __future__ import annotations
@@ -13,9 +19,36 @@ import ast
 import json
 from pathlib import Path
 
-from minestats.io.results import write_bytes
+from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
 
-__all__ = ["results_index", "write_results_index"]
+__all__ = ["SUMMARY_TABLES", "check_results", "results_index", "write_results_index"]
+
+SUMMARY_TABLES = (
+    "bbbv_expert_at_most_130.csv",
+    "bbbv_summary.csv",
+    "first_click.csv",
+    "no_guess_bias.csv",
+    "no_guess_bias_effects.csv",
+    "no_guess_generation.csv",
+    "opening_maps/holm.csv",
+    "opening_ranges.csv",
+    "optimal_play.csv",
+    "pass_rate_by_click_classes.csv",
+    "pass_rate_fits.csv",
+    "solver_pass_rates.csv",
+    "solver_pass_rates_paired.csv",
+    "solver_pass_rates_published.csv",
+    "win_rate_by_click_classes.csv",
+    "win_rates.csv",
+    "win_rates_paired.csv",
+    "win_rates_published.csv",
+)
+"""The tables of ``results/`` a write-up prints, written with LaTeX and Markdown twins.
+
+``opening_maps/holm.csv`` is the per-board verdict of the opening maps' tests. The
+other CSV files are raw data (per cell, per click, per density point, per 3BV value,
+per distance) and stay CSV only.
+"""
 
 _TITLE = (
     "# Results\n\nEvery table and figure in this folder, grouped by the script that writes "
@@ -23,6 +56,12 @@ _TITLE = (
     "repository root; `minestats reproduce --only NAME` does the same). The JSON sidecar "
     "beside each file has the rest: chunk size, versions, git revision, wall time.\n"
 )
+
+
+_NOTEBOOKS = "notebooks/"
+_NOTEBOOKS_TITLE = (
+    "Notebooks, run top to bottom and rendered with their outputs (to run them live: "
+    "`pip install -e \".[notebooks]\"`, then `jupyter lab notebooks/`)")
 
 
 def _format_n(n) -> str:
@@ -40,8 +79,28 @@ def _script_title(script: Path) -> str:
     return docstring.strip().splitlines()[0] if docstring else script.stem
 
 
+def _sidecars(folder: Path):
+    """Yield ``(path relative to folder, metadata)`` of every file with a readable sidecar."""
+    for sidecar in sorted(folder.rglob("*.json")):
+        target = sidecar.with_suffix("")
+        if not target.is_file():
+            continue
+        try:
+            meta = json.loads(sidecar.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(meta, dict):
+            yield target.relative_to(folder).as_posix(), meta
+
+
+def _twin_of(name: str, meta: dict) -> str | None:
+    """Return the file ``name`` is a twin of (a path relative to the folder), or None."""
+    primary = meta.get("twin_of")
+    return str(Path(name).with_name(primary).as_posix()) if isinstance(primary, str) else None
+
+
 def results_index(folder, *, repository=None) -> str:
-    """Return the Markdown index of the tables and figures under ``folder``.
+    r"""Return the Markdown index of the tables and figures under ``folder``.
 
     Parameters
     ----------
@@ -54,34 +113,39 @@ def results_index(folder, *, repository=None) -> str:
     --------
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> _ = (folder / "rates.csv").write_text("a,b")
-    >>> sidecar = {"n": 1000, "seed": 42, "command": "python experiments/rates.py --seed 42"}
-    >>> _ = (folder / "rates.csv.json").write_text(json.dumps(sidecar))
-    >>> print(results_index(folder).splitlines()[-1])
-    - [rates.csv](rates.csv): n 1,000, seed 42; `python experiments/rates.py --seed 42`
+    >>> sidecar = {"n": 1000, "seed": 42, "command": "python experiments/rates.py"}
+    >>> for name, twin_of in (("rates.csv", None), ("rates.tex", "rates.csv"),
+    ...                       ("rates.md", "rates.csv")):
+    ...     _ = (folder / name).write_text("a,b")
+    ...     _ = (folder / f"{name}.json").write_text(json.dumps({**sidecar, "twin_of": twin_of}))
+    >>> print(results_index(folder).splitlines()[-1].replace("; ", ";\n"))
+    - [rates.csv](rates.csv) ([md](rates.md), [tex](rates.tex)): n 1,000, seed 42;
+    `python experiments/rates.py`
     """
     folder = Path(folder)
     repository = folder.parent if repository is None else Path(repository)
+    entries = dict(_sidecars(folder))
+    twins: dict[str, list[str]] = {}
+    for name, meta in entries.items():
+        primary = _twin_of(name, meta)
+        if primary in entries:
+            twins.setdefault(primary, []).append(name)
     groups: dict[str, list[str]] = {}
-    for sidecar in sorted(folder.rglob("*.json")):
-        target = sidecar.with_suffix("")
-        if not target.is_file():
-            continue
-        try:
-            meta = json.loads(sidecar.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(meta, dict):
-            continue
+    for name, meta in entries.items():
+        if _twin_of(name, meta) in entries:
+            continue  # listed on its primary's line
         command = str(meta.get("command", ""))
-        script = next((word for word in command.split() if word.endswith(".py")), "")
-        name = target.relative_to(folder).as_posix()
-        line = (f"- [{name}]({name}): n {_format_n(meta.get('n'))}, seed {meta.get('seed')}; "
-                f"`{command}`")
+        script = next((word for word in command.split() if word.endswith(".py")),
+                      _NOTEBOOKS if "notebook" in meta else "")
+        links = ", ".join(f"[{Path(twin).suffix.lstrip('.')}]({twin})"
+                          for twin in twins.get(name, []))
+        line = (f"- [{name}]({name})" + (f" ({links})" if links else "")
+                + f": n {_format_n(meta.get('n'))}, seed {meta.get('seed')}; `{command}`")
         groups.setdefault(script, []).append(line)
     parts = [_TITLE]
     for script, lines in sorted(groups.items()):
-        title = _script_title(repository / script) if script else "other files"
+        title = (_NOTEBOOKS_TITLE if script == _NOTEBOOKS else
+                 _script_title(repository / script) if script else "other files")
         parts.append(f"\n## {title}\n\n" + (f"`{script}`\n\n" if script else "")
                      + "\n".join(lines) + "\n")
     return "".join(parts)
@@ -91,3 +155,54 @@ def write_results_index(folder, *, repository=None) -> Path:
     """Write `results_index` of ``folder`` to ``folder/README.md``, atomically."""
     return write_bytes(Path(folder) / "README.md",
                        results_index(folder, repository=repository).encode())
+
+
+def check_results(folder, *, summary_tables=SUMMARY_TABLES) -> list[str]:
+    """Return what ``folder`` lacks under the rules for results; empty if nothing.
+
+    The rules: every ``.png`` has its ``.pdf`` twin, every table named in
+    ``summary_tables`` that exists has its ``.tex`` and ``.md`` twins, every twin has
+    its sidecar, and ``README.md`` (`write_results_index`) links every file that has
+    a sidecar.
+
+    Parameters
+    ----------
+    folder : str or pathlib.Path
+        A results folder.
+    summary_tables : sequence of str, optional
+        Paths, relative to ``folder``, of the tables that need twins; default
+        `SUMMARY_TABLES`.
+
+    Returns
+    -------
+    list of str
+        One sentence per missing file or index entry.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "map.png").write_bytes(b"")
+    >>> _ = (folder / "map.png.json").write_text("{}")
+    >>> check_results(folder)
+    ['map.png has no map.pdf', 'README.md is missing']
+    """
+    folder = Path(folder)
+    problems = []
+    wanted = {png: [png.with_suffix(FIGURE_TWIN)] for png in sorted(folder.rglob("*.png"))}
+    wanted.update({folder / name: [(folder / name).with_suffix(suffix)
+                                   for suffix in TABLE_TWINS]
+                   for name in summary_tables if (folder / name).is_file()})
+    for path, twins in wanted.items():
+        for twin in twins:
+            if not twin.is_file():
+                problems.append(f"{path.relative_to(folder).as_posix()} has no {twin.name}")
+            elif not Path(f"{twin}.json").is_file():
+                problems.append(f"{twin.relative_to(folder).as_posix()} has no sidecar")
+    index = folder / "README.md"
+    if not index.is_file():
+        return [*problems, "README.md is missing"]
+    text = index.read_text(encoding="utf-8")
+    problems.extend(f"README.md does not link {name}" for name in dict(_sidecars(folder))
+                    if f"]({name})" not in text)
+    return problems

@@ -1,14 +1,21 @@
-"""Writing results: atomic CSV and PNG files, each with a JSON metadata sidecar.
+"""Writing results: atomic tables and figures with their twins, each with a JSON sidecar.
 
 Every result file ``name.ext`` gets a sidecar ``name.ext.json`` beside it (so
 ``first_click.csv`` and a ``first_click.png`` never share one) recording how it was
 made: seed, n, chunk size, package versions, git revision, wall time, command line
 and a UTC timestamp (`collect_metadata`).
 
-Files are written atomically: the content goes to a temporary file in the same
-folder, which then replaces the target with `os.replace`. A write that fails leaves
-any earlier file untouched and no temporary file behind; a reader never sees a
-half-written file.
+Twins are the same result in another format, written in the same call: every figure
+as PNG and PDF (`write_figure`), every summary table as CSV, LaTeX and Markdown
+(`write_csv` with ``summary=True``, formatted by `minestats.io.tables`). A twin's
+sidecar names the file it is a twin of in ``twin_of``; the results index
+(`minestats.io.index`) lists them on one line.
+
+Files are written atomically: the content is encoded in memory first, goes to a
+temporary file in the same folder, which then replaces the target with `os.replace`;
+twins are all staged before any of them replaces its target. A write that fails
+leaves any earlier files untouched and no temporary file behind; a reader never sees
+a half-written file.
 """
 
 from __future__ import annotations
@@ -21,7 +28,6 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import metadata as importlib_metadata
 from pathlib import Path
@@ -29,15 +35,18 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
+    "FIGURE_TWIN",
     "PACKAGES",
+    "TABLE_TWINS",
     "collect_metadata",
     "git_revision",
     "package_versions",
     "sidecar_path",
     "write_bytes",
     "write_csv",
+    "write_figure",
     "write_json",
-    "write_png",
+    "write_with_sidecar",
 ]
 
 PACKAGES = ("numpy", "scipy", "pandas", "statsmodels", "numba", "matplotlib", "minestats")
@@ -210,23 +219,32 @@ def sidecar_path(path) -> Path:
     return Path(f"{os.fspath(path)}.json")
 
 
-def _atomic_write(path: Path, write: Callable, *, binary: bool) -> Path:
-    """Call ``write(handle)`` on a temporary file beside ``path``, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                             suffix=".tmp")
+def _write_all(contents: dict[Path, bytes]) -> None:
+    """Write several files atomically and together: all of them, or none.
+
+    Every file goes to a temporary file beside its target first; only when all are
+    written and flushed do they replace their targets (`os.replace`, a rename within
+    one folder). A failure before that point leaves every target untouched and no
+    temporary file behind.
+    """
+    staged: list[tuple[str, Path]] = []
     try:
-        with os.fdopen(descriptor, "wb" if binary else "w", **({} if binary else {
-                "encoding": "utf-8", "newline": ""})) as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes files readable by their owner only
-        os.replace(temporary, path)
+        for path, data in contents.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                                     suffix=".tmp")
+            staged.append((temporary, path))
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temporary, 0o644)  # mkstemp makes files readable by their owner only
+        for temporary, path in staged:
+            os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        for temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
         raise
-    return path
 
 
 def write_bytes(path, data: bytes) -> Path:
@@ -252,8 +270,9 @@ def write_bytes(path, data: bytes) -> Path:
     ...     write_bytes(Path(folder) / "b.txt", b"*..").read_text()
     '*..'
     """
-    data = bytes(data)
-    return _atomic_write(Path(path), lambda handle: handle.write(data), binary=True)
+    path = Path(path)
+    _write_all({path: bytes(data)})
+    return path
 
 
 def _json_default(value):
@@ -283,7 +302,7 @@ def write_json(path, data) -> Path:
     ...     json.loads(path.read_text())
     {'n': 3}
     """
-    return _write_text(Path(path), _json_text(data))
+    return write_bytes(path, _json_text(data).encode())
 
 
 def _json_text(data) -> str:
@@ -294,10 +313,6 @@ def _json_text(data) -> str:
         raise ValueError(str(error)) from None
 
 
-def _write_text(path: Path, text: str) -> Path:
-    return _atomic_write(path, lambda handle: handle.write(text), binary=False)
-
-
 def _check_suffix(path, suffix: str) -> Path:
     path = Path(path)
     if path.suffix.lower() != suffix:
@@ -305,8 +320,52 @@ def _check_suffix(path, suffix: str) -> Path:
     return path
 
 
-def write_csv(frame, path, *, metadata) -> Path:
+def _with_sidecars(files: dict[Path, bytes], metadata) -> dict[Path, bytes]:
+    """Add each file's sidecar to ``files``; twins name the first file in ``twin_of``.
+
+    Raises ValueError (before anything is written) if the metadata is not JSON.
+    """
+    primary, *twins = files
+    everything = dict(files)
+    for path in files:
+        record = {"file": path.name, **({"twin_of": primary.name} if path in twins else {})}
+        everything[sidecar_path(path)] = _json_text({**record, **metadata}).encode()
+    return everything
+
+
+def write_with_sidecar(path, data: bytes, *, metadata) -> Path:
+    """Write ``data`` to ``path`` with its metadata sidecar, both or neither, atomically.
+
+    For a result that is already encoded, such as a rendered page.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> meta = collect_metadata(seed=None, n=None, chunk_size=None, wall_time_s=0.0)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     page = write_with_sidecar(Path(folder) / "p.html", b"<p>hi</p>", metadata=meta)
+    ...     page.read_bytes(), json.loads(sidecar_path(page).read_text())["file"]
+    (b'<p>hi</p>', 'p.html')
+    """
+    path = Path(path)
+    _write_all(_with_sidecars({path: bytes(data)}, metadata))
+    return path
+
+
+TABLE_TWINS = (".tex", ".md")
+"""Suffixes of the twins `write_csv` writes beside a summary table: LaTeX, Markdown."""
+FIGURE_TWIN = ".pdf"
+"""Suffix of the vector twin `write_figure` writes beside every PNG."""
+
+
+def write_csv(frame, path, *, metadata, summary=False) -> Path:
     """Write a DataFrame as CSV (no index) atomically, with its metadata sidecar.
+
+    A summary table (what a write-up prints) also gets its LaTeX (booktabs) and
+    Markdown twins, ``name.tex`` and ``name.md``, formatted from the same frame by
+    `minestats.io.tables`, each with its own sidecar (which names the CSV in
+    ``twin_of``). All files are encoded first and written together: a failure leaves
+    none of them changed.
 
     Parameters
     ----------
@@ -316,11 +375,15 @@ def write_csv(frame, path, *, metadata) -> Path:
     metadata : mapping
         The sidecar content, normally from `collect_metadata`; ``file`` (the
         result's name) is added.
+    summary : bool, optional
+        Also write the ``.tex`` and ``.md`` twins (default False: raw data, such as
+        a per-cell map or a histogram, stays CSV only).
 
     Returns
     -------
     pathlib.Path
-        The path of the CSV file; the sidecar is `sidecar_path` of it.
+        The path of the CSV file; the sidecar is `sidecar_path` of it, the twins
+        are it with the suffixes `TABLE_TWINS`.
 
     Raises
     ------
@@ -340,30 +403,48 @@ def write_csv(frame, path, *, metadata) -> Path:
     1
     2
     't.csv'
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_csv(pd.DataFrame({"n": [1000]}), Path(folder) / "t.csv",
+    ...                      metadata=meta, summary=True)
+    ...     sorted(file.name for file in path.parent.iterdir())
+    ['t.csv', 't.csv.json', 't.md', 't.md.json', 't.tex', 't.tex.json']
     """
+    from minestats.io.tables import latex_table, markdown_table
+
     path = _check_suffix(path, ".csv")
-    sidecar = _json_text({"file": path.name, **metadata})  # checked before any write
-    _atomic_write(path, lambda handle: frame.to_csv(handle, index=False), binary=False)
-    _write_text(sidecar_path(path), sidecar)
+    files = {path: frame.to_csv(index=False).encode()}
+    if summary:
+        for suffix, encode in zip(TABLE_TWINS, (latex_table, markdown_table), strict=True):
+            files[path.with_suffix(suffix)] = encode(frame).encode()
+    _write_all(_with_sidecars(files, metadata))
     return path
 
 
-def write_png(figure, path, *, metadata, dpi=150) -> Path:
-    """Save a matplotlib Figure as PNG atomically, with its metadata sidecar.
+def write_figure(figure, path, *, metadata, dpi=150) -> tuple[Path, Path]:
+    r"""Save a matplotlib Figure as PNG and as PDF, atomically, each with its sidecar.
+
+    The PDF is the vector twin a write-up includes (``\includegraphics`` takes it
+    directly, where SVG needs a converter); fonts are embedded as TrueType
+    (``pdf.fonttype`` 42), so text stays text, and no creation date is written, so
+    an unchanged figure gives an unchanged file. Both images are rendered to memory
+    first and written together: a failure leaves neither changed.
 
     Parameters
     ----------
     figure : matplotlib.figure.Figure
     path : str or path-like
-        Target, ending in ``.png``; missing folders are created.
+        The PNG's path, ending in ``.png``; the PDF is the same path with the
+        suffix `FIGURE_TWIN`. Missing folders are created.
     metadata : mapping
-        The sidecar content, normally from `collect_metadata`.
+        The sidecar content, normally from `collect_metadata`; the PDF's sidecar
+        names the PNG in ``twin_of``.
     dpi : float, optional
-        Resolution, default 150.
+        Resolution of the PNG, default 150.
 
     Returns
     -------
-    pathlib.Path
+    tuple of pathlib.Path
+        The PNG and the PDF.
 
     Raises
     ------
@@ -376,13 +457,23 @@ def write_png(figure, path, *, metadata, dpi=150) -> Path:
     >>> from matplotlib.figure import Figure
     >>> meta = collect_metadata(seed=None, n=None, chunk_size=None, wall_time_s=0.0)
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = write_png(Figure(figsize=(1, 1)), Path(folder) / "f.png", metadata=meta)
-    ...     path.read_bytes()[1:4], sidecar_path(path).exists()
-    (b'PNG', True)
+    ...     png, pdf = write_figure(Figure(figsize=(1, 1)), Path(folder) / "f.png",
+    ...                             metadata=meta)
+    ...     png.read_bytes()[1:4], pdf.read_bytes()[:4], sidecar_path(pdf).exists()
+    (b'PNG', b'%PDF', True)
     """
+    import io
+
+    import matplotlib
+
     path = _check_suffix(path, ".png")
-    sidecar = _json_text({"file": path.name, **metadata})  # checked before any write
-    _atomic_write(path, lambda handle: figure.savefig(handle, format="png", dpi=dpi),
-                  binary=True)
-    _write_text(sidecar_path(path), sidecar)
-    return path
+    twin = path.with_suffix(FIGURE_TWIN)
+    images = {}
+    for target, options in ((path, {"format": "png", "dpi": dpi}),
+                            (twin, {"format": "pdf", "metadata": {"CreationDate": None}})):
+        buffer = io.BytesIO()
+        with matplotlib.rc_context({"pdf.fonttype": 42}):
+            figure.savefig(buffer, **options)
+        images[target] = buffer.getvalue()
+    _write_all(_with_sidecars(images, metadata))
+    return path, twin

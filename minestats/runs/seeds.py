@@ -6,6 +6,9 @@ Every public function that draws random numbers takes ``seed``:
 - a non-empty string such as a date (``"2026-11-29"``): the int read big-endian
   from the SHA-256 digest of its UTF-8 bytes, the same on every machine, so a
   "daily board" or a named run is the same everywhere;
+- a child's label ``"ROOT/i/j..."`` (a seed ``ROOT`` as above, then ``/`` and
+  decimal spawn keys): child ``j`` of child ``i`` of ``ROOT``'s sequence, so the
+  label a result records gives its stream back;
 - a `numpy.random.SeedSequence`, used as it is (a child keeps its spawn key);
 - a `numpy.random.Generator`, asked for 128 random bits;
 - None: fresh entropy from the operating system.
@@ -36,12 +39,34 @@ def _string_entropy(text: str) -> int:
     return int.from_bytes(digest, "big")
 
 
+def _split_child_label(text: str) -> tuple[str, tuple[int, ...]]:
+    """Split ``"ROOT/i/j"`` into ``("ROOT", (i, j))``; text without such keys stays whole.
+
+    Examples
+    --------
+    >>> _split_child_label("42/3/0"), _split_child_label("2026-11-29")
+    (('42', (3, 0)), ('2026-11-29', ()))
+    >>> _split_child_label("runs/a"), _split_child_label("/3")
+    (('runs/a', ()), ('/3', ()))
+    """
+    keys: list[int] = []
+    root = text
+    while "/" in root:
+        head, _, tail = root.rpartition("/")
+        if not (head and tail.isascii() and tail.isdigit()):
+            break
+        keys.insert(0, int(tail))
+        root = head
+    return root, tuple(keys)
+
+
 def as_seed_sequence(seed) -> np.random.SeedSequence:
     """Turn a seed (see the module notes) into the SeedSequence a run draws from.
 
     ``None`` draws fresh entropy from the OS, which the returned sequence records so
     the run can be repeated. A Generator is asked for 128 random bits, so the same
-    seeded Generator gives the same sequence.
+    seeded Generator gives the same sequence. A child's label ``"ROOT/i"`` gives
+    back child ``i`` of ``ROOT``: the label `seed_label` recorded repeats the run.
 
     Examples
     --------
@@ -51,6 +76,8 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
     True
     >>> hex(as_seed_sequence("2026-11-29").entropy)[:12]  # `printf 2026-11-29 | sha256sum`
     '0x86009cc361'
+    >>> as_seed_sequence("42/3").spawn_key == np.random.SeedSequence(42).spawn(4)[3].spawn_key
+    True
     """
     if isinstance(seed, np.random.SeedSequence):
         return seed
@@ -59,6 +86,10 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
     if seed is None:
         return np.random.SeedSequence()
     if isinstance(seed, str) and seed:
+        root, keys = _split_child_label(seed)
+        if keys:
+            parent = as_seed_sequence(seed_from_text(root))
+            return np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, *keys))
         return np.random.SeedSequence(_string_entropy(seed))
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ValueError(f"seed ({seed!r}) must be {_SEED_KINDS}")

@@ -1,0 +1,114 @@
+"""Notebooks for readers without jupyter: run top to bottom, written as HTML with outputs.
+
+`render_notebook` executes a notebook in its own folder, as a reader who opened it
+there would (nbclient, the ``python3`` kernel), and writes it with every output as one
+standalone HTML page (nbconvert's HTML exporter), atomically, with a JSON sidecar
+that records how it was made. `render_notebooks` renders every notebook of a folder;
+``minestats reproduce`` calls it last, writing ``results/notebooks/NAME.html``.
+
+nbclient, nbconvert and ipykernel come with the ``notebooks`` and ``test`` extras;
+without them rendering stops with a one-line error naming the extra.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from minestats.io.results import collect_metadata, write_with_sidecar
+
+__all__ = ["NOTEBOOK_COMMAND", "render_notebook", "render_notebooks"]
+
+NOTEBOOK_COMMAND = "minestats reproduce --only notebooks"
+"""The command that renders every notebook again, recorded in each page's sidecar."""
+
+
+def _notebook_tools():
+    try:
+        import nbclient
+        import nbconvert
+        import nbformat
+    except ImportError as error:
+        raise ValueError(f"rendering notebooks needs {error.name}: pip install -e "
+                         "'.[notebooks]'") from None
+    return nbclient, nbconvert, nbformat
+
+
+def render_notebook(source, target, *, timeout=600) -> Path:
+    """Run the notebook ``source`` top to bottom and write it as HTML to ``target``.
+
+    Parameters
+    ----------
+    source : str or path-like
+        A ``.ipynb`` file; it runs with its own folder as the working directory.
+    target : str or path-like
+        The HTML page to write; its sidecar is ``target.json``. Missing folders are
+        created; nothing is written if a cell fails.
+    timeout : float, optional
+        Seconds one cell may run, default 600.
+
+    Returns
+    -------
+    pathlib.Path
+        ``target``.
+
+    Raises
+    ------
+    ValueError
+        If the notebook cannot be read, a cell raises (the message names the cell and
+        the error) or the tools are missing.
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> import nbformat
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("6 * 7")])
+    >>> nbformat.write(notebook, folder / "answer.ipynb")
+    >>> page = render_notebook(folder / "answer.ipynb", folder / "answer.html")
+    >>> "42" in page.read_text(), json.loads((folder / "answer.html.json").read_text())["notebook"]
+    (True, 'answer.ipynb')
+    """
+    nbclient, nbconvert, nbformat = _notebook_tools()
+    source, target = Path(source), Path(target)
+    start = time.perf_counter()
+    try:
+        notebook = nbformat.read(source, as_version=4)
+    except (OSError, ValueError) as error:
+        raise ValueError(f"cannot read notebook {source}: {error}") from None
+    client = nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                     resources={"metadata": {"path": str(source.parent)}})
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as error:
+        raise ValueError(f"notebook {source.name} failed: {error.ename}: {error.evalue}"
+                         ) from None
+    except nbclient.exceptions.CellTimeoutError:
+        raise ValueError(f"notebook {source.name}: a cell ran past {timeout} s") from None
+    html, _ = nbconvert.HTMLExporter().from_notebook_node(notebook)
+    metadata = collect_metadata(
+        seed="set in the notebook's cells", n="set in the notebook's cells", chunk_size=None,
+        wall_time_s=time.perf_counter() - start, command=NOTEBOOK_COMMAND,
+        extra={"notebook": _display_path(source)})
+    return write_with_sidecar(target, html.encode("utf-8"), metadata=metadata)
+
+
+def _display_path(source: Path) -> str:
+    """``notebooks/NAME.ipynb`` for a notebook of a checkout; the bare name otherwise."""
+    parent = source.resolve().parent
+    return f"{parent.name}/{source.name}" if parent.name == "notebooks" else source.name
+
+
+def render_notebooks(folder, out, *, timeout=600, progress=None) -> list[Path]:
+    """Render every ``*.ipynb`` of ``folder`` as ``out/NAME.html`` (`render_notebook`).
+
+    ``progress``, if given, is called with each notebook's path before it runs.
+    Returns the pages written, in the order of the notebooks' names.
+    """
+    pages = []
+    for source in sorted(Path(folder).glob("*.ipynb")):
+        if progress is not None:
+            progress(source)
+        pages.append(render_notebook(source, Path(out) / f"{source.stem}.html",
+                                     timeout=timeout))
+    return pages
