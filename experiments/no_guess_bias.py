@@ -7,10 +7,17 @@ and a reference sample of *rule boards the solver passes* is drawn directly: who
 ``safe-opening`` layouts (`minestats.sampling.sample_mines`) solved in batches
 (`minestats.solvers.solve_batch`), keeping those solved, from as many draws as the
 retry boards took tries (so about ``--n`` boards). On 30x16/130 and 30x16/170 only
-``perturb`` is run (retry and the rejection reference would need thousands of draws
-per board there, or more) and compared with the rule alone. Board ``i`` uses child
-``i`` of the stream ``--seed/k`` (``common.py``); within it, retry, perturb and the reference use
-its children 0, 1 and 2 (labels ``"42/i/0"`` and so on), the permutations child 3.
+``perturb`` is run. At 130 mines the solvable reference is still drawn by rejection,
+the first ``--n-dense-reference`` (default 200) solvable boards, about 5,000 rule
+draws each, so perturb is compared with solvable boards at its own density (retry
+itself is not run there: it is the same rejection sampler, at the same cost). At 170
+mines no solvable reference is feasible (retry found none in 10,000 tries on any of
+30 boards, ``no_guess_generation.py``), so perturb is compared with the rule's
+placement only: a difference there mixes perturb's bias with the shift that
+requiring solvability causes by itself (on Expert the solvable boards differ from the
+rule's, p ~ 1e-7). Board ``i`` uses child ``i`` of the stream ``--seed/k``
+(``common.py``); within it, retry, perturb and the reference use its children 0, 1
+and 2 (labels ``"42/k/i/0"`` and so on), the permutations child 3.
 
 Two references, because conditioning on solvability itself changes per-cell
 frequencies: the rule's own distribution (``safe-opening``: every cell outside the
@@ -34,25 +41,45 @@ cells of one board are not independent (each board holds exactly M mines):
   the null they are exchangeable and the test is exact whatever the dependence
   between the cells of one board.
 
+Multiplicity: ``p_holm`` is Holm's adjustment over the family of every omnibus test
+in ``no_guess_bias.csv`` (19 rows), valid under any dependence between them.
+``p_value`` keeps the number; ``p_reported`` and ``p_holm_reported`` (and the printed
+table) show values below 1e-10 as ``< 1e-10``: so far in the tail the chi-square
+approximation, not the data, sets the digits (two valid approximations differ there
+by orders of magnitude). ``df`` belongs to the chi-square rows only; a permutation
+p-value has no df, and its resolution is 1 / (B + 1).
+
+Effect sizes come first (``no_guess_bias_effects.csv``): the mine frequency of three
+regions, the 4 corners, the border (every edge cell) and the click's ring at
+Chebyshev distance 2, as the mean over boards of each board's share of mined cells
+there (boards are independent, so its standard error is sd / sqrt(n)), against the
+rule's exact p and against the solvable-rule sample's mean, with a 95% interval for
+the ratio by the delta method on the log scale (`minestats.stats.ratio_interval`:
+``exp(+/- z sqrt((se1/f1)^2 + (se2/f2)^2))``, se2 = 0 against the rule).
+
 Per cell, z-scores against the reference (one- or two-sample binomial) are judged
 by Holm's method at 0.05 (valid under any dependence) and drawn as heat maps (the
-click's 3x3, mine-free by the rule and not tested, in grey).
+click's 3x3, mine-free by the rule and not tested, in grey): each method against
+the solvable reference where there is one, else against the rule.
 Distance profile: the mean mine frequency of the cells at each Chebyshev distance d
 from the click (d >= 2; the 3x3 is mine-free), with a 95% t-interval over boards
 (each board's share of mined cells at distance d is one independent observation), and
 its ratio to the rule's p. Tatham's method is known to pack mines away from the
 start; this shows by how much.
 
-Writes, under ``--out``: ``no_guess_bias.csv`` (tests), ``no_guess_bias_distance.csv``
-(profiles), and ``no_guess_bias/<board>_<sample>.png`` (frequency maps) and
+Writes, under ``--out``: ``no_guess_bias.csv`` (tests), ``no_guess_bias_effects.csv``
+(effect sizes), ``no_guess_bias_distance.csv`` (profiles), and
+``no_guess_bias/<board>_<sample>.png`` (frequency maps) and
 ``no_guess_bias/<board>_<method>_z.png`` (z-maps), each with its ``.json`` sidecar.
 
 Usage: ``python experiments/no_guess_bias.py [--seed 42] [--n 2000]
-[--permutations 999] [--workers -1] [--out results]``
+[--n-dense-reference 200] [--permutations 999] [--workers -1] [--out results]``
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 
 import numpy as np
@@ -69,11 +96,20 @@ from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.runs.seeds import seed_label
 from minestats.sampling import sample_mines
 from minestats.solvers import solve_batch
-from minestats.stats import holm_reject, two_sided_p_values, z_scores
+from minestats.stats import (
+    P_VALUE_FLOOR,
+    format_p_value,
+    holm_adjust,
+    holm_reject,
+    ratio_interval,
+    two_sided_p_values,
+    z_scores,
+)
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 DENSE = (Board(30, 16, 130), Board(30, 16, 170))
+DENSE_REFERENCE = DENSE[0]  # retry is too slow at 170 mines (none in 10,000 tries)
 RULE, CLICK, SOLVER = "safe-opening", "centre", "logic"
 REFERENCE = "solvable-rule"
 REFERENCE_CHUNK = 2_000
@@ -82,19 +118,43 @@ CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 
 
 def solvable_chunk(task):
-    """Rule boards of one chunk that the solver passes (the rejection reference)."""
+    """Rule boards of one chunk that the solver passes, and their positions in the chunk."""
     board, size, seed_sequence = task
     layouts = sample_mines(board, size, rule=RULE, click=CLICK,
                            seed=np.random.default_rng(seed_sequence))
-    return layouts[solve_batch(layouts, CLICK, solver=SOLVER).solved]
+    solved = solve_batch(layouts, CLICK, solver=SOLVER).solved
+    return layouts[solved], np.flatnonzero(solved)
 
 
-def solvable_reference(board, draws, seed_sequence, pool_map):
-    """Every solvable board among ``draws`` rule boards, in chunk order."""
-    sizes = chunk_sizes(draws, REFERENCE_CHUNK)
-    tasks = [(board, size, chunk_seed) for size, chunk_seed in
-             zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True)]
-    return np.concatenate(list(map_chunks(solvable_chunk, tasks, workers=pool_map)))
+def solvable_reference(board, seed_sequence, pool_map, *, draws=None, count=None,
+                       round_chunks=1):
+    """Solvable rule boards by rejection, in chunk order; return them and the draws used.
+
+    Either every solvable board among ``draws`` rule boards, or the first ``count``
+    (chunks of `REFERENCE_CHUNK` draws, chunk ``j`` seeded by child ``j`` of
+    ``seed_sequence``, run ``round_chunks`` at a time until enough are found). The
+    first ``count`` accepted draws of an i.i.d. sequence are i.i.d. solvable boards, and
+    they do not depend on ``round_chunks``, so neither does the sample.
+    """
+    if draws is not None:
+        sizes = chunk_sizes(draws, REFERENCE_CHUNK)
+        tasks = [(board, size, chunk_seed) for size, chunk_seed in
+                 zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True)]
+        return np.concatenate([layouts for layouts, _ in
+                               map_chunks(solvable_chunk, tasks, workers=pool_map)]), draws
+    if count is None or count < 1:
+        raise ValueError(f"count ({count}) must be at least 1 when draws is not given")
+    seeds, kept, found, used = chunk_seeds(seed_sequence, sys.maxsize), [], 0, 0
+    while found < count:
+        tasks = [(board, REFERENCE_CHUNK, next(seeds)) for _ in range(round_chunks)]
+        for layouts, positions in map_chunks(solvable_chunk, tasks, workers=pool_map):
+            take = min(count - found, len(layouts))
+            kept.append(layouts[:take])
+            found += take
+            used += int(positions[take - 1]) + 1 if found == count else REFERENCE_CHUNK
+            if found == count:
+                break
+    return np.concatenate(kept), used
 
 
 def rule_test(layouts, allowed):
@@ -134,7 +194,7 @@ def permutation_test(sample, reference, allowed, permutations, rng):
         exceed += int(((_two_sample(choice @ pooled, n1, total, n2, spread) ** 2).sum(axis=1)
                        >= observed).sum())
     return {"test": f"permutation ({permutations} relabellings) of sum of squared "
-                    "two-sample z", "statistic": observed, "df": allowed.size - 1,
+                    "two-sample z", "statistic": observed, "df": None,
             "p_value": (1 + exceed) / (1 + permutations)}, z
 
 
@@ -165,10 +225,62 @@ def cell_z_map(board, z, allowed):
     return grid.reshape(board.shape), reject.reshape(board.shape)
 
 
-def board_samples(board, seeds, *, n, pool_map):
+def region_masks(board):
+    """Return the regions of the effect table: name -> boolean grid of the board's cells."""
+    x, y = board.resolve_click(CLICK)
+    columns, rows = np.meshgrid(np.arange(board.width), np.arange(board.height))
+    border = (columns == 0) | (rows == 0) | (columns == board.width - 1) | (
+        rows == board.height - 1)
+    corners = ((columns == 0) | (columns == board.width - 1)) & (
+        (rows == 0) | (rows == board.height - 1))
+    return {"corners": corners, "border": border,
+            "click ring d=2": np.maximum(abs(columns - x), abs(rows - y)) == 2}
+
+
+def region_effects(board, samples):
+    """Mine frequency of each region against each reference, with the ratio's interval.
+
+    A board's share of mined cells in the region is one independent observation, so the
+    frequency is their mean with standard error sd / sqrt(n). Against the rule the
+    reference frequency is its exact p; against the solvable-rule sample it is that
+    sample's mean, estimated independently. The ratio's interval is the delta method on
+    the log scale (`minestats.stats.ratio_interval`).
+    """
+    p_rule = board.mines / placement_cells(board, CLICK, RULE).size
+    rows = []
+    for region, mask in region_masks(board).items():
+        shares = {label: layouts[:, mask].mean(axis=1) for label, (layouts, _) in
+                  samples.items()}
+        moments = {label: (float(share.mean()), float(share.std(ddof=1) / np.sqrt(len(share)))
+                           if len(share) > 1 else float("nan"))
+                   for label, share in shares.items()}
+        for label, (frequency, se) in moments.items():
+            references = [("rule", p_rule, 0.0, None, None)]
+            if REFERENCE in samples and label != REFERENCE:
+                references.append((REFERENCE, *moments[REFERENCE],
+                                   len(samples[REFERENCE][0]), samples[REFERENCE][1]))
+            for reference, reference_frequency, reference_se, n_reference, seed in references:
+                low, high = ratio_interval(frequency, se, reference_frequency, reference_se,
+                                           confidence_level=CONFIDENCE_LEVEL)
+                rows.append({"board": str(board), "sample": label, "reference": reference,
+                             "region": region, "cells": int(mask.sum()),
+                             "n": len(shares[label]), "frequency": frequency,
+                             "frequency_se": se, "reference_frequency": reference_frequency,
+                             "reference_se": reference_se, "n_reference": n_reference,
+                             "ratio": (frequency / reference_frequency
+                                       if reference_frequency > 0 else float("nan")),
+                             "ratio_ci_low": low,
+                             "ratio_ci_high": high, "seed": samples[label][1],
+                             "reference_seed": seed})
+    return rows
+
+
+def board_samples(board, seeds, *, n, n_dense_reference, round_chunks, pool_map):
     """Generate the samples and draw the solvable-rule reference of one board.
 
-    ``seeds`` are the board's keyed children: retry, perturb, reference.
+    ``seeds`` are the board's keyed children: retry, perturb, reference. Return the
+    samples (label -> (layouts, seed label)) and the rule boards drawn for the
+    reference (None without one).
     """
     samples, draws = {}, None
     for method, method_seed in zip(METHODS, seeds[:2], strict=True):
@@ -182,20 +294,34 @@ def board_samples(board, seeds, *, n, pool_map):
         if method == "retry":
             draws = int(batch.tries.sum())
     if draws is not None:
-        samples[REFERENCE] = (solvable_reference(board, draws, seeds[2], pool_map),
-                              seed_label(seeds[2]))
-    return samples
+        layouts, draws = solvable_reference(board, seeds[2], pool_map, draws=draws)
+    elif board == DENSE_REFERENCE:
+        layouts, draws = solvable_reference(board, seeds[2], pool_map,
+                                            count=n_dense_reference, round_chunks=round_chunks)
+    if draws is not None:
+        samples[REFERENCE] = (layouts, seed_label(seeds[2]))
+    return samples, draws
 
 
-def analyse(*, seed, n, permutations, workers):
-    """Run every board; return the test table, the distance table and the figures."""
+def analyse(*, seed, n, permutations, workers, n_dense_reference=200):
+    """Run every board; return the test, effect and distance tables, the figures, draws.
+
+    ``draws`` maps each board with a solvable-rule reference to the rule boards drawn
+    for it and the solvable boards kept.
+    """
     boards = (*BOARDS, *DENSE)
-    tests, profiles, figures = [], [], []
+    tests, effects, profiles, figures, reference_draws = [], [], [], [], {}
+    round_chunks = 1 if workers == 1 else (os.cpu_count() or 1) if workers == -1 else workers
     with worker_pool(workers, warm_up=lambda: generate_no_guess_batch(
             Board(5, 5, 5), CLICK, n=2, seed=0, workers=1)) as pool_map:
         for board, board_seed in zip(boards, row_seeds(seed, len(boards)), strict=True):
             seeds = list(chunk_seeds(board_seed, 4))  # retry, perturb, reference, tests
-            samples = board_samples(board, seeds[:3], n=n, pool_map=pool_map)
+            samples, draws = board_samples(board, seeds[:3], n=n,
+                                           n_dense_reference=n_dense_reference,
+                                           round_chunks=round_chunks, pool_map=pool_map)
+            if draws is not None:
+                reference_draws[str(board)] = {"draws": draws,
+                                               "boards": len(samples[REFERENCE][0])}
             allowed = placement_cells(board, CLICK, RULE)
             rng = np.random.default_rng(seeds[3])
             protected = np.ones(board.cells, dtype=bool)
@@ -205,6 +331,9 @@ def analyse(*, seed, n, permutations, workers):
                            samples.items()}
             limits = (min(float(grid[~protected].min()) for grid in frequencies.values()),
                       max(float(grid.max()) for grid in frequencies.values()))
+            effects += region_effects(board, samples)
+            # the z-map of a method: against the solvable reference where there is one
+            mapped = REFERENCE if REFERENCE in samples else "rule"
             for label, (layouts, label_seed) in samples.items():
                 profiles += distance_profile(board, layouts, label, label_seed)
                 figures.append((f"{board_slug(board)}_{label}.png", plot_probability_map(
@@ -231,7 +360,7 @@ def analyse(*, seed, n, permutations, workers):
                                   "max_abs_z": float(np.abs(z).max()), "seed": label_seed,
                                   "reference_seed": None if n_reference is None
                                   else samples[REFERENCE][1]})
-                    if label in METHODS and (reference == REFERENCE or board in DENSE):
+                    if label in METHODS and reference == mapped:
                         figures.append((f"{board_slug(board)}_{label}_z.png", plot_z_map(
                             grid, reject=reject, alpha=ALPHA, mask=protected,
                             label=f"z = ({label} - {reference}) / SE",
@@ -239,18 +368,56 @@ def analyse(*, seed, n, permutations, workers):
                                   f"n = {len(layouts):,} vs "
                                   f"{'exact p' if n_reference is None else f'{n_reference:,}'}"
                                   f", seed {label_seed}")))
-    return pd.DataFrame(tests), pd.DataFrame(profiles), figures
+    return (adjust_tests(pd.DataFrame(tests)), pd.DataFrame(effects), pd.DataFrame(profiles),
+            figures, reference_draws)
+
+
+def adjust_tests(tests: pd.DataFrame) -> pd.DataFrame:
+    """Add Holm-adjusted p-values over every row (the family) and the printed p-values.
+
+    ``p_value`` keeps the number; ``p_reported`` and ``p_holm_reported`` floor it at
+    `minestats.stats.P_VALUE_FLOOR` (``< 1e-10``), where the chi-square approximation
+    no longer measures anything (a permutation p-value is never below 1 / (B + 1)).
+    """
+    tests = tests.assign(df=tests["df"].astype("Int64"))
+    p_holm = pd.Series(holm_adjust(tests["p_value"]), index=tests.index)
+    columns = {"p_holm": p_holm, "p_reported": tests["p_value"].map(format_p_value),
+               "p_holm_reported": p_holm.map(format_p_value)}
+    at = tests.columns.get_loc("p_value") + 1  # next to the p-value they qualify
+    for offset, (name, values) in enumerate(columns.items()):
+        tests.insert(at + offset, name, values)
+    return tests
 
 
 def format_tests(tests: pd.DataFrame) -> str:
-    lines = [f"{'board':10} {'sample':14} {'reference':14} {'n':>6} {'n ref':>6} "
-             f"{'statistic':>10} {'df':>4} {'p':>9} {'Holm cells':>10} {'max|z|':>7} seed"]
+    lines = [f"Omnibus tests. Reference 'rule': does the sample differ from the rule's "
+             f"placement (exact p, chi-square); '{REFERENCE}': from the rule's boards the "
+             f"solver passes (permutation, no df, p >= 1/(B+1)). p Holm: adjusted over all "
+             f"{len(tests)} tests of this table; p below {P_VALUE_FLOOR:.0e} shown as a "
+             f"floor (the chi-square tail is not accurate there).",
+             f"{'board':10} {'sample':14} {'reference':14} {'n':>6} {'n ref':>6} "
+             f"{'statistic':>10} {'df':>4} {'p':>9} {'p Holm':>9} {'Holm cells':>10} "
+             f"{'max|z|':>7} seed"]
     for row in tests.itertuples():
         n_reference = "exact" if pd.isna(row.n_reference) else f"{int(row.n_reference)}"
+        df = "" if pd.isna(row.df) else f"{row.df}"
         lines.append(f"{row.board:10} {row.sample:14} {row.reference:14} {row.n:6d} "
-                     f"{n_reference:>6} {row.statistic:10.1f} {row.df:4d} {row.p_value:9.3g} "
+                     f"{n_reference:>6} {row.statistic:10.1f} {df:>4} {row.p_reported:>9} "
+                     f"{row.p_holm_reported:>9} "
                      f"{f'{row.cells_holm_rejected}/{row.cells_tested}':>10} "
                      f"{row.max_abs_z:7.2f} {row.seed}")
+    return "\n".join(lines)
+
+
+def format_effects(effects: pd.DataFrame) -> str:
+    lines = [f"Effect sizes: mine frequency by region (mean over boards) against the "
+             f"reference, ratio [{CONFIDENCE_LEVEL:.0%} interval, delta method on the log "
+             f"scale]:"]
+    for row in effects.itertuples():
+        lines.append(f"  {row.board:10} {row.sample:14} vs {row.reference:14} "
+                     f"{row.region:15} {row.frequency:.3f} vs {row.reference_frequency:.3f}"
+                     f"  ratio {row.ratio:.3f} [{row.ratio_ci_low:.3f}, "
+                     f"{row.ratio_ci_high:.3f}]  n = {row.n}")
     return "\n".join(lines)
 
 
@@ -270,25 +437,41 @@ def main(argv=None):
     parser = base_parser(__doc__.splitlines()[0], experiment="no_guess_bias")
     parser.add_argument("--n", type=int, default=2_000,
                         help="boards per method and board (default 2,000)")
+    parser.add_argument("--n-dense-reference", type=int, default=200,
+                        help=f"solvable rule boards drawn by rejection on {DENSE_REFERENCE} "
+                             "(default 200; about 5,000 draws each)")
     parser.add_argument("--permutations", type=int, default=999,
                         help="relabellings per permutation test (default 999)")
     args = parser.parse_args(argv)
-    tests, profiles, figures = analyse(seed=args.seed, n=args.n,
-                                       permutations=args.permutations, workers=args.workers)
+    tests, effects, profiles, figures, draws = analyse(
+        seed=args.seed, n=args.n, permutations=args.permutations, workers=args.workers,
+        n_dense_reference=args.n_dense_reference)
     metadata = collect_metadata(
         seed=args.seed, n=args.n,
         chunk_size={"generators": DEFAULT_BATCH_CHUNK_SIZE, "reference": REFERENCE_CHUNK},
         wall_time_s=time.perf_counter() - start,
         extra={"rule": RULE, "click": CLICK, "solver": SOLVER, "use_mine_count": True,
                "permutations": args.permutations, "holm_alpha": ALPHA,
-               "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
+               "holm_family": f"p_holm: all {len(tests)} omnibus tests of no_guess_bias.csv",
+               "p_value_floor": P_VALUE_FLOOR, "n_dense_reference": args.n_dense_reference,
+               "reference_draws": draws, "confidence_level": CONFIDENCE_LEVEL,
+               "workers": args.workers})
     paths = [write_csv(tests, args.out / "no_guess_bias.csv", metadata=metadata, summary=True),
+             write_csv(effects, args.out / "no_guess_bias_effects.csv", metadata=metadata,
+                       summary=True),
              write_csv(profiles, args.out / "no_guess_bias_distance.csv", metadata=metadata)]
     for name, figure in figures:
         paths.extend(write_figure(figure, args.out / "no_guess_bias" / name, metadata=metadata))
     print(f"No-guess bias, {RULE}, {CLICK} click, solver {SOLVER}; n = {args.n:,} boards per "
           f"method; root seed {args.seed} (board i: {args.seed}/i; retry, perturb, reference "
           f"/0, /1, /2); per-cell Holm at alpha = {ALPHA}")
+    print("Solvable-rule references (rule boards drawn -> solvable kept): " + ", ".join(
+        f"{board} {drawn['draws']:,} -> {drawn['boards']:,}" for board, drawn in draws.items()))
+    print(f"No solvable reference at {', '.join(str(b) for b in DENSE if str(b) not in draws)}: "
+          "retry found none there; perturb is compared with the rule's placement only.")
+    print()
+    print(format_effects(effects))
+    print()
     print(format_tests(tests))
     print()
     print(format_profiles(profiles))

@@ -359,7 +359,9 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
 
     Clear moves relocate fewer mines whenever a stuck number has fewer mined than
     safe unknown neighbours, as it usually does, so mines drift away from the
-    opened region: the boards are biased (see ``experiments/no_guess_bias.py``).
+    opened region. The boards are not uniform among solvable boards: at 30x16/130
+    their mine frequencies differ from those of solvable rule boards, while on the
+    presets no difference shows (see ``experiments/no_guess_bias.py``).
 
     Examples
     --------

@@ -17,6 +17,14 @@ Maps of many proportions (one per click position) have their own tools:
 find), `neighbour_correlation` (how alike the z-scores of adjacent cells are) and
 `homogeneity_test` (are several cells consistent with one common rate).
 
+A ratio of two independent estimates (a mine frequency against a reference's)
+carries the delta-method interval on the log scale (`ratio_interval`; Katz's
+interval for two proportions).
+
+Many tests at once are judged by Holm's method (`holm_reject`, `holm_adjust`), and
+a p-value is printed with a floor (`format_p_value`, ``P_VALUE_FLOOR``): beyond
+about 1e-10 an asymptotic p-value measures the approximation, not the data.
+
 `ProportionResult` is the one base of every result that counts successes out of
 ``n`` trials (opening simulations, pass rates, no-guess batches, 3BV shares): it
 gives them ``proportion``, ``proportion_ci`` (a `ConfidenceInterval`), ``to_frame``
@@ -34,11 +42,15 @@ import numpy as np
 
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 
-__all__ = ["ConfidenceInterval", "Difference", "Homogeneity", "ProportionResult",
-           "detectable_deviation", "difference_from_reference", "difference_interval",
-           "exact_difference_p_value", "holm_reject", "homogeneity_test", "mcnemar_p_value",
-           "neighbour_correlation", "paired_difference_interval", "proportion_interval",
+__all__ = ["P_VALUE_FLOOR", "ConfidenceInterval", "Difference", "Homogeneity",
+           "ProportionResult", "detectable_deviation", "difference_from_reference",
+           "difference_interval", "exact_difference_p_value", "format_p_value", "holm_adjust",
+           "holm_reject", "homogeneity_test", "mcnemar_p_value", "neighbour_correlation",
+           "paired_difference_interval", "proportion_interval", "ratio_interval",
            "two_sided_p_values", "wilson_interval", "z_scores"]
+
+P_VALUE_FLOOR = 1e-10
+"""Smallest p-value `format_p_value` prints; anything below is shown as ``< 1e-10``."""
 
 
 class ConfidenceInterval(NamedTuple):
@@ -241,6 +253,68 @@ def difference_interval(successes1, trials1, successes2, trials2, *,
     low, high = confint_proportions_2indep(successes1, trials1, successes2, trials2,
                                            method="newcomb", compare="diff", alpha=1 - level)
     return ConfidenceInterval(float(low), float(high))
+
+
+def ratio_interval(estimate1, standard_error1, estimate2, standard_error2=0.0, *,
+                   confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> ConfidenceInterval:
+    """Interval for the ratio of two independent positive estimates, on the log scale.
+
+    The delta method gives ``log(e1 / e2)`` the standard error
+    ``s = sqrt((se1 / e1)^2 + (se2 / e2)^2)``; the interval is
+    ``(e1 / e2) exp(-/+ z s)`` with ``z`` the normal quantile of the level. It stays
+    positive, and is asymmetric as a ratio's sampling distribution is. With a known
+    denominator (``se2 = 0``) it is the interval of ``e1`` on the log scale divided by
+    ``e2``. For two binomial proportions (``se^2 = p (1 - p) / n``) it is Katz's
+    interval for a risk ratio, ``exp(+/- z sqrt(1/x1 - 1/n1 + 1/x2 - 1/n2))``: Katz,
+    Baptista, Azen and Pike (1978), Biometrics 34, 469-474.
+
+    Parameters
+    ----------
+    estimate1, standard_error1 : float or array_like
+        The numerator (a mean over independent observations, say) and its standard
+        error.
+    estimate2, standard_error2 : float or array_like
+        The denominator and its standard error; 0 (the default) for a known value.
+    confidence_level : float, optional
+        Coverage of the interval, default 0.95.
+
+    Returns
+    -------
+    ConfidenceInterval
+        Bounds of ``e1 / e2``: floats for scalar inputs, else arrays; nan where an
+        estimate is not positive or a standard error not finite (no interval exists).
+
+    Examples
+    --------
+    Katz's interval for 56/70 against 48/80, as statsmodels'
+    ``confint_proportions_2indep(..., compare="ratio", method="log")`` gives it:
+
+    >>> p1, p2 = 56 / 70, 48 / 80
+    >>> low, high = ratio_interval(p1, (p1 * (1 - p1) / 70) ** 0.5,
+    ...                            p2, (p2 * (1 - p2) / 80) ** 0.5)
+    >>> round(low, 4), round(high, 4)
+    (1.0766, 1.6512)
+    >>> [round(v, 4) for v in ratio_interval(0.5, 0.01, 0.25)]   # known denominator
+    [1.9231, 2.08]
+    """
+    from scipy import stats as scipy_stats
+
+    level = check_confidence_level(confidence_level)
+    e1, s1, e2, s2 = np.broadcast_arrays(*(np.asarray(value, dtype=float) for value in
+                                           (estimate1, standard_error1, estimate2,
+                                            standard_error2)))
+    if np.any(s1 < 0) or np.any(s2 < 0):
+        raise ValueError("standard errors must be non-negative")
+    valid = (e1 > 0) & (e2 > 0) & np.isfinite(s1) & np.isfinite(s2)
+    z = float(scipy_stats.norm.ppf((1 + level) / 2))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = e1 / e2
+        spread = np.sqrt((s1 / e1) ** 2 + (s2 / e2) ** 2)
+        low = np.where(valid, ratio * np.exp(-z * spread), np.nan)
+        high = np.where(valid, ratio * np.exp(z * spread), np.nan)
+    if low.ndim == 0:
+        return ConfidenceInterval(float(low), float(high))
+    return ConfidenceInterval(low, high)
 
 
 class Difference(NamedTuple):
@@ -550,6 +624,19 @@ def two_sided_p_values(z):
     return 2 * scipy_stats.norm.sf(np.abs(np.asarray(z, dtype=float)))
 
 
+def _holm(p_values, alpha):
+    """Run statsmodels' Holm step-down: (reject, adjusted p), shaped as ``p_values``."""
+    from statsmodels.stats.multitest import multipletests
+
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha ({alpha}) must lie strictly between 0 and 1")
+    p_values = np.asarray(p_values, dtype=float)
+    if p_values.size == 0:
+        return np.zeros(p_values.shape, dtype=bool), np.zeros(p_values.shape)
+    reject, adjusted = multipletests(p_values.ravel(), alpha=alpha, method="holm")[:2]
+    return reject.reshape(p_values.shape), adjusted.reshape(p_values.shape)
+
+
 def holm_reject(p_values, *, alpha=DEFAULT_ALPHA):
     """Which hypotheses Holm's step-down method rejects at family-wise level ``alpha``.
 
@@ -561,15 +648,46 @@ def holm_reject(p_values, *, alpha=DEFAULT_ALPHA):
     >>> holm_reject([0.001, 0.04, 0.3], alpha=0.05).tolist()
     [True, False, False]
     """
-    from statsmodels.stats.multitest import multipletests
+    return _holm(p_values, alpha)[0]
 
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha ({alpha}) must lie strictly between 0 and 1")
-    p_values = np.asarray(p_values, dtype=float)
-    if p_values.size == 0:
-        return np.zeros(p_values.shape, dtype=bool)
-    reject = multipletests(p_values.ravel(), alpha=alpha, method="holm")[0]
-    return reject.reshape(p_values.shape)
+
+def holm_adjust(p_values):
+    """Holm-adjusted p-values: reject hypothesis i at family-wise level alpha iff <= alpha.
+
+    With the ``m`` p-values sorted, ``p_(1) <= ... <= p_(m)``, the adjusted value of
+    the i-th is ``max_{j <= i} min(1, (m - j + 1) p_(j))`` (statsmodels'
+    ``multipletests(method="holm")``), returned in the input's order and shape. The
+    family is whatever is passed in: say which when reporting them.
+
+    Examples
+    --------
+    >>> holm_adjust([0.01, 0.04, 0.03]).round(4).tolist()
+    [0.03, 0.06, 0.06]
+    >>> holm_adjust([0.5, 0.9]).tolist()
+    [1.0, 1.0]
+    """
+    return _holm(p_values, DEFAULT_ALPHA)[1]
+
+
+def format_p_value(p_value, *, floor=P_VALUE_FLOOR, digits=3) -> str:
+    """Format a p-value: ``digits`` significant figures, or ``'< floor'`` below the floor.
+
+    Far-tail p-values of asymptotic tests (``6e-279``) are artefacts of the
+    approximation: two valid approximations can differ there by many orders of
+    magnitude. Store the number, print ``< 1e-10``. A missing value prints as ``''``.
+
+    Examples
+    --------
+    >>> format_p_value(6.35e-279), format_p_value(0.0016579), format_p_value(0.854)
+    ('< 1e-10', '0.00166', '0.854')
+    >>> format_p_value(3.3e-10), format_p_value(float("nan"))
+    ('3.3e-10', '')
+    """
+    if p_value is None or np.isnan(p_value):
+        return ""
+    if p_value < floor:
+        return f"< {floor:.0e}".replace("e-0", "e-")
+    return f"{p_value:.{digits}g}"
 
 
 def _short(value):

@@ -9,9 +9,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
+from minestats.board import Board
 from minestats.cli.experiments import EXPERIMENT_STREAMS, REPRODUCE
+from minestats.runs.chunks import chunk_seeds
+from minestats.stats import format_p_value, ratio_interval
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
@@ -260,21 +264,49 @@ def test_no_guess_generation(tmp_path):
 
 
 def test_no_guess_bias(tmp_path):
-    out = run_script("no_guess_bias.py", tmp_path, "--n", "30", "--permutations", "19")
-    tests = pd.read_csv(tmp_path / "no_guess_bias.csv")
-    # 3 presets x (retry, perturb: 2 references; solvable-rule: 1) + 2 dense boards x 1
-    assert len(tests) == 3 * 5 + 2
+    out = run_script("no_guess_bias.py", tmp_path, "--n", "20", "--permutations", "19",
+                     "--n-dense-reference", "2")
+    tests = pd.read_csv(tmp_path / "no_guess_bias.csv",
+                        dtype={"p_reported": str, "p_holm_reported": str})
+    # 3 presets x (retry, perturb: 2 references; solvable-rule: 1); 30x16/130: perturb
+    # against both, the solvable reference against the rule; 30x16/170: perturb alone
+    assert len(tests) == 3 * 5 + 3 + 1
     assert tests["p_value"].between(0, 1).all()
     permutation = tests["reference"] == "solvable-rule"
+    # perturb is compared with the solvable reference at the same density at 130 mines
+    dense = tests[tests["board"] == "30x16/130"].set_index(["sample", "reference"])
+    assert dense.loc[("perturb", "solvable-rule"), "n_reference"] == 2
+    assert dense.loc[("solvable-rule", "rule"), "n"] == 2
+    assert set(tests.loc[tests["board"] == "30x16/170", "reference"]) == {"rule"}
     # (1 + exceed) / (1 + 19): a whole number of twentieths, never zero
     twentieths = tests.loc[permutation, "p_value"] * 20
     assert np.allclose(twentieths, twentieths.round()) and (twentieths.round() >= 1).all()
+    # df belongs to the chi-square rows only
+    assert tests.loc[permutation, "df"].isna().all()
     assert (tests.loc[~permutation, "df"] == tests.loc[~permutation, "cells_tested"] - 1).all()
+    # Holm over the whole table, as statsmodels adjusts it; printed with the floor
+    assert np.allclose(tests["p_holm"], multipletests(tests["p_value"], method="holm")[1])
+    assert (tests["p_holm"] >= tests["p_value"]).all()
+    assert (tests["p_reported"] == tests["p_value"].map(format_p_value)).all()
+    effects = pd.read_csv(tmp_path / "no_guess_bias_effects.csv")
+    assert set(effects["region"]) == {"corners", "border", "click ring d=2"}
+    rule = effects[effects["reference"] == "rule"]
+    assert np.allclose(rule["ratio"], rule["frequency"] / rule["reference_frequency"])
+    assert (rule["reference_se"] == 0).all()
+    low, high = ratio_interval(rule["frequency"], rule["frequency_se"],
+                               rule["reference_frequency"])
+    assert np.allclose(rule["ratio_ci_low"], low, equal_nan=True)
+    assert np.allclose(rule["ratio_ci_high"], high, equal_nan=True)
+    against = effects[(effects["reference"] == "solvable-rule")]
+    assert set(against["board"]) == {"9x9/10", "16x16/40", "30x16/99", "30x16/130"}
     profile = pd.read_csv(tmp_path / "no_guess_bias_distance.csv")
     assert (profile["distance"] >= 2).all() and (profile["ci_low"] <= profile["ci_high"]).all()
-    assert len(list((tmp_path / "no_guess_bias").glob("*.png"))) == 3 * 5 + 2 * 2
+    assert len(list((tmp_path / "no_guess_bias").glob("*.png"))) == 3 * 5 + 3 + 2
     assert_sidecar(tmp_path / "no_guess_bias.csv", seed=7)
-    assert "Holm" in out
+    metadata = sidecar(tmp_path / "no_guess_bias.csv")
+    assert metadata["reference_draws"]["30x16/130"]["boards"] == 2
+    assert "all 19 omnibus tests" in metadata["holm_family"]
+    assert "Holm" in out and "compared with the rule's placement only" in out
 
 
 @pytest.fixture
@@ -344,6 +376,28 @@ def test_permutation_p_values_by_hand(no_guess_bias):
     separated = no_guess_bias.permutation_test(sample, reference, allowed, 19, rng)[0]
     assert separated["p_value"] == 1 / 20
     assert separated["statistic"] == pytest.approx(2 * 20)  # z^2 = 20 in each cell
+
+
+def test_solvable_reference_takes_the_first_count_boards(no_guess_bias, monkeypatch):
+    # Chunks of 20 draws on 16x16/50 (about half solvable): the first 15 solvable boards
+    # span chunks; they and the draws used do not depend on how many chunks run at once,
+    # and they are the first 15 of every solvable board in whole chunks.
+    monkeypatch.setattr(no_guess_bias, "REFERENCE_CHUNK", 20)
+    board, seed = Board(16, 16, 50), np.random.SeedSequence(5)
+    layouts, used = no_guess_bias.solvable_reference(board, seed, map, count=15)
+    again, used_again = no_guess_bias.solvable_reference(board, seed, map, count=15,
+                                                         round_chunks=3)
+    assert len(layouts) == 15 and used == used_again and (layouts == again).all()
+    whole = -(-used // 20) * 20
+    every, drawn = no_guess_bias.solvable_reference(board, seed, map, draws=whole)
+    assert drawn == whole and (every[:15] == layouts).all()
+    # the 15th solvable board is draw number `used`: one fewer draw holds only 14
+    chunks = [no_guess_bias.solvable_chunk((board, 20, chunk_seed))[1] + 20 * j
+              for j, chunk_seed in enumerate(chunk_seeds(seed, whole // 20))]
+    positions = np.concatenate(chunks)
+    assert positions[14] + 1 == used
+    with pytest.raises(ValueError, match="count"):
+        no_guess_bias.solvable_reference(board, seed, map)
 
 
 def test_every_experiment_draws_from_its_own_stream():

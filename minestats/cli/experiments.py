@@ -12,7 +12,7 @@ REPRODUCE = {
     "pass_rate_by_click": ["--n", "20000", "--n-intermediate", "5000"],
     "bbbv": ["--n", "5000000"],
     "no_guess_generation": ["--n", "5000", "--n-dense-retry", "200"],
-    "no_guess_bias": ["--n", "20000", "--permutations", "9999"],
+    "no_guess_bias": ["--n", "20000", "--n-dense-reference", "2000", "--permutations", "9999"],
     "win_rates": ["--n-small", "100000", "--n-intermediate", "50000", "--n-expert", "20000",
                   "--n-paper", "200000", "--n-paper-opening", "200000",
                   "--n-paired-small", "20000", "--n-paired-intermediate", "5000",

@@ -28,6 +28,7 @@ SUMMARY_TABLES = (
     "bbbv_summary.csv",
     "first_click.csv",
     "no_guess_bias.csv",
+    "no_guess_bias_effects.csv",
     "no_guess_generation.csv",
     "opening_maps/holm.csv",
     "opening_ranges.csv",
