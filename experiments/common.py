@@ -29,7 +29,7 @@ from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
 from minestats.runs.chunks import chunk_seeds, process_pool
 from minestats.runs.seeds import as_seed_sequence, seed_from_text
-from minestats.stats import homogeneity_test, wilson_interval
+from minestats.stats import format_p_value, homogeneity_test, wilson_interval
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "exact_in_interval",
     "format_classes",
     "format_proportion",
+    "p_text",
     "pass_rate_groups",
     "pool_by_click_class",
     "row_seeds",
@@ -174,6 +175,12 @@ def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.Data
                      ignore_index=True)
 
 
+def p_text(p_value, *, digits: int = 3) -> str:
+    """``"p = 0.0123"``, or ``"p < 1e-10"`` below the floor (`minestats.stats.format_p_value`)."""
+    text = format_p_value(p_value, digits=digits)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def format_proportion(successes: int, n: int, low: float, high: float, seed, *,
                       digits: int = 4) -> str:
     """One estimate as printed everywhere: value, Wilson interval, n and seed."""
@@ -242,7 +249,7 @@ def format_classes(table: pd.DataFrame, rate: str) -> list[str]:
     """Print lines for `pool_by_click_class`: each class, then the test between them."""
     lines = []
     for row in table.itertuples():
-        test = (f"chi-square {row.chi2:.2f} on {row.df} df, p = {row.p_value:.3g}"
+        test = (f"chi-square {row.chi2:.2f} on {row.df} df, {p_text(row.p_value)}"
                 if row.df > 0 else "one cell: no test")
         what = ("the classes share one rate" if row.cell_class == "between classes"
                 else "its cells share one rate")
