@@ -417,3 +417,13 @@ def test_every_experiment_draws_from_its_own_stream():
         assert args.root_seed == 42 and args.seed == f"42/{EXPERIMENT_STREAMS[name]}"
         first_rows[name] = np.random.default_rng(row_seeds(args.seed, 12)[0]).random(4)
     assert not np.array_equal(first_rows["first_click"], first_rows["bbbv"])
+
+
+def test_printed_p_values_have_a_floor():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        from common import p_text
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    assert p_text(5.58e-104) == "p < 1e-10" and p_text(0.0) == "p < 1e-10"
+    assert p_text(0.04567) == "p = 0.0457" and p_text(0.04567, digits=2) == "p = 0.046"
