@@ -180,7 +180,22 @@ def test_pass_rate_fits(tmp_path):
     for name in ("pass_rate_fits.csv", "pass_rate_fits.png"):
         assert_sidecar(tmp_path / name, seed=None)  # fitting draws no random numbers
     metadata = sidecar(tmp_path / "pass_rate_fits.csv")
-    assert metadata["input_metadata"]["seed"] == 42  # from the input's own sidecar
+    # from the input's own sidecar: the density experiment's stream of root seed 42
+    assert metadata["input_metadata"]["seed"] == f"42/{EXPERIMENT_STREAMS['pass_rate_by_density']}"
+    # The half-pass density agrees with the points: it lies between the last density whose
+    # Wilson interval is above one half and the first whose interval is below, and for
+    # 16x16 logic the crossing read off the points (interpolated on the logit scale
+    # between the two) lies inside the fit's 95% interval.
+    for row in fits.itertuples():
+        points = table[(table["size"] == row.size) & (table["solver"] == row.solver)]
+        above = points.loc[points["ci_low"] > 0.5, "density"].max()
+        below = points.loc[points["ci_high"] < 0.5, "density"].min()
+        assert above < row.ed50 < below, (row.size, row.solver)
+        if (row.size, row.solver) == ("16x16", "logic"):
+            pair = points[points["density"].isin([above, below])].sort_values("density")
+            logit = np.log(pair["pass_rate"] / (1 - pair["pass_rate"])).to_numpy()
+            crossing = above + (below - above) * logit[0] / (logit[0] - logit[1])
+            assert row.ed50_ci_low < crossing < row.ed50_ci_high, (crossing, row.ed50)
     assert "ED50 0." in out and "plain logit" in out
     # A solver that never falls to half in its measured densities gets no ED50, and says so.
     dense = (table["solver"] == "logic") & (table["density"] > 0.11)
