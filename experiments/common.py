@@ -29,18 +29,22 @@ from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
 from minestats.runs.chunks import chunk_seeds, process_pool
 from minestats.runs.seeds import as_seed_sequence, seed_from_text
-from minestats.stats import homogeneity_test, wilson_interval
+from minestats.stats import format_p_value, homogeneity_test, wilson_interval
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 __all__ = [
     "CLICK_CLASSES",
+    "SYMMETRIC_RULES",
     "base_parser",
     "board_slug",
     "click_class",
+    "click_orbit",
     "describe_extremes",
     "exact_in_interval",
     "format_classes",
     "format_proportion",
+    "orbit_test",
+    "p_text",
     "pass_rate_groups",
     "pool_by_click_class",
     "row_seeds",
@@ -174,6 +178,12 @@ def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.Data
                      ignore_index=True)
 
 
+def p_text(p_value, *, digits: int = 3) -> str:
+    """``"p = 0.0123"``, or ``"p < 1e-10"`` below the floor (`minestats.stats.format_p_value`)."""
+    text = format_p_value(p_value, digits=digits)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def format_proportion(successes: int, n: int, low: float, high: float, seed, *,
                       digits: int = 4) -> str:
     """One estimate as printed everywhere: value, Wilson interval, n and seed."""
@@ -182,15 +192,17 @@ def format_proportion(successes: int, n: int, low: float, high: float, seed, *,
 
 
 CLICK_CLASSES = ("corner", "edge next to a corner", "edge", "interior")
+SYMMETRIC_RULES = tuple(rule for rule in RULES if rule != "winxp")
+"""The rules every reflection of the board leaves unchanged (winxp favours the top-left)."""
 
 
 def click_class(board: Board, x: int, y: int) -> str:
     """Where a click lies: a corner, an edge cell beside a corner, another edge cell, inside.
 
-    Every rule is symmetric under the board's reflections, so cells of one class differ
-    only by where they lie along the edge or how deep inside they are; the committed
-    maps find the edge cells beside a corner distinct on 9x9/10 and the interior
-    homogeneous.
+    A descriptive grouping, not a symmetry class: ``edge`` holds cells 2 or more steps
+    from a corner and ``interior`` cells of every depth, which no symmetry makes equal,
+    so a class's homogeneity test asks whether depth matters there. Cells that must be
+    equal are those of one `click_orbit`.
     """
     on_x, on_y = x in (0, board.width - 1), y in (0, board.height - 1)
     if on_x and on_y:
@@ -201,6 +213,18 @@ def click_class(board: Board, x: int, y: int) -> str:
     return "interior"
 
 
+def click_orbit(board: Board, x: int, y: int) -> tuple[int, int]:
+    """Return the symmetry orbit of a click: its distances from the nearest side and end.
+
+    Reflections of the board (and, on a square board, its transposition) map a cell
+    to every cell of its orbit; under a rule that they leave unchanged (every rule but
+    ``winxp``, which favours the top-left) those cells have one rate, so a difference
+    within an orbit is an error of the simulation, not a fact about Minesweeper.
+    """
+    a, b = min(x, board.width - 1 - x), min(y, board.height - 1 - y)
+    return tuple(sorted((a, b))) if board.width == board.height else (a, b)
+
+
 def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
                         confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
     """One map's cells pooled by `click_class`, each class tested for one common rate.
@@ -209,7 +233,9 @@ def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
     Returns one row per class present (cells, pooled n and successes, the pooled
     ``rate`` with its Wilson interval, and Pearson's chi-square test that the class's
     cells share one rate: ``chi2``, ``df``, ``p_value``), then a row ``between
-    classes``: every cell pooled, and the test that the classes share one rate.
+    classes``: every cell pooled, and the test that the classes share one rate, then a
+    row ``within symmetry orbits``: `orbit_test`, the check that cells symmetry makes
+    equal are (meaningful only under a rule the reflections leave unchanged).
     """
     classes = [click_class(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
                                                          strict=True)]
@@ -230,6 +256,11 @@ def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
                              "successes": int(table["successes"].sum()),
                              "n": int(table["n"].sum()), "chi2": between.statistic,
                              "df": between.df, "p_value": between.p_value}
+    table.loc[len(table)] = {"cell_class": "within symmetry orbits", "cells": len(rows),
+                             "successes": int(table["successes"].iloc[-1]),
+                             "n": int(table["n"].iloc[-1]),
+                             **dict(zip(("chi2", "df", "p_value"),
+                                        orbit_test(board, rows), strict=True))}
     table[rate] = table["successes"] / table["n"]
     table["ci_low"], table["ci_high"] = wilson_interval(
         table["successes"].to_numpy(), table["n"].to_numpy(), confidence_level=confidence_level)
@@ -238,14 +269,35 @@ def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
                   "confidence_level", "chi2", "df", "p_value"]]
 
 
+def orbit_test(board: Board, rows: pd.DataFrame) -> tuple[float, int, float]:
+    """Chi-square test that the cells of every `click_orbit` share their orbit's rate.
+
+    Each orbit of two or more cells gives Pearson's homogeneity statistic on
+    ``cells - 1`` df; the orbits hold disjoint cells drawn from independent seeds,
+    so the statistics add to one chi-square on the summed df. Returns
+    ``(statistic, df, p_value)``.
+    """
+    from scipy.stats import chi2
+
+    orbits = [click_orbit(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
+                                                        strict=True)]
+    statistic, df = 0.0, 0
+    for _, cells in rows.assign(orbit=orbits).groupby("orbit"):
+        if len(cells) > 1:
+            test = homogeneity_test(cells["successes"], cells["n"])
+            statistic, df = statistic + test.statistic, df + test.df
+    return statistic, df, float(chi2.sf(statistic, df)) if df else float("nan")
+
+
 def format_classes(table: pd.DataFrame, rate: str) -> list[str]:
     """Print lines for `pool_by_click_class`: each class, then the test between them."""
     lines = []
     for row in table.itertuples():
-        test = (f"chi-square {row.chi2:.2f} on {row.df} df, p = {row.p_value:.3g}"
+        test = (f"chi-square {row.chi2:.2f} on {row.df} df, {p_text(row.p_value)}"
                 if row.df > 0 else "one cell: no test")
-        what = ("the classes share one rate" if row.cell_class == "between classes"
-                else "its cells share one rate")
+        what = {"between classes": "the classes share one rate",
+                "within symmetry orbits": "cells that symmetry makes equal are equal"}.get(
+                    row.cell_class, "its cells share one rate")
         lines.append(f"  {row.cell_class:22} {row.cells:3} cells: {getattr(row, rate):.4f} "
                      f"[{row.ci_low:.4f}, {row.ci_high:.4f}] ({row.successes:,}/{row.n:,}); "
                      f"{what}? {test}")

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, exact_in_interval, row_seeds, worker_map
+from common import base_parser, exact_in_interval, p_text, row_seeds, worker_map
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.io.results import collect_metadata, write_csv
@@ -88,7 +88,7 @@ def format_table(table: pd.DataFrame, *, seed, n, chunk_size) -> str:
     lines.append(f"Holm across the {len(table)} rows at family-wise alpha = {ALPHA}: "
                  + ("no row rejected, Monte Carlo agrees with the closed forms"
                     if rejected == 0 else f"{rejected} row(s) REJECTED")
-                 + f" (smallest p = {table['p_value'].min():.3g})")
+                 + f" (smallest {p_text(table['p_value'].min())})")
     mismatched = table.dropna(subset=["published_exact"])
     mismatched = mismatched[mismatched["exact"].round(4) != mismatched["published_exact"]]
     lines.append("Published exact values reproduced to 4 places: "

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser
+from common import base_parser, p_text
 
 from minestats.fits import MAX_DEGREE, MODELS, SPARSE_COUNT, fit_pass_rate_curve
 from minestats.io.results import collect_metadata, sidecar_path, write_csv, write_figure
@@ -175,13 +175,13 @@ def main(argv=None):
           f"likelihood-ratio tests at {ALPHA}")
     for row in fits.itertuples():
         print(f"\n{row.size} {row.solver}: {row.fit} (degree {row.degree}), deviance "
-              f"{row.deviance:.2f} on {row.df} df (p = {row.gof_p:.3g}), Pearson "
-              f"{row.pearson_chi2:.2f} (p = {row.pearson_p:.3g}), max |std. residual| "
+              f"{row.deviance:.2f} on {row.df} df ({p_text(row.gof_p)}), Pearson "
+              f"{row.pearson_chi2:.2f} ({p_text(row.pearson_p)}), max |std. residual| "
               f"{row.max_abs_std_residual:.2f}, {row.sparse_points} sparse points"
               + ("" if row.adequate else "; LACK OF FIT"))
         print(f"  plain logit: deviance {row.logit_deviance:.1f} on {row.logit_df} df "
-              f"(p = {row.logit_gof_p:.3g})"
-              + ("" if np.isnan(row.lrt_p) else f"; extra terms LRT p = {row.lrt_p:.3g}"))
+              f"({p_text(row.logit_gof_p)})"
+              + ("" if np.isnan(row.lrt_p) else f"; extra terms LRT {p_text(row.lrt_p)}"))
         if np.isnan(row.ed50):
             print(f"  ED50 missing: {row.ed50_note}")
         else:

@@ -46,7 +46,14 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, format_proportion, pass_rate_groups, row_seeds, solver_pool
+from common import (
+    base_parser,
+    format_proportion,
+    p_text,
+    pass_rate_groups,
+    row_seeds,
+    solver_pool,
+)
 
 from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.io.results import collect_metadata, write_csv
@@ -192,7 +199,7 @@ def format_comparison(comparison: pd.DataFrame) -> str:
             + format_proportion(row.successes, row.n, row.ci_low, row.ci_high, row.seed)
             + f" - published {row.published:.3f} ({row.published_successes:,}/"
             f"{row.published_n:,}) = {row.difference:+.5f} [{row.difference_ci_low:+.5f}, "
-            f"{row.difference_ci_high:+.5f}]; Fisher exact p = {row.exact_p:.3g}: {verdict}")
+            f"{row.difference_ci_high:+.5f}]; Fisher exact {p_text(row.exact_p)}: {verdict}")
     return "\n".join(lines)
 
 
@@ -210,7 +217,7 @@ def format_paired(paired: pd.DataFrame) -> str:
             f"{row.difference:+.4f} [{row.difference_ci_low:+.4f}, "
             f"{row.difference_ci_high:+.4f}] (only first {row.first_only:,}, only second "
             f"{row.second_only:,}; seed {row.seed}) width x{row.width_ratio:.2f}, "
-            f"p = {row.mcnemar_p:.3g}: {verdict}")
+            f"{p_text(row.mcnemar_p)}: {verdict}")
     return "\n".join(lines)
 
 

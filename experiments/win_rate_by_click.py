@@ -14,7 +14,9 @@ Writes ``<out>/win_rate_by_click.csv`` (one row per board, rule and cell: the sh
 columns, win rate, Wilson interval, n, seed), ``<out>/win_rate_by_click_classes.csv``
 (each map's cells pooled by class, `common.pool_by_click_class`: corner, edge next to
 a corner, edge, interior, each with its pooled win rate, Wilson interval and Pearson's
-chi-square test that its cells share one rate, then the test between classes) and one
+chi-square test that its cells share one rate, then the test between classes and the
+test within symmetry orbits; ``winxp`` is left out, its relocation favouring the
+top-left) and one
 heat map per board and rule, ``<out>/win_rate_by_click_<board>_<rule>.png``, each
 with its ``.json`` sidecar. It prints the classes and their tests, the corner, and
 the best cell with a Bonferroni-adjusted interval (confidence 1 - 0.05 / cells),
@@ -28,6 +30,7 @@ import time
 
 import pandas as pd
 from common import (
+    SYMMETRIC_RULES,
     base_parser,
     board_slug,
     describe_extremes,
@@ -78,18 +81,22 @@ def main(argv=None):
                                 extra={"policy": POLICY, "seeds": "board i, rule r, cell j: "
                                        f"{args.seed}/(4i + r)/j", "workers": args.workers})
     path = write_csv(table, args.out / "win_rate_by_click.csv", metadata=metadata)
-    classes = pd.concat(
-        [pool_by_click_class(board, table[(table["board"] == str(board))
-                                          & (table["rule"] == rule)], "win_rate")
-         .assign(board=str(board), rule=rule) for board in BOARDS for rule in args.rules],
-        ignore_index=True)
-    classes = classes[["board", "rule"] + [c for c in classes.columns
-                                           if c not in ("board", "rule")]]
-    classes_path = write_csv(classes, args.out / "win_rate_by_click_classes.csv",
-                             metadata=metadata | {
-                                 "test": "Pearson chi-square test of homogeneity (scipy "
-                                         "chi2_contingency, no Yates correction)"},
-                             summary=True)
+    symmetric = [rule for rule in args.rules if rule in SYMMETRIC_RULES]
+    classes_path = None
+    if symmetric:  # winxp alone: nothing to pool
+        classes = pd.concat(
+            [pool_by_click_class(board, table[(table["board"] == str(board))
+                                              & (table["rule"] == rule)], "win_rate")
+             .assign(board=str(board), rule=rule) for board in BOARDS for rule in symmetric],
+            ignore_index=True)
+        classes = classes[["board", "rule"] + [c for c in classes.columns
+                                               if c not in ("board", "rule")]]
+        classes_path = write_csv(classes, args.out / "win_rate_by_click_classes.csv",
+                                 metadata=metadata | {
+                                     "test": "Pearson chi-square test of homogeneity (scipy "
+                                             "chi2_contingency, no Yates correction)",
+                                     "rules": symmetric},
+                                 summary=True)
     print(f"Win rate of policy {POLICY} by first click; n per cell {n_by_board}; root seed "
           f"{args.seed}; 95% Wilson intervals")
     for board in BOARDS:
@@ -109,10 +116,14 @@ def main(argv=None):
                   + format_proportion(corner.successes, corner.n, corner.ci_low,
                                       corner.ci_high, corner.seed))
             print("\n".join(describe_extremes(rows, "win_rate", which=("highest",))))
-            print("\n".join(format_classes(
-                classes[(classes["board"] == str(board)) & (classes["rule"] == rule)],
-                "win_rate")))
-    print(f"Wrote {path}, {classes_path}, the maps and their sidecars; "
+            if rule in SYMMETRIC_RULES:
+                print("\n".join(format_classes(
+                    classes[(classes["board"] == str(board)) & (classes["rule"] == rule)],
+                    "win_rate")))
+            else:
+                print(f"  not pooled by class: {rule} is not symmetric (it favours the "
+                      "top-left), so cells of one class need not share a rate")
+    print(f"Wrote {path}, {classes_path or 'no class table'}, the maps and their sidecars; "
           f"{time.perf_counter() - start:.1f} s wall")
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser, row_seeds
+from common import base_parser, p_text, row_seeds
 
 from minestats.board import Board
 from minestats.io.results import collect_metadata, write_csv
@@ -126,7 +126,8 @@ def format_paired(paired: pd.DataFrame) -> str:
             f"{-row.difference:+.4f} [{-row.difference_ci_high:+.4f}, "
             f"{-row.difference_ci_low:+.4f}] (n = {row.n:,}; only {row.first} "
             f"{row.first_only:,}, only {row.second} {row.second_only:,}; seed {row.seed}); "
-            f"width x{row.width_ratio:.2f} of unpaired, p = {row.mcnemar_p:.2g}: {verdict}")
+            f"width x{row.width_ratio:.2f} of unpaired, {p_text(row.mcnemar_p, digits=2)}: "
+            f"{verdict}")
     return "\n".join(lines)
 
 
@@ -220,7 +221,7 @@ def main(argv=None):
               f" {row.published_win_rate:.4f} (n = {row.published_n:,}), ours"
               f" {row.win_rate:.4f} (n = {row.n:,}): difference {row.difference:+.4f}"
               f" [{row.difference_ci_low:+.4f}, {row.difference_ci_high:+.4f}],"
-              f" z = {row.z:+.2f}, p = {row.p_value:.2g}")
+              f" z = {row.z:+.2f}, {p_text(row.p_value, digits=2)}")
     print(format_paired(paired))
     print(f"Wrote {path}, {published_path}, {paired_path}; "
           f"{time.perf_counter() - start:.1f} s wall")

@@ -479,9 +479,11 @@ def neighbour_correlation(grid, *more) -> float:
 
     Every unordered pair of cells that share a side counts once in each order, so
     the statistic is symmetric: about 0 for independent cells, near 1 for a smooth
-    map. Given several maps (``more``), their pairs are pooled into one
-    correlation. Cells that are NaN or infinite are left out with their pairs; no
-    varying pair gives NaN.
+    map. Given several maps (``more``), each is first centred on its own mean and
+    their pairs are then pooled into one within-map correlation, so maps that differ
+    only by a shift (all clicks of one map share its boards, so a map's z-scores can
+    move together) do not make independent cells look correlated. Cells that are NaN
+    or infinite are left out with their pairs; no varying pair gives NaN.
 
     Parameters
     ----------
@@ -505,12 +507,17 @@ def neighbour_correlation(grid, *more) -> float:
     0.5
     >>> round(neighbour_correlation(smooth[:200], smooth[200:]), 2)
     0.5
+    >>> round(abs(neighbour_correlation(noise[:200], noise[200:] + 5)), 2)  # a shifted map
+    0.0
     """
     firsts, seconds = [], []
     for values in (grid, *more):
         values = np.asarray(values, dtype=float)
         if values.ndim != 2:
             raise ValueError(f"grid must be two-dimensional, not of shape {values.shape}")
+        finite = np.isfinite(values)
+        if finite.any():
+            values = values - values[finite].mean()
         firsts += [values[:, :-1].ravel(), values[:-1, :].ravel()]
         seconds += [values[:, 1:].ravel(), values[1:, :].ravel()]
     first, second = np.concatenate(firsts), np.concatenate(seconds)

@@ -180,7 +180,22 @@ def test_pass_rate_fits(tmp_path):
     for name in ("pass_rate_fits.csv", "pass_rate_fits.png"):
         assert_sidecar(tmp_path / name, seed=None)  # fitting draws no random numbers
     metadata = sidecar(tmp_path / "pass_rate_fits.csv")
-    assert metadata["input_metadata"]["seed"] == 42  # from the input's own sidecar
+    # from the input's own sidecar: the density experiment's stream of root seed 42
+    assert metadata["input_metadata"]["seed"] == f"42/{EXPERIMENT_STREAMS['pass_rate_by_density']}"
+    # The half-pass density agrees with the points: it lies between the last density whose
+    # Wilson interval is above one half and the first whose interval is below, and for
+    # 16x16 logic the crossing read off the points (interpolated on the logit scale
+    # between the two) lies inside the fit's 95% interval.
+    for row in fits.itertuples():
+        points = table[(table["size"] == row.size) & (table["solver"] == row.solver)]
+        above = points.loc[points["ci_low"] > 0.5, "density"].max()
+        below = points.loc[points["ci_high"] < 0.5, "density"].min()
+        assert above < row.ed50 < below, (row.size, row.solver)
+        if (row.size, row.solver) == ("16x16", "logic"):
+            pair = points[points["density"].isin([above, below])].sort_values("density")
+            logit = np.log(pair["pass_rate"] / (1 - pair["pass_rate"])).to_numpy()
+            crossing = above + (below - above) * logit[0] / (logit[0] - logit[1])
+            assert row.ed50_ci_low < crossing < row.ed50_ci_high, (crossing, row.ed50)
     assert "ED50 0." in out and "plain logit" in out
     # A solver that never falls to half in its measured densities gets no ED50, and says so.
     dense = (table["solver"] == "logic") & (table["density"] > 0.11)
@@ -208,10 +223,13 @@ def test_pass_rate_by_click(tmp_path):
     classes = pd.read_csv(tmp_path / "pass_rate_by_click_classes.csv")
     for board, rows in classes.groupby("board"):
         cells = table[table["board"] == board]
-        within, between = rows.iloc[:-1], rows.iloc[-1]
+        within, between, orbits = rows.iloc[:-2], rows.iloc[-2], rows.iloc[-1]
         assert list(within["cell_class"]) == ["corner", "edge next to a corner", "edge",
                                               "interior"]
         assert between["cell_class"] == "between classes" and between["df"] == 3
+        # 9x9 has 15 orbits (81 cells), 16x16 has 36 (256 cells): df = cells - orbits
+        assert orbits["cell_class"] == "within symmetry orbits"
+        assert orbits["df"] == {"9x9/10": 81 - 15, "16x16/40": 256 - 36}[board]
         # The pooled counts are the per-cell counts, summed.
         for column in ("cells", "n", "successes"):
             total = len(cells) if column == "cells" else cells[column].sum()
@@ -335,7 +353,7 @@ def test_click_classes_and_pooling_by_hand(common):
     rows = pd.DataFrame({"click_x": xs.ravel(), "click_y": ys.ravel(),
                          "successes": successes, "n": 10, "seed": "s"})
     pooled = common.pool_by_click_class(board, rows, "rate").set_index("cell_class")
-    assert list(pooled["cells"]) == [4, 8, 2, 6, 20]
+    assert list(pooled["cells"]) == [4, 8, 2, 6, 20, 20]
     interior = successes[np.array(names).ravel() == "interior"]
     assert pooled.loc["interior", "successes"] == interior.sum()
     statistic, p_value, df, _ = chi2_contingency(np.column_stack([interior, 10 - interior]),
@@ -343,10 +361,27 @@ def test_click_classes_and_pooling_by_hand(common):
     assert pooled.loc["interior", "chi2"] == pytest.approx(statistic)
     assert pooled.loc["interior", "p_value"] == pytest.approx(p_value)
     assert pooled.loc["interior", "df"] == df == 5
-    table = pooled.iloc[:-1][["successes", "n"]].to_numpy()
+    table = pooled.iloc[:-2][["successes", "n"]].to_numpy()
     statistic, p_value, _, _ = chi2_contingency(
         np.column_stack([table[:, 0], table[:, 1] - table[:, 0]]), correction=False)
     assert pooled.loc["between classes", "p_value"] == pytest.approx(p_value)
+    # Orbits of a 5x4 board: reflections only (not square), (a, b) = distances to the
+    # nearest side: 6 orbits of 4 or 2 cells; their chi-squares add up.
+    orbits = [[common.click_orbit(board, x, y) for x in range(5)] for y in range(4)]
+    assert orbits[0] == [(0, 0), (1, 0), (2, 0), (1, 0), (0, 0)]
+    assert orbits[3] == orbits[0] and orbits[2] == orbits[1] == [(0, 1), (1, 1), (2, 1),
+                                                                 (1, 1), (0, 1)]
+    assert common.click_orbit(Board(4, 4, 2), 3, 1) == common.click_orbit(Board(4, 4, 2), 1, 0)
+    flat = np.array([f"{a},{b}" for row in orbits for a, b in row])
+    total, df = 0.0, 0
+    for orbit in np.unique(flat):
+        members = successes[flat == orbit]
+        if len(members) > 1:
+            statistic, _, dof, _ = chi2_contingency(np.column_stack([members, 10 - members]),
+                                                    correction=False)
+            total, df = total + statistic, df + dof
+    assert df == 20 - 6 and pooled.loc["within symmetry orbits", "df"] == df
+    assert pooled.loc["within symmetry orbits", "chi2"] == pytest.approx(total)
     # Extremes: the interval is Wilson's at confidence 1 - 0.05 / 20.
     lines = common.describe_extremes(rows.assign(rate=rows["successes"] / 10), "rate")
     low, high = proportion_confint(6, 10, alpha=0.05 / 20, method="wilson")
@@ -417,3 +452,13 @@ def test_every_experiment_draws_from_its_own_stream():
         assert args.root_seed == 42 and args.seed == f"42/{EXPERIMENT_STREAMS[name]}"
         first_rows[name] = np.random.default_rng(row_seeds(args.seed, 12)[0]).random(4)
     assert not np.array_equal(first_rows["first_click"], first_rows["bbbv"])
+
+
+def test_printed_p_values_have_a_floor():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        from common import p_text
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    assert p_text(5.58e-104) == "p < 1e-10" and p_text(0.0) == "p < 1e-10"
+    assert p_text(0.04567) == "p = 0.0457" and p_text(0.04567, digits=2) == "p = 0.046"

@@ -50,12 +50,18 @@ def test_win_rate_by_click(tmp_path):
     assert len(table) == 81 + 256 and set(table["rule"]) == {"winxp"}
     assert SHARED <= set(table.columns)
     assert len(list(tmp_path.glob("win_rate_by_click_*.png"))) == 2
-    classes = pd.read_csv(tmp_path / "win_rate_by_click_classes.csv")
-    assert len(classes) == 2 * 5 and set(classes["rule"]) == {"winxp"}
-    between = classes[classes["cell_class"] == "between classes"].set_index("board")
-    totals = table.groupby("board")[["n", "successes"]].sum()
-    assert (between[["n", "successes"]] == totals.loc[between.index]).all().all()
+    # winxp favours the top-left, so its cells are not pooled by symmetry class
+    assert not (tmp_path / "win_rate_by_click_classes.csv").exists()
+    assert "not pooled by class: winxp is not symmetric" in out
     assert "Bonferroni-adjusted" in out and "not selection-aware" not in out
+    out = run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
+                     "--rules", "uniform", "winxp")
+    table = pd.read_csv(tmp_path / "win_rate_by_click.csv")
+    classes = pd.read_csv(tmp_path / "win_rate_by_click_classes.csv")
+    assert len(classes) == 2 * 6 and set(classes["rule"]) == {"uniform"}
+    between = classes[classes["cell_class"] == "between classes"].set_index("board")
+    totals = table[table["rule"] == "uniform"].groupby("board")[["n", "successes"]].sum()
+    assert (between[["n", "successes"]] == totals.loc[between.index]).all().all()
 
 
 def test_win_rate_by_density(tmp_path):

@@ -198,3 +198,16 @@ def test_pair_by_unknown_name():
     result = compare("4x4/3", solvers=["single-point", "subset"], n=5, seed=0, workers=1)
     with pytest.raises(ValueError, match=r"contender 'logic' is not one of single-point, subset"):
         result.pair("logic", "subset")
+
+
+def test_pairing_narrows_the_interval_of_logic_with_and_without_the_mine_count():
+    # The acceptance check: on Expert, the same n, paired and unpaired intervals
+    # of logic minus logic-without-count agree on the sign and the paired one is narrower.
+    result = compare("expert", solvers=["logic", SolverOptions("logic", use_mine_count=False)],
+                     n=4_000, seed=2026, workers=1)
+    pair = result.pair("logic", "logic (no mine count)")
+    paired, unpaired = pair.difference_ci(), pair.unpaired_ci()
+    assert pair.second_only == 0  # the count only ever helps
+    assert 0 < paired.low < pair.difference < paired.high
+    assert 0 < unpaired.low < pair.difference < unpaired.high
+    assert pair.width_ratio() < 1

@@ -121,3 +121,21 @@ def test_text_that_is_not_a_child_label_is_hashed_whole():
         assert as_seed_sequence(text).spawn_key == ()
         assert as_seed_sequence(text).entropy == as_seed_sequence(text).entropy
     assert as_seed_sequence("runs/a").entropy != as_seed_sequence("runs").entropy
+
+
+def test_digit_strings_and_generator_seeds_give_labels_that_repeat_them():
+    assert as_seed_sequence("42").entropy == 42
+    rows = np.random.SeedSequence(42).spawn(2)
+    assert as_seed_sequence("42/1").spawn_key == rows[1].spawn_key  # "42" and 42 agree
+    sequence, label = resolve_seed(np.random.default_rng(5))
+    assert isinstance(label, int) and label > 2**62
+    child = sequence.spawn(3)[2]
+    again = as_seed_sequence(seed_label(child))
+    assert np.array_equal(np.random.default_rng(again).integers(2**62, size=3),
+                          np.random.default_rng(child).integers(2**62, size=3))
+
+
+def test_a_list_entropy_label_is_refused_rather_than_hashed():
+    label = seed_label(np.random.SeedSequence([1, 2], spawn_key=(3,)))
+    with pytest.raises(ValueError, match="list entropy"):
+        as_seed_sequence(label)

@@ -3,14 +3,16 @@
 Every public function that draws random numbers takes ``seed``:
 
 - an int (non-negative): ``numpy.random.SeedSequence(seed)``;
-- a non-empty string such as a date (``"2026-11-29"``): the int read big-endian
-  from the SHA-256 digest of its UTF-8 bytes, the same on every machine, so a
-  "daily board" or a named run is the same everywhere;
-- a child's label ``"ROOT/i/j..."`` (a seed ``ROOT`` as above, then ``/`` and
+- a string of decimal digits (``"42"``): the int it spells, as on the command line;
+- a child's label ``"ROOT/i/j..."`` (a seed ``ROOT`` as here, then ``/`` and
   decimal spawn keys): child ``j`` of child ``i`` of ``ROOT``'s sequence, so the
-  label a result records gives its stream back;
+  label a result records gives its stream back. Any string of that form is read so:
+  ``"2026/11/29"`` is child 29 of child 11 of 2026; write a date as ``"2026-11-29"``;
+- any other non-empty string, such as a date (``"2026-11-29"``): the int read
+  big-endian from the SHA-256 digest of its UTF-8 bytes, the same on every machine,
+  so a "daily board" or a named run is the same everywhere;
 - a `numpy.random.SeedSequence`, used as it is (a child keeps its spawn key);
-- a `numpy.random.Generator`, asked for 128 random bits;
+- a `numpy.random.Generator`, asked for 126 random bits, recorded as one int;
 - None: fresh entropy from the operating system.
 
 A result records the *label* of the seed it used (`resolve_seed`): the int, the
@@ -78,13 +80,22 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
     '0x86009cc361'
     >>> as_seed_sequence("42/3").spawn_key == np.random.SeedSequence(42).spawn(4)[3].spawn_key
     True
+    >>> as_seed_sequence("42").entropy, as_seed_sequence(np.random.default_rng(1)).entropy > 0
+    (42, True)
     """
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, np.random.Generator):
-        return np.random.SeedSequence(seed.integers(0, 2**63, size=2).tolist())
+        high, low = (int(part) for part in seed.integers(0, 2**63, size=2))
+        return np.random.SeedSequence(high << 63 | low)  # one int: a label that repeats it
     if seed is None:
         return np.random.SeedSequence()
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit():
+        return np.random.SeedSequence(int(seed))
+    if isinstance(seed, str) and seed.startswith("["):
+        # what `seed_label` records for a SeedSequence built from a list of ints
+        raise ValueError(f"seed ({seed!r}) is the label of a SeedSequence with list entropy: "
+                         "pass that SeedSequence itself to repeat it")
     if isinstance(seed, str) and seed:
         root, keys = _split_child_label(seed)
         if keys:
