@@ -41,4 +41,6 @@ def test_rendered_notebooks_get_their_own_section_of_the_index(tmp_path):
     index = results_index(tmp_path / "results")
     assert "## Notebooks, run top to bottom" in index and 'pip install -e \\".[notebooks]\\"' \
         not in index and 'pip install -e ".[notebooks]"' in index
-    assert "- [notebooks/answer.html](notebooks/answer.html)" in index
+    assert ("- [notebooks/answer.html](notebooks/answer.html): rendered from answer.ipynb "
+            f"(n and seeds in its cells); `{NOTEBOOK_COMMAND}`") in index
+    assert "set in the notebook's cells" not in index

@@ -6,7 +6,6 @@ from minestats.io.tables import (
     MISSING,
     escape_latex,
     format_interval,
-    format_p_value,
     format_table,
     latex_table,
     markdown_table,
@@ -39,7 +38,7 @@ def test_intervals_merge_with_their_estimate_at_its_place():
     assert table.iloc[0].tolist() == [
         "9x9/10", "single-point", "10,000", "0.6488 [0.6394, 0.6581]",
         "-0.1614 [-0.1686, -0.1542]", "[-0.1735, -0.1493]", "< 1e-10", "yes"]
-    assert table.iloc[1, -2:].tolist() == ["0.012", "no"]
+    assert table.iloc[1, -2:].tolist() == ["0.0123", "no"]
 
 
 @pytest.mark.parametrize(("columns", "header"), [
@@ -94,11 +93,77 @@ def test_counts_p_values_booleans_and_missing_values():
         "note": [None, "tie"],
     })
     table = format_table(frame)
-    assert table.iloc[0].tolist() == ["1,000,000", MISSING, "0.34", "0.048", "5.718e-06",
+    assert table.iloc[0].tolist() == ["1,000,000", MISSING, "0.338", "0.048", "5.718e-06",
                                       "yes", MISSING]
     assert table.iloc[1].tolist() == ["20", "1,987", "< 1e-10", MISSING, "12,346", MISSING,
                                       "tie"]
-    assert format_p_value(9.99e-11) == "< 1e-10" and format_p_value(1e-10) == "1e-10"
+
+
+def test_every_p_value_column_the_experiments_write_prints_with_the_floor():
+    """The test table of experiments/no_guess_bias.py: p_holm too prints '< 1e-10'."""
+    tests = pd.DataFrame({
+        "board": ["9x9/10", "30x16/99"], "sample": ["retry", "perturb"],
+        "reference": ["rule", "solvable-rule"], "n": [2000, 2000],
+        "n_reference": [np.nan, 1987.0], "test": ["chi-square", "permutation"],
+        "statistic": [82.49, 1500.2], "df": pd.array([71, pd.NA], dtype="Int64"),
+        "p_value": [0.16546, 6.35e-279], "p_holm": [0.33093, 1.905e-278],
+        "p_reported": ["0.165", "< 1e-10"], "p_holm_reported": ["0.331", "< 1e-10"],
+        "cells_holm_rejected": [0, 12], "cells_tested": [72, 470], "max_abs_z": [2.9, 7.1],
+        "seed": ["42/0/0", "42/0/1"], "reference_seed": [np.nan, "42/0/2"]})
+    table = format_table(tests)
+    assert list(table.columns) == [
+        "board", "sample", "reference", "n", "n_reference", "test", "statistic", "df",
+        "p_value", "p_holm", "cells_holm_rejected", "cells_tested", "max_abs_z"]
+    assert table["p_value"].tolist() == ["0.165", "< 1e-10"]
+    assert table["p_holm"].tolist() == ["0.331", "< 1e-10"]
+    assert table["df"].tolist() == ["71", MISSING]
+    assert "e-278" not in latex_table(tests) + markdown_table(tests)
+    assert r"\textless{} 1e-10 & \textless{} 1e-10" in latex_table(tests)
+    assert "| < 1e-10 | < 1e-10 |" in markdown_table(tests)
+    others = pd.DataFrame({name: [1e-300, 0.5] for name in (
+        "mcnemar_p", "exact_p", "gof_p", "pearson_p", "lrt_p", "logit_gof_p", "min_p_value")})
+    assert format_table(others.assign(tries_p95=[3.5, 2.25])).iloc[0].tolist() == [
+        "< 1e-10"] * 7 + ["3.5"]
+
+
+def test_bookkeeping_columns_stay_out_of_the_twins():
+    """solver_pass_rates_paired.csv's header: the twins print the comparison only."""
+    header = ("board,rule,click,first,second,n,both,first_only,second_only,neither,first_rate,"
+              "first_ci_low,first_ci_high,second_rate,second_ci_low,second_ci_high,difference,"
+              "difference_ci_low,difference_ci_high,unpaired_ci_low,unpaired_ci_high,"
+              "width_ratio,mcnemar_p,holm_reject,seed,width,height,mines,density,click_x,"
+              "click_y,outcome,first_successes,second_successes,confidence_level,chunk_size")
+    row = ["9x9/10", "safe-opening", "centre", "single-point", "subset", 10000, 6483, 0, 1697,
+           1820, 0.6483, 0.63889, 0.65760, 0.818, 0.81032, 0.82544, -0.1697, -0.17707,
+           -0.16235, -0.18170, -0.15764, 0.6118, 0.0, True, "42/3/4/0", 9, 9, 10, 0.1235, 4,
+           4, "passed", 6483, 8180, 0.95, 2000]
+    frame = pd.DataFrame([row], columns=header.split(","))
+    assert list(format_table(frame).columns) == [
+        "board", "rule", "click", "first", "second", "n", "both", "first_only",
+        "second_only", "neither", "first_rate [first_ci_low, first_ci_high]",
+        "second_rate [second_ci_low, second_ci_high]",
+        "difference [difference_ci_low, difference_ci_high]",
+        "[unpaired_ci_low, unpaired_ci_high]", "width_ratio", "mcnemar_p", "holm_reject"]
+    latex, markdown = latex_table(frame).splitlines(), markdown_table(frame).splitlines()
+    assert latex[0] == "% 95% intervals" and latex[1].startswith(r"\begin{tabular}")
+    assert markdown[:2] == ["95% intervals", ""] and markdown[2].startswith("| board |")
+    # without their saying columns, implied columns print
+    assert list(format_table(frame[["width", "height", "click_x"]]).columns) == [
+        "width", "height", "click_x"]
+    # two confidence levels: the column stays, no note
+    two = pd.concat([frame, frame.assign(confidence_level=0.99)])
+    assert "confidence_level" in format_table(two).columns
+    assert markdown_table(two).startswith("| board |")
+
+
+def test_intervals_of_one_kind_share_their_decimals():
+    frame = pd.DataFrame({"first_rate": [0.5], "first_ci_low": [0.49], "first_ci_high": [0.51],
+                          "second_rate": [0.5], "second_ci_low": [0.49995],
+                          "second_ci_high": [0.50005], "capped_share": [0.1],
+                          "capped_ci_low": [0.05], "capped_ci_high": [0.15]})
+    assert format_table(frame).iloc[0].tolist() == [
+        "0.500000 [0.490000, 0.510000]", "0.500000 [0.499950, 0.500050]",
+        "0.1000 [0.0500, 0.1500]"]
 
 
 def test_latex_has_booktabs_rules_and_escapes():

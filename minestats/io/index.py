@@ -9,8 +9,8 @@ Twins (a figure's PDF, a table's LaTeX and Markdown: sidecars with ``twin_of``) 
 linked on the line of the file they are twins of, so each result appears once.
 
 `check_results` tests a folder against the rules: every PNG has its PDF twin, every
-table of `SUMMARY_TABLES` its LaTeX and Markdown twins, and the index names every
-table and figure.
+table of `SUMMARY_TABLES` is there with its LaTeX and Markdown twins, and the index
+names every table and figure.
 """
 
 from __future__ import annotations
@@ -139,8 +139,11 @@ def results_index(folder, *, repository=None) -> str:
                       _NOTEBOOKS if "notebook" in meta else "")
         links = ", ".join(f"[{Path(twin).suffix.lstrip('.')}]({twin})"
                           for twin in twins.get(name, []))
+        made = (f"rendered from {meta['notebook']} (n and seeds in its cells)"
+                if "notebook" in meta else
+                f"n {_format_n(meta.get('n'))}, seed {meta.get('seed')}")
         line = (f"- [{name}]({name})" + (f" ({links})" if links else "")
-                + f": n {_format_n(meta.get('n'))}, seed {meta.get('seed')}; `{command}`")
+                + f": {made}; `{command}`")
         groups.setdefault(script, []).append(line)
     parts = [_TITLE]
     for script, lines in sorted(groups.items()):
@@ -152,7 +155,33 @@ def results_index(folder, *, repository=None) -> str:
 
 
 def write_results_index(folder, *, repository=None) -> Path:
-    """Write `results_index` of ``folder`` to ``folder/README.md``, atomically."""
+    """Write `results_index` of ``folder`` to ``folder/README.md``, atomically.
+
+    Parameters
+    ----------
+    folder : str or pathlib.Path
+        A results folder: files with a ``NAME.json`` sidecar beside them.
+    repository : str or pathlib.Path, optional
+        Where the scripts the sidecars name live (default: the folder's parent).
+
+    Returns
+    -------
+    pathlib.Path
+        ``folder/README.md``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "rates.csv").write_text("a,b")
+    >>> _ = (folder / "rates.csv.json").write_text(json.dumps(
+    ...     {"n": 1000, "seed": 42, "command": "python experiments/rates.py"}))
+    >>> index = write_results_index(folder)
+    >>> index.name, index.read_text().splitlines()[-1]
+    ('README.md', '- [rates.csv](rates.csv): n 1,000, seed 42; `python experiments/rates.py`')
+    >>> check_results(folder, summary_tables=())
+    []
+    """
     return write_bytes(Path(folder) / "README.md",
                        results_index(folder, repository=repository).encode())
 
@@ -161,7 +190,7 @@ def check_results(folder, *, summary_tables=SUMMARY_TABLES) -> list[str]:
     """Return what ``folder`` lacks under the rules for results; empty if nothing.
 
     The rules: every ``.png`` has its ``.pdf`` twin, every table named in
-    ``summary_tables`` that exists has its ``.tex`` and ``.md`` twins, every twin has
+    ``summary_tables`` is there and has its ``.tex`` and ``.md`` twins, every twin has
     its sidecar, and ``README.md`` (`write_results_index`) links every file that has
     a sidecar.
 
@@ -184,11 +213,12 @@ def check_results(folder, *, summary_tables=SUMMARY_TABLES) -> list[str]:
     >>> folder = Path(tempfile.mkdtemp())
     >>> _ = (folder / "map.png").write_bytes(b"")
     >>> _ = (folder / "map.png.json").write_text("{}")
-    >>> check_results(folder)
-    ['map.png has no map.pdf', 'README.md is missing']
+    >>> check_results(folder, summary_tables=["rates.csv"])
+    ['rates.csv is missing', 'map.png has no map.pdf', 'README.md is missing']
     """
     folder = Path(folder)
-    problems = []
+    problems = [f"{name} is missing" for name in summary_tables
+                if not (folder / name).is_file()]
     wanted = {png: [png.with_suffix(FIGURE_TWIN)] for png in sorted(folder.rglob("*.png"))}
     wanted.update({folder / name: [(folder / name).with_suffix(suffix)
                                    for suffix in TABLE_TWINS]

@@ -6,6 +6,13 @@ standalone HTML page (nbconvert's HTML exporter), atomically, with a JSON sideca
 that records how it was made. `render_notebooks` renders every notebook of a folder;
 ``minestats reproduce`` calls it last, writing ``results/notebooks/NAME.html``.
 
+A notebook reads its data from where it stands, not from the folder it is rendered
+into: the notebooks of ``notebooks/`` open ``../results/...``, the committed results
+of the checkout. ``minestats reproduce --out X`` writes ``X/notebooks/NAME.html``, but
+those pages show ``results/``, not the tables just written to ``X`` (unless ``X`` is
+``results``). A notebook's n and seeds are in its own cells; its sidecar says so, and
+the results index links the page with the notebook it was rendered from.
+
 nbclient, nbconvert and ipykernel come with the ``notebooks`` and ``test`` extras;
 without them rendering stops with a one-line error naming the extra.
 """
@@ -102,8 +109,42 @@ def _display_path(source: Path) -> str:
 def render_notebooks(folder, out, *, timeout=600, progress=None) -> list[Path]:
     """Render every ``*.ipynb`` of ``folder`` as ``out/NAME.html`` (`render_notebook`).
 
-    ``progress``, if given, is called with each notebook's path before it runs.
-    Returns the pages written, in the order of the notebooks' names.
+    Parameters
+    ----------
+    folder : str or path-like
+        Where the notebooks are; each runs there (see the module docstring for what
+        it reads).
+    out : str or path-like
+        The folder of the pages; created if missing.
+    timeout : float, optional
+        Seconds one cell may run, default 600.
+    progress : callable, optional
+        Called with each notebook's path before it runs.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The pages written, in the order of the notebooks' names.
+
+    Raises
+    ------
+    ValueError
+        As `render_notebook`, at the first notebook that fails; the pages of the
+        notebooks before it are written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import nbformat
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> for name, code in (("b", "6 * 7"), ("a", "'hello'")):
+    ...     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    ...     nbformat.write(notebook, folder / f"{name}.ipynb")
+    >>> pages = render_notebooks(folder, folder / "html", progress=lambda path: print(path.name))
+    a.ipynb
+    b.ipynb
+    >>> [page.name for page in pages], "42" in pages[1].read_text()
+    (['a.html', 'b.html'], True)
     """
     pages = []
     for source in sorted(Path(folder).glob("*.ipynb")):

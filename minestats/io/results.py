@@ -11,11 +11,15 @@ as PNG and PDF (`write_figure`), every summary table as CSV, LaTeX and Markdown
 sidecar names the file it is a twin of in ``twin_of``; the results index
 (`minestats.io.index`) lists them on one line.
 
-Files are written atomically: the content is encoded in memory first, goes to a
-temporary file in the same folder, which then replaces the target with `os.replace`;
-twins are all staged before any of them replaces its target. A write that fails
-leaves any earlier files untouched and no temporary file behind; a reader never sees
-a half-written file.
+Every file is written atomically: its content is encoded in memory first, then
+goes to a temporary file in the same folder (written and flushed to disk), which
+replaces the target by `os.replace`, a rename; a reader never sees a half-written
+file. The files of one call (a result, its twins, their sidecars) are all encoded
+and staged before any of them replaces its target: a failure while encoding or
+writing changes none of them and leaves no temporary file behind. The renames that
+follow are atomic one by one, not together: should one fail (a full disk cannot
+make it fail; a permissions change or a vanished folder could), the targets renamed
+before it are already new and the rest still old.
 """
 
 from __future__ import annotations
@@ -220,12 +224,13 @@ def sidecar_path(path) -> Path:
 
 
 def _write_all(contents: dict[Path, bytes]) -> None:
-    """Write several files atomically and together: all of them, or none.
+    """Write several files, each atomically, all staged before any replaces its target.
 
     Every file goes to a temporary file beside its target first; only when all are
     written and flushed do they replace their targets (`os.replace`, a rename within
     one folder). A failure before that point leaves every target untouched and no
-    temporary file behind.
+    temporary file behind. The renames are atomic each, not together: a rename that
+    fails leaves the targets renamed before it new, the rest old.
     """
     staged: list[tuple[str, Path]] = []
     try:
@@ -363,9 +368,10 @@ def write_csv(frame, path, *, metadata, summary=False) -> Path:
 
     A summary table (what a write-up prints) also gets its LaTeX (booktabs) and
     Markdown twins, ``name.tex`` and ``name.md``, formatted from the same frame by
-    `minestats.io.tables`, each with its own sidecar (which names the CSV in
-    ``twin_of``). All files are encoded first and written together: a failure leaves
-    none of them changed.
+    `minestats.io.tables` (which leaves bookkeeping columns such as seeds out of them;
+    the CSV keeps every column), each with its own sidecar (which names the CSV in
+    ``twin_of``). All files are encoded and staged before any replaces its target: a
+    failure while encoding or writing leaves none of them changed.
 
     Parameters
     ----------
@@ -427,7 +433,8 @@ def write_figure(figure, path, *, metadata, dpi=150) -> tuple[Path, Path]:
     directly, where SVG needs a converter); fonts are embedded as TrueType
     (``pdf.fonttype`` 42), so text stays text, and no creation date is written, so
     an unchanged figure gives an unchanged file. Both images are rendered to memory
-    first and written together: a failure leaves neither changed.
+    and staged before either replaces its target: a failure while rendering or
+    writing leaves neither changed.
 
     Parameters
     ----------
