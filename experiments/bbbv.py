@@ -95,7 +95,7 @@ def main(argv=None):
     paths.extend(write_figure(figure, args.out / "bbbv.png", metadata=metadata))
 
     print(f"3BV by board and first-click rule, centre click; n = {args.n:,} boards each; "
-          f"root seed {args.seed} (pair i: child i, seed {args.seed}/i); chunk size "
+          f"seed stream {args.seed} (pair i: child i, seed {args.seed}/i); chunk size "
           f"{args.chunk_size:,}")
     print(summary.to_string(index=False, float_format=lambda value: f"{value:.3f}"))
     print(f"\nShare of Expert boards with 3BV <= {AT_MOST}, {CONFIDENCE_LEVEL:.0%} Wilson "

@@ -65,7 +65,7 @@ def format_table(table: pd.DataFrame, *, seed, n, chunk_size) -> str:
     """Format the table for printing: every estimate with its n, seed and Wilson interval."""
     lines = [
         f"Centre-click opening probability: exact vs Monte Carlo, n = {n:,} boards per row, "
-        f"root seed {seed} (row i: seed {seed}/i), chunk size "
+        f"seed stream {seed} (row i: seed {seed}/i), chunk size "
         f"{chunk_size:,}, {CONFIDENCE_LEVEL:.0%} Wilson intervals",
         f"{'board':9} {'rule':12} {'click':8} {'published':>9} {'exact':>7} {'MC':>7} "
         f"{'Wilson 95% CI':>18} {'z':>6} {'exact in CI':>11} {'Holm':>7} {'n':>8} seed",

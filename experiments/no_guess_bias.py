@@ -8,7 +8,7 @@ and a reference sample of *rule boards the solver passes* is drawn directly: who
 (`minestats.solvers.solve_batch`), keeping those solved, from as many draws as the
 retry boards took tries (so about ``--n`` boards). On 30x16/130 and 30x16/170 only
 ``perturb`` is run. At 130 mines the solvable reference is still drawn by rejection,
-the first ``--n-dense-reference`` (default 200) solvable boards, about 5,000 rule
+the first ``--n-dense-reference`` (default 200) solvable boards, about 7,000 rule
 draws each, so perturb is compared with solvable boards at its own density (retry
 itself is not run there: it is the same rejection sampler, at the same cost). At 170
 mines no solvable reference is feasible (retry found none in 10,000 tries on any of
@@ -463,7 +463,7 @@ def main(argv=None):
     for name, figure in figures:
         paths.extend(write_figure(figure, args.out / "no_guess_bias" / name, metadata=metadata))
     print(f"No-guess bias, {RULE}, {CLICK} click, solver {SOLVER}; n = {args.n:,} boards per "
-          f"method; root seed {args.seed} (board i: {args.seed}/i; retry, perturb, reference "
+          f"method; seed stream {args.seed} (board i: {args.seed}/i; retry, perturb, reference "
           f"/0, /1, /2); per-cell Holm at alpha = {ALPHA}")
     print("Solvable-rule references (rule boards drawn -> solvable kept): " + ", ".join(
         f"{board} {drawn['draws']:,} -> {drawn['boards']:,}" for board, drawn in draws.items()))

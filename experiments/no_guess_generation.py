@@ -122,7 +122,7 @@ def main(argv=None):
                      summary=True)
     print(f"No-guess generation, {RULE}, {CLICK} click, solver {SOLVER} with the mine count; "
           f"n = {args.n} boards per row ({args.n_dense_retry} for retry at 130 and 170 "
-          f"mines); root seed {args.seed} (row i: seed {args.seed}/i); limits "
+          f"mines); seed stream {args.seed} (row i: seed {args.seed}/i); limits "
           f"{args.max_tries:,} tries or {args.timeout:g} s per board; perturbations = mines "
           f"relocated; {CONFIDENCE_LEVEL:.0%} Wilson intervals")
     print(format_table(table))

@@ -58,7 +58,7 @@ def main(argv=None):
                                 extra={"click": list(CLICK), "workers": args.workers})
     path = write_csv(table, args.out / "optimal_play.csv", metadata=metadata, summary=True)
     print(f"Exact optimal play from the corner against the policies (n = {args.n:,} games a "
-          f"row, root seed {args.seed}, row i = child i; 95% Wilson intervals)")
+          f"row, seed stream {args.seed}, row i = child i; 95% Wilson intervals)")
     for row in table.itertuples():
         print(f"  {row.board:6} {row.rule:12} optimal {row.optimal_fraction:>10} = "
               f"{row.optimal:.4f}; {row.policy:7} {row.win_rate:.4f} [{row.ci_low:.4f}, "

@@ -121,7 +121,7 @@ def main(argv=None):
                                          "pooled classes"},
                              summary=True)
     print(f"Logic-solver pass rate by first-click position, rule {RULE}, mine count used; "
-          f"n per cell {n_by_board}; root seed {args.seed} (board i, cell j: seed "
+          f"n per cell {n_by_board}; seed stream {args.seed} (board i, cell j: seed "
           f"{args.seed}/i/j); {CONFIDENCE_LEVEL:.0%} Wilson intervals")
     for board in BOARDS:
         rows = table[table["board"] == str(board)]

@@ -270,7 +270,7 @@ def main(argv=None):
                         "independent-samples interval at the same n",
             "test": "McNemar exact (statsmodels mcnemar, exact=True)"}))
     print(f"Solver pass rates: n = {args.n_single_point:,} boards per single-point row, "
-          f"{args.n:,} per subset and logic row; root seed {args.seed} (solver group i, row j:"
+          f"{args.n:,} per subset and logic row; seed stream {args.seed} (solver group i, row j:"
           f" seed {args.seed}/i/j); chunk size {args.chunk_size:,}; "
           f"{CONFIDENCE_LEVEL:.0%} Wilson intervals; count = solver uses the mine count")
     print(format_table(table))

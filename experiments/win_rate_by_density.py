@@ -54,7 +54,7 @@ def main(argv=None):
                             f"n = {args.n:,} games per point, seed {args.seed}",
         xlabel="mine density", ylabel="P(win)")
     png, _ = write_figure(figure, args.out / "win_rate_by_density.png", metadata=metadata)
-    print(f"Win rate by density (n = {args.n:,} per row, root seed {args.seed}, row i = "
+    print(f"Win rate by density (n = {args.n:,} per row, seed stream {args.seed}, row i = "
           "child i; 95% Wilson intervals)")
     for row in table.itertuples():
         print(f"  {row.board:10} {row.policy:7} {row.win_rate:.4f} [{row.ci_low:.4f}, "

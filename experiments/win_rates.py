@@ -10,7 +10,8 @@ policy. Row i draws from child i of the experiment's stream ``seed/k``. The publ
 interval for two independent proportions: the published n is known, and its count is
 taken as round(rate * games); `minestats.stats.difference_from_reference`) and the z of
 that difference with its two-sided p. The published rates are printed to four
-decimals, so their counts carry a rounding error of up to 0.00005, far inside every
+decimals (Hill's opening-start figure to three), so their counts carry a rounding error
+of up to 0.00005 (0.0005), inside every
 interval here.
 
 The policies are also compared on common games (`minestats.compare`): for every board
@@ -207,7 +208,7 @@ def main(argv=None):
                            "(minestats.stats.paired_difference_interval); unpaired: "
                            "Newcombe's independent-samples interval at the same n",
                "test": "McNemar exact (statsmodels mcnemar, exact=True)"}), summary=True)
-    print(f"Win rates (root seed {args.seed}, row i = child i; 95 % Wilson intervals)")
+    print(f"Win rates (seed stream {args.seed}, row i = child i; 95 % Wilson intervals)")
     for row in table.itertuples():
         print(f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.policy:7}"
               f" {row.win_rate:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}]"

@@ -396,7 +396,7 @@ def _contenders(solvers, policies) -> tuple[str, tuple, tuple[str, ...]]:
         kind = "policies"
     for index, label in enumerate(names):
         if label in names[:index]:
-            raise ValueError(f"{kind} ({items!r}) name {label!r} twice")
+            raise ValueError(f"{kind} ({list(names)!r}) name {label!r} twice")
     return kind, contenders, names
 
 

@@ -476,7 +476,7 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel,
     >>> difference.get_label(), difference.get_ydata().tolist()
     ('b', [-0.25, -0.25, 0.5])
     """
-    from minestats.stats import wilson_interval
+    from minestats.stats import difference_interval
 
     rows_of_panels = 1 if difference_from is None else 2
     figure, groups, names, styles = _panels(table, panel=panel, series=series,
@@ -503,19 +503,16 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel,
             continue
         reference = counts[difference_from]
         ref_share = reference / reference.sum()
-        ref_low, ref_high = wilson_interval(reference, reference.sum(),
-                                            confidence_level=confidence_level)
         axes[0].set_xlabel("")
         axes[0].tick_params(labelbottom=False)  # the difference panel below carries them
         axes[1].axhline(0, **{**styles[difference_from], "marker": "none"}, linewidth=1.0)
         for name, counted in counts.items():
             if name == difference_from:
                 continue
-            share = counted / counted.sum()
-            low, high = wilson_interval(counted, counted.sum(), confidence_level=confidence_level)
-            difference = share - ref_share
-            axes[1].fill_between(span, difference - np.hypot(share - low, ref_high - ref_share),
-                                 difference + np.hypot(high - share, ref_share - ref_low),
+            difference = counted / counted.sum() - ref_share
+            low, high = difference_interval(counted, counted.sum(), reference, reference.sum(),
+                                            confidence_level=confidence_level)
+            axes[1].fill_between(span, low, high,
                                  step="mid", color=styles[name]["color"], alpha=0.25,
                                  linewidth=0)
             axes[1].step(span, difference, where="mid", markevery=every, label=str(name),

@@ -240,10 +240,13 @@ def difference_interval(successes1, trials1, successes2, trials2, *,
 
     Examples
     --------
-    Newcombe's example (a), 56/70 against 48/80: 0.0524 to 0.3339.
+    Newcombe's example (a), 56/70 against 48/80: 0.0524 to 0.3339. Arrays of counts
+    give arrays of bounds, one interval per element.
 
     >>> [round(v, 4) for v in difference_interval(56, 70, 48, 80)]
     [0.0524, 0.3339]
+    >>> difference_interval(np.array([56, 0]), 70, np.array([48, 0]), 80).low.round(4)
+    array([ 0.0524, -0.0458])
     """
     from statsmodels.stats.proportion import confint_proportions_2indep
 
@@ -252,7 +255,9 @@ def difference_interval(successes1, trials1, successes2, trials2, *,
     level = check_confidence_level(confidence_level)
     low, high = confint_proportions_2indep(successes1, trials1, successes2, trials2,
                                            method="newcomb", compare="diff", alpha=1 - level)
-    return ConfidenceInterval(float(low), float(high))
+    if np.ndim(low) == 0:
+        return ConfidenceInterval(float(low), float(high))
+    return ConfidenceInterval(np.asarray(low, dtype=float), np.asarray(high, dtype=float))
 
 
 def ratio_interval(estimate1, standard_error1, estimate2, standard_error2=0.0, *,
@@ -331,6 +336,19 @@ class Difference(NamedTuple):
     method: str
 
 
+def _check_reference(reference, reference_trials) -> int | None:
+    """Check a reference proportion and its optional n; return the n as an int or None."""
+    if not 0 <= reference <= 1:
+        raise ValueError(f"reference ({reference}) must lie in [0, 1]")
+    if reference_trials is None:
+        return None
+    if (isinstance(reference_trials, bool)
+            or not isinstance(reference_trials, int | np.integer) or reference_trials < 1):
+        raise ValueError(f"reference_trials ({reference_trials!r}) must be a positive integer "
+                         "or None")
+    return int(reference_trials)
+
+
 def difference_from_reference(successes, trials, reference, reference_trials=None, *,
                               confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> Difference:
     """Our proportion minus a reference figure (a published one, say), with its interval.
@@ -370,8 +388,8 @@ def difference_from_reference(successes, trials, reference, reference_trials=Non
     >>> round(d.low, 4), round(d.high, 4), d.method
     (0.0918, 0.277, 'wilson-fixed')
     """
-    if not 0 <= reference <= 1:
-        raise ValueError(f"reference ({reference}) must lie in [0, 1]")
+    _check_counts(successes, trials)
+    reference_trials = _check_reference(reference, reference_trials)
     level = check_confidence_level(confidence_level)
     if reference_trials is None:
         low, high = wilson_interval(successes, trials, confidence_level=level)
@@ -396,6 +414,20 @@ def exact_difference_p_value(successes, trials, reference, reference_trials=None
     needs. Without ``reference_trials`` the reference is a fixed value and the test
     is the exact binomial test of our count against it (scipy's ``binomtest``).
 
+    Parameters
+    ----------
+    successes, trials : int
+        Our count.
+    reference : float
+        The other proportion, in [0, 1].
+    reference_trials : int, optional
+        Its number of trials, if known.
+
+    Returns
+    -------
+    float
+        The two-sided p-value.
+
     Examples
     --------
     The Expert single-point pass rate, 230 of 200,000 boards, against the published
@@ -409,8 +441,7 @@ def exact_difference_p_value(successes, trials, reference, reference_trials=None
     from scipy import stats as scipy_stats
 
     _check_counts(successes, trials)
-    if not 0 <= reference <= 1:
-        raise ValueError(f"reference ({reference}) must lie in [0, 1]")
+    reference_trials = _check_reference(reference, reference_trials)
     if reference_trials is None:
         return float(scipy_stats.binomtest(int(successes), int(trials), reference).pvalue)
     other = round(reference * reference_trials)
@@ -467,6 +498,10 @@ def detectable_deviation(expected, trials, *, alpha=DEFAULT_ALPHA, tests=1, powe
         raise ValueError(f"tests ({tests}) must be at least 1")
     p = np.asarray(expected, dtype=float)
     trials = np.asarray(trials, dtype=float)
+    if not np.all((p >= 0) & (p <= 1)):
+        raise ValueError(f"expected ({expected!r}) must lie in [0, 1]")
+    if not np.all(trials >= 1):
+        raise ValueError(f"trials ({trials.min()}) must be at least 1")
     factor = scipy_stats.norm.isf(alpha / (2 * tests)) + scipy_stats.norm.ppf(power)
     normal = factor * np.sqrt(p * (1 - p) / trials)
     degenerate = 1 - (1 - power) ** (1 / trials)
@@ -545,6 +580,16 @@ def homogeneity_test(successes, trials) -> Homogeneity:
     ``chi2_contingency``, without Yates' correction). When every trial succeeded, or
     none did, the proportions agree trivially: statistic 0, p = 1. The normal
     approximation behind the chi-square wants expected counts of about 5 or more.
+
+    Parameters
+    ----------
+    successes, trials : array_like of int
+        One count per proportion, at least two.
+
+    Returns
+    -------
+    Homogeneity
+        ``(statistic, df, p_value)``.
 
     Examples
     --------
@@ -666,6 +711,17 @@ def holm_adjust(p_values):
     ``multipletests(method="holm")``), returned in the input's order and shape. The
     family is whatever is passed in: say which when reporting them.
 
+    Parameters
+    ----------
+    p_values : array_like of float
+        The family's p-values, each in [0, 1]; NaN is refused, since it would count
+        towards the family's size without being a test.
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values.
+
     Examples
     --------
     >>> holm_adjust([0.01, 0.04, 0.03]).round(4).tolist()
@@ -673,7 +729,10 @@ def holm_adjust(p_values):
     >>> holm_adjust([0.5, 0.9]).tolist()
     [1.0, 1.0]
     """
-    return _holm(p_values, DEFAULT_ALPHA)[1]
+    values = np.asarray(p_values, dtype=float)
+    if not np.all((values >= 0) & (values <= 1)):
+        raise ValueError(f"p_values must lie in [0, 1] (NaN is not a p-value): {p_values!r}")
+    return _holm(values, DEFAULT_ALPHA)[1]
 
 
 def format_p_value(p_value, *, floor=P_VALUE_FLOOR, digits=3) -> str:
@@ -683,6 +742,19 @@ def format_p_value(p_value, *, floor=P_VALUE_FLOOR, digits=3) -> str:
     approximation: two valid approximations can differ there by many orders of
     magnitude. Store the number, print ``< 1e-10``. A missing value prints as ``''``.
 
+    Parameters
+    ----------
+    p_value : float or None
+        The p-value; None, NaN and pandas' NA are missing.
+    floor : float, optional
+        Smallest value printed as a number, default `P_VALUE_FLOOR` (1e-10).
+    digits : int, optional
+        Significant figures, default 3.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> format_p_value(6.35e-279), format_p_value(0.0016579), format_p_value(0.854)
@@ -690,7 +762,9 @@ def format_p_value(p_value, *, floor=P_VALUE_FLOOR, digits=3) -> str:
     >>> format_p_value(3.3e-10), format_p_value(float("nan"))
     ('3.3e-10', '')
     """
-    if p_value is None or np.isnan(p_value):
+    import pandas as pd
+
+    if pd.isna(p_value):
         return ""
     if p_value < floor:
         return f"< {floor:.0e}".replace("e-0", "e-")

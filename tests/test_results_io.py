@@ -289,16 +289,11 @@ RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 @pytest.mark.skipif(not RESULTS.is_dir(), reason="no results/ folder in this checkout")
 def test_committed_results_have_every_twin_and_are_indexed():
-    """Every PNG has its PDF, every summary table its .tex and .md, the index lists all.
-
-    results/ written before twins existed has none at all: the test skips then (the
-    lead regenerates results/); as soon as one twin is there, every rule holds.
-    """
+    """Every PNG has its PDF, every summary table its .tex and .md, the index lists all,
+    and every notebook has its rendered page."""
     from minestats.io.index import SUMMARY_TABLES, check_results
 
-    twins = [*RESULTS.rglob("*.pdf"), *RESULTS.rglob("*.tex")]
-    if not twins:
-        pytest.skip("results/ predates figure and table twins: regenerate it "
-                    "(minestats reproduce) to check them")
     # a summary table that is absent fails here too: "NAME is missing"
     assert check_results(RESULTS, summary_tables=SUMMARY_TABLES) == []
+    notebooks = sorted(path.stem for path in (RESULTS.parent / "notebooks").glob("*.ipynb"))
+    assert sorted(path.stem for path in (RESULTS / "notebooks").glob("*.html")) == notebooks

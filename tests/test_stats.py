@@ -90,8 +90,9 @@ def test_holm_adjusted_p_values_by_hand():
     # running maximum makes the last 0.06; returned in the input's order.
     p = [0.04, 0.002, 0.03, 0.01]
     assert holm_adjust(p) == pytest.approx([0.06, 0.008, 0.06, 0.03])
-    # The permutation p-values of the presets against the solvable reference: the
-    # smallest, 0.017, of six becomes 6 x 0.017 = 0.102.
+    # The referee's example: a family of six p-values (the presets' permutation tests as
+    # first reported), where the smallest, 0.017, becomes 6 x 0.017 = 0.102. (The bias
+    # table now adjusts over all its omnibus tests, a larger family.)
     six = [0.709, 0.854, 0.658, 0.263, 0.534, 0.017]
     assert holm_adjust(six)[5] == pytest.approx(0.102)
     assert holm_adjust([0.9, 0.8]).tolist() == [1.0, 1.0]  # capped at 1
@@ -401,3 +402,24 @@ def test_neighbour_correlation_pools_maps_of_any_shape():
     # map at 100 would carry as much spread as the 119,000 pairs of noise and pool to 1/2.
     assert abs(neighbour_correlation(noise, np.full((3, 3), 100.0))) < 0.01
     assert abs(neighbour_correlation(noise[:100], noise[100:] + 3.0)) < 0.01
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [(lambda: difference_from_reference(5, 10, 0.5, 0), "reference_trials \\(0\\)"),
+     (lambda: difference_from_reference(5, 10, 0.5, 2.5), "reference_trials \\(2.5\\)"),
+     (lambda: exact_difference_p_value(5, 10, 0.5, -3), "reference_trials \\(-3\\)"),
+     (lambda: exact_difference_p_value(5, 10, 1.5), "reference \\(1.5\\)"),
+     (lambda: detectable_deviation(1.2, 100), "expected"),
+     (lambda: detectable_deviation(0.5, 0), "trials \\(0.0\\)"),
+     (lambda: holm_adjust([0.01, float("nan")]), "NaN is not a p-value")],
+)
+def test_new_statistics_refuse_bad_input_in_one_line(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_format_p_value_treats_pandas_missing_values_as_missing():
+    import pandas as pd
+
+    assert format_p_value(pd.NA) == format_p_value(None) == format_p_value(float("nan")) == ""
