@@ -297,3 +297,16 @@ def test_committed_results_have_every_twin_and_are_indexed():
     assert check_results(RESULTS, summary_tables=SUMMARY_TABLES) == []
     notebooks = sorted(path.stem for path in (RESULTS.parent / "notebooks").glob("*.ipynb"))
     assert sorted(path.stem for path in (RESULTS / "notebooks").glob("*.html")) == notebooks
+
+
+def test_summary_columns_choose_what_the_twins_print(tmp_path):
+    frame = pd.DataFrame({"board": ["9x9/10"], "rate": [0.5], "ci_low": [0.4],
+                          "ci_high": [0.6], "b3": [1.25]})
+    meta = _metadata()
+    path = store.write_csv(frame, tmp_path / "t.csv", metadata=meta,
+                           summary=["board", "rate", "ci_low", "ci_high"])
+    assert "b3" in path.read_text() and "b3" not in path.with_suffix(".tex").read_text()
+    assert "0.5000 [0.4000, 0.6000]" in path.with_suffix(".md").read_text()
+    with pytest.raises(ValueError, match=r"summary columns \['width'\] are not columns"):
+        store.write_csv(frame, tmp_path / "u.csv", metadata=meta, summary=["board", "width"])
+    assert sorted(file.name for file in tmp_path.iterdir() if file.name.startswith("u")) == []

@@ -363,6 +363,15 @@ FIGURE_TWIN = ".pdf"
 """Suffix of the vector twin `write_figure` writes beside every PNG."""
 
 
+def _columns(frame, names):
+    """``frame`` cut to the columns ``names``; ValueError naming any it lacks."""
+    names = list(names)
+    missing = [name for name in names if name not in frame.columns]
+    if missing or not names:
+        raise ValueError(f"summary columns {missing or names} are not columns of the table")
+    return frame[names]
+
+
 def write_csv(frame, path, *, metadata, summary=False) -> Path:
     """Write a DataFrame as CSV (no index) atomically, with its metadata sidecar.
 
@@ -381,9 +390,12 @@ def write_csv(frame, path, *, metadata, summary=False) -> Path:
     metadata : mapping
         The sidecar content, normally from `collect_metadata`; ``file`` (the
         result's name) is added.
-    summary : bool, optional
+    summary : bool or sequence of str, optional
         Also write the ``.tex`` and ``.md`` twins (default False: raw data, such as
-        a per-cell map or a histogram, stays CSV only).
+        a per-cell map or a histogram, stays CSV only). True prints every column
+        but the bookkeeping ones (`minestats.io.tables.printed_columns`); a sequence
+        of column names prints only those, in that order (with an interval, name its
+        estimate and both bounds), for a table whose CSV keeps more than a page holds.
 
     Returns
     -------
@@ -394,7 +406,8 @@ def write_csv(frame, path, *, metadata, summary=False) -> Path:
     Raises
     ------
     ValueError
-        If the metadata cannot be written as JSON: nothing is written then.
+        If the metadata cannot be written as JSON, or ``summary`` names a column the
+        frame lacks: nothing is written then.
 
     Examples
     --------
@@ -414,14 +427,22 @@ def write_csv(frame, path, *, metadata, summary=False) -> Path:
     ...                      metadata=meta, summary=True)
     ...     sorted(file.name for file in path.parent.iterdir())
     ['t.csv', 't.csv.json', 't.md', 't.md.json', 't.tex', 't.tex.json']
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = write_csv(pd.DataFrame({"n": [1000], "note": ["x"]}), Path(folder) / "t.csv",
+    ...                      metadata=meta, summary=["n"])
+    ...     print(path.with_suffix(".md").read_text(), end="")
+    | n |
+    | ---: |
+    | 1,000 |
     """
     from minestats.io.tables import latex_table, markdown_table
 
     path = _check_suffix(path, ".csv")
     files = {path: frame.to_csv(index=False).encode()}
-    if summary:
+    if summary is not False:
+        printed = frame if summary is True else _columns(frame, summary)
         for suffix, encode in zip(TABLE_TWINS, (latex_table, markdown_table), strict=True):
-            files[path.with_suffix(suffix)] = encode(frame).encode()
+            files[path.with_suffix(suffix)] = encode(printed).encode()
     _write_all(_with_sidecars(files, metadata))
     return path
 
