@@ -271,8 +271,11 @@ def test_results_index_lists_twins_on_their_file_line(tmp_path):
     listed = [line for line in lines if line.startswith("- ")]
     assert len(listed) == 3  # each result once, its twins on its line
     assert listed[0].startswith("- [maps/a.png](maps/a.png) ([pdf](maps/a.pdf)): n 1,000,")
+    revision = meta["git_revision"]  # the commit whose code wrote it, -dirty kept
+    short = f"{revision[:7]}-dirty" if revision.endswith("-dirty") else revision[:7]
     assert listed[1].startswith(
-        "- [rates.csv](rates.csv) ([md](rates.md), [tex](rates.tex)): n 1,000, seed 42;")
+        "- [rates.csv](rates.csv) ([md](rates.md), [tex](rates.tex)): n 1,000, seed 42, "
+        f"git {short};")
     assert listed[2].startswith("- [raw.csv](raw.csv): n 1,000")
     assert check_results(out, summary_tables=("rates.csv",)) == []
     # the rules: a PNG without its PDF, a summary table without its twins, an unlisted file

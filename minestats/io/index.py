@@ -52,7 +52,8 @@ per distance) and stay CSV only.
 
 _TITLE = (
     "# Results\n\nEvery table and figure in this folder, grouped by the script that writes "
-    "it. Each line gives its n, its seed and the command that regenerates it (run from the "
+    "it. Each line gives its n, its seed, the commit whose code wrote it and the command "
+    "that regenerates it with that code (run from the "
     "repository root; `minestats reproduce --only NAME` does the same). The JSON sidecar "
     "beside each file has the rest: chunk size, versions, git revision, wall time.\n"
 )
@@ -68,6 +69,19 @@ def _format_n(n) -> str:
     if isinstance(n, dict):
         return "; ".join(f"{key}: {_format_n(value)}" for key, value in n.items())
     return f"{n:,}" if isinstance(n, int) else str(n)
+
+
+def _revision(meta: dict) -> str:
+    """``", git 060f342"``: the commit that wrote the file (``-dirty`` kept), if recorded.
+
+    Files of one folder can come from different commits (an archived table, a table
+    rerun alone), and the command regenerates a file only with the code that wrote it.
+    """
+    revision = meta.get("git_revision")
+    if not isinstance(revision, str) or not revision:
+        return ""
+    sha, dirty, _ = revision.partition("-dirty")
+    return f", git {sha[:7]}{'-dirty' if dirty else ''}"
 
 
 def _script_title(script: Path) -> str:
@@ -143,7 +157,7 @@ def results_index(folder, *, repository=None) -> str:
                 if "notebook" in meta else
                 f"n {_format_n(meta.get('n'))}, seed {meta.get('seed')}")
         line = (f"- [{name}]({name})" + (f" ({links})" if links else "")
-                + f": {made}; `{command}`")
+                + f": {made}{_revision(meta)}; `{command}`")
         groups.setdefault(script, []).append(line)
     parts = [_TITLE]
     for script, lines in sorted(groups.items()):
