@@ -47,7 +47,10 @@ from minestats.runs.chunks import map_chunks
 
 
 def chunk(seconds):
-    print(os.getpid(), flush=True)  # this worker has started (its initializer has run)
+    # This worker has started (its initializer has run). One os.write of fewer than
+    # PIPE_BUF bytes reaches the pipe whole; print() may split the line into two writes
+    # (it does under PYTHONUNBUFFERED=1), and two workers' halves then interleave.
+    os.write(sys.stdout.fileno(), f"{os.getpid()}\\n".encode())
     time.sleep(seconds)
 
 
