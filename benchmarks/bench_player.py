@@ -1,7 +1,11 @@
 """Player and probability-engine throughput, in one run.
 
 1. Games per second per core for each policy on each board (safe first click at the
-   corner), CPU time of this process (one core), compile time excluded by a warm-up.
+   corner), CPU time of this process (one core), compile time excluded by a warm-up:
+   the compiled player (`minestats.play.play_games`, one call per chunk of games)
+   against the plain-Python reference player (``tests/reference_player.py``, the
+   player before its game was compiled) on the first games of the same layouts,
+   with the same seeds, and their ratio.
 2. The probability engine on Expert positions that arise in play (every stall of
    ``safest`` games): per-call time of the compiled float path
    (`position_probabilities`) and of the exact big-integer engine
@@ -11,37 +15,51 @@
    ``pip install ms_toollib``), its ``cal_probability_onboard`` on the same positions
    too.
 
-Run: ``.venv/bin/python benchmarks/bench_player.py [--seed S] [--games N]``
+Run: ``.venv/bin/python benchmarks/bench_player.py [--seed S] [--games N] [--reference R]``
 """
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import position_probabilities
-from minestats.play import POLICIES, play
-from minestats.play.player import FAST_BUDGET
+from minestats.play import POLICIES
+from minestats.play.player import FAST_BUDGET, play_games
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests import reference_player  # noqa: E402 (the reference lives with the tests)
+
 BOARDS = ("9x9/10", "16x16/40", "30x16/99")
 
 
-def bench_games(rng, games):
-    print(f"games per second per core, safe-click at the corner, {games} games per row")
+def bench_games(rng, games, reference_games):
+    print(f"games per second per core, safe-click at the corner: compiled on {games} games, "
+          f"the Python reference on the first {reference_games} of them")
     for board in BOARDS:
         layouts = sample_mines(board, games + 1, rule="safe-click", click=(0, 0), seed=rng)
+        seeds = np.random.SeedSequence(rng.integers(2**63)).spawn(games + 1)
         for policy in POLICIES:
-            play(layouts[0], (0, 0), policy=policy, seed=0)  # warm-up: compile
+            play_games(layouts[:1], [0], policy=policy, seeds=seeds[:1])  # warm-up: compile
             start = time.process_time()
-            won = sum(play(layout, (0, 0), policy=policy, seed=k).won
-                      for k, layout in enumerate(layouts[1:]))
-            seconds = time.process_time() - start
-            print(f"  {board:9} {policy:7} {games / seconds:8.1f} games/s "
-                  f"({1000 * seconds / games:.2f} ms a game; won {won}/{games})")
+            won = play_games(layouts[1:], np.zeros(games, dtype=int), policy=policy,
+                             seeds=seeds[1:]).won.sum()
+            compiled = games / (time.process_time() - start)
+            start = time.process_time()
+            reference_won = sum(
+                reference_player.play(layout, (0, 0), policy=policy, seed=seed).won
+                for layout, seed in zip(layouts[1:reference_games + 1],
+                                        seeds[1:reference_games + 1], strict=True))
+            reference = reference_games / (time.process_time() - start)
+            print(f"  {board:9} {policy:7} compiled {compiled:8.1f} games/s (won {won}/{games})"
+                  f"  reference {reference:7.1f} games/s (won {reference_won}/"
+                  f"{reference_games})  ratio {compiled / reference:6.1f}x")
 
 
 def stall_positions(rng, count):
@@ -111,12 +129,14 @@ def bench_engine(rng, count):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--reference", type=int, default=100,
+                        help="games the Python reference plays per row")
     parser.add_argument("--positions", type=int, default=300)
     args = parser.parse_args()
     games_rng, engine_rng = (np.random.default_rng(child)
                              for child in np.random.SeedSequence(args.seed).spawn(2))
-    bench_games(games_rng, args.games)
+    bench_games(games_rng, args.games, min(args.reference, args.games))
     bench_engine(engine_rng, args.positions)
 
 

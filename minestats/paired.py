@@ -29,7 +29,7 @@ import pandas as pd
 
 from minestats.board import Board
 from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
-from minestats.play.player import play
+from minestats.play.player import play_games
 from minestats.play.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
 from minestats.runs.seeds import resolve_seed
 from minestats.runs.sweeps import run_jobs
@@ -356,13 +356,13 @@ def _policies_chunk(config, size, seed_sequence):
     game_seeds = games_seed.spawn(size)
     outcomes = np.zeros((len(contenders), size), dtype=bool)
     capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
+    clicks = np.full(size, board.index(click))
     for index, policy in enumerate(contenders):
         start = time.process_time()
-        for game, (layout, game_seed) in enumerate(zip(layouts, game_seeds, strict=True)):
-            result = play(layout, click, policy=policy, seed=game_seed)
-            outcomes[index, game] = result.won
-            capped[index] += result.capped
-            lost[index] += result.lost and result.guesses == 0
+        games = play_games(layouts, clicks, policy=policy, seeds=game_seeds)
+        outcomes[index] = games.won
+        capped[index] = games.capped.sum()
+        lost[index] = (~games.won & (games.guesses == 0)).sum()
         seconds[index] = time.process_time() - start
     return _tally(outcomes, capped, lost, seconds)
 

@@ -5,10 +5,10 @@ import pytest
 
 from minestats.board import Board
 from minestats.play import POLICIES, play, win_rate
-from minestats.play.player import _position, _safest
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame
+from tests import reference_player
 from tests.test_probabilities import brute_force
 
 
@@ -53,9 +53,8 @@ def test_games_reproduce_from_their_seed():
 
 
 def test_safest_takes_a_cell_of_least_mine_probability_by_brute_force():
-    rng = np.random.default_rng(17)
     checked = 0
-    for layout in small_games(300, 19):
+    for k, layout in enumerate(small_games(300, 19)):
         state = CheckedGame(layout, (0, 0))
         deduce(state, SolverOptions())
         if state.won or state.lost:
@@ -66,12 +65,49 @@ def test_safest_takes_a_cell_of_least_mine_probability_by_brute_force():
         if (~state.revealed & ~state.flagged).sum() > 12:
             continue
         _, exact = brute_force(numbers, numbers == -1, flags, int(layout.sum()))
-        lowest = min(exact.values())
-        cell = _safest(state, _position(state), rng)
-        x, y = state.cell(cell)
-        assert exact[(y, x)] == lowest
+        first = play(layout, (0, 0), policy="safest", seed=k).moves[0]
+        assert exact[(first.y, first.x)] == min(exact.values())
         checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(("board", "games"), [("small", 150), ("9x9/10", 150),
+                                              ("16x16/40", 60), ("expert", 30)])
+def test_the_compiled_player_moves_as_the_python_reference(policy, board, games):
+    """Every guess of the compiled player is one the plain-Python player could make.
+
+    Each compiled game is replayed by the reference, which lists at every stall the
+    cells its policy holds tied (keys within 1e-9: a float tie may flip); the
+    compiled guess must be one of them, so the two play the same game up to the
+    seeded tie-breaks.
+    """
+    if board == "small":
+        layouts = list(small_games(games, 23))
+    else:
+        layouts = sample_mines(board, games, rule="safe-click", click=(0, 0), seed=29)
+    moves = 0
+    for k, layout in enumerate(layouts):
+        result = play(layout, (0, 0), policy=policy, seed=k)
+        cells = [move.x + move.y * layout.shape[1] for move in result.moves]
+        ties = reference_player.policy_ties(layout, (0, 0), policy, cells)
+        for guess, (cell, tied) in enumerate(zip(cells, ties, strict=True)):
+            assert cell in tied, f"game {k}, guess {guess}: {cell} not in {sorted(tied)}"
+        moves += len(cells)
+    assert moves > games / 3
+
+
+def test_the_reference_player_wins_the_games_the_compiled_one_wins_when_seeds_agree():
+    # With no tie left to the generator the two players play the very same game.
+    for k, layout in enumerate(small_games(80, 31)):
+        compiled = play(layout, (0, 0), policy="best", seed=k)
+        cells = [move.x + move.y * layout.shape[1] for move in compiled.moves]
+        ties = reference_player.policy_ties(layout, (0, 0), "best", cells)
+        if all(len(tied) == 1 for tied in ties):
+            reference = reference_player.play(layout, (0, 0), policy="best", seed=k)
+            assert reference.moves == compiled.moves or [
+                (m.x, m.y) for m in reference.moves] == [(m.x, m.y) for m in compiled.moves]
+            assert reference.won == compiled.won
 
 
 def test_a_forced_fifty_fifty_is_lost_half_the_time():
@@ -104,7 +140,9 @@ def test_uniform_rule_games_can_be_lost_on_the_first_click():
      (lambda: play(np.zeros((2, 2), bool), (5, 0)), r"click"),
      (lambda: win_rate("beginner", n=0), r"n \(0\) must be a positive integer"),
      (lambda: win_rate("beginner", policy="x", n=5), r"policy 'x'"),
-     (lambda: play(np.zeros((2, 2), bool), (0, 0), options="logic"), r"SolverOptions")],
+     (lambda: play(np.zeros((2, 2), bool), (0, 0), options="logic"), r"SolverOptions"),
+     (lambda: play(np.zeros((2, 2), bool), (0, 0), options=SolverOptions("subset")),
+      r"options.solver \('subset'\) must be 'logic'")],
 )
 def test_bad_input_is_a_one_line_value_error(call, message):
     with pytest.raises(ValueError, match=message):

@@ -10,12 +10,11 @@ C(cells off the frontier, mines left over), which also gives the probability of
 every cell off the frontier. Counts are Python ints, so the probabilities are exact
 fractions; the floats are computed from the same counts.
 
-`position_probabilities` is the player's fast path for the same numbers: the
-frontier's layouts are counted by the ``logic`` solver's compiled enumeration
-(`minestats.solvers.logic.enumerate_groups`, one search for both) as floats, and
-the components are combined by convolution with log-scaled binomial weights. It gives
-up (None) where that search would pass its configuration cap; the caller then uses
-the exact engine. ``tests/test_probabilities.py`` checks the two against each other.
+`position_probabilities` is the fast path for the same numbers, as floats, from the
+compiled frontier engine (`minestats.frontier.analyse`, the search the ``logic``
+solver and the player use too). It gives up (None) where that search would pass its
+configuration budget; the caller then uses the exact engine.
+``tests/test_probabilities.py`` checks the two against each other.
 """
 
 from __future__ import annotations
@@ -26,11 +25,10 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import gammaln
 
+from minestats.frontier import OVER_BUDGET, analyse
 from minestats.inference.consistency import board_constraints
 from minestats.inference.engine import Capped, count_mined, frozen
-from minestats.solvers.logic import enumerate_groups, frontier_groups
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
 __all__ = ["MineProbabilities", "Position", "SearchCapped", "mine_probabilities",
@@ -179,30 +177,6 @@ class Position(NamedTuple):
     log_solutions: float
 
 
-def _convolve_all(polynomials):
-    """``prefix[k]`` and ``suffix[k]``: products of polynomials before k and from k on."""
-    prefix, suffix = [np.ones(1)], [np.ones(1)]
-    for poly in polynomials:
-        prefix.append(np.convolve(prefix[-1], poly))
-    for poly in reversed(polynomials):
-        suffix.append(np.convolve(suffix[-1], poly))
-    suffix.reverse()
-    return prefix, suffix
-
-
-def closed_number_disagrees(numbers, table, revealed, flagged) -> bool:
-    """Whether a revealed number with no unknown neighbour left disagrees with its flags.
-
-    The frontier search sees only numbers with unknown neighbours; this is the check
-    of the others.
-    """
-    cells = revealed.size
-    rows = np.where(table >= 0, table, cells)
-    unknown = np.append(~revealed & ~flagged, False)[rows].any(axis=1)
-    flags = np.append(flagged, False)[rows].sum(axis=1)
-    return bool((revealed & ~unknown & (flags != numbers)).any())
-
-
 def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
                            budget) -> Position | None:
     """Mine probabilities of a position in flat arrays, fast, as floats.
@@ -240,42 +214,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     >>> round(math.exp(position.log_solutions))
     6
     """
-    probability = np.full(revealed.size, np.nan)
-    probability[flagged] = 1.0
-    if closed_number_disagrees(numbers, table, revealed, flagged):
-        return Position(probability, -math.inf)
-    (frontier, sizes, starts, members, need, component_starts, cell_starts,
-     group_cells) = frontier_groups(numbers, table, revealed, flagged, width)
-    _, _, _, layouts, mined, visited = enumerate_groups(sizes, starts, members, need,
-                                                         component_starts, budget)
-    if visited > budget:
+    result = analyse(numbers, table, revealed, flagged, width, mines, budget=budget)
+    if result.status == OVER_BUDGET:
         return None
-    free = ~revealed & ~flagged & ~frontier
-    free_cells, left = int(free.sum()), mines - int(flagged.sum())
-    widths = [int(sizes[first:last].sum()) + 1  # mine totals 0..cells of component k
-              for first, last in zip(component_starts[:-1], component_starts[1:], strict=True)]
-    polynomials = [layouts[k, :widths[k]] for k in range(len(widths))]
-    prefix, suffix = _convolve_all(polynomials)
-    combined = suffix[0]
-    totals = np.arange(combined.size)
-    fits = (totals <= left) & (left - totals <= free_cells) & (combined > 0)
-    if not fits.any():
-        return Position(probability, -math.inf)
-    log_ways = np.full(combined.size, -np.inf)
-    rest = left - totals[fits]
-    log_ways[fits] = (gammaln(free_cells + 1) - gammaln(rest + 1)
-                      - gammaln(free_cells - rest + 1))
-    scale = log_ways.max()
-    ways = np.exp(log_ways - scale)
-    solutions = float(combined @ ways)
-    if free_cells:
-        mined_free = combined * ways * np.clip(left - totals, 0, None) / free_cells
-        probability[free] = mined_free.sum() / solutions
-    for k, size in enumerate(widths):
-        others = np.convolve(prefix[k], suffix[k + 1])
-        weight = np.array([others @ ways[t:t + others.size] for t in range(size)])
-        first, last = component_starts[k], component_starts[k + 1]
-        for g in range(first, last):
-            share = mined[g, :size] @ weight / (sizes[g] * solutions)
-            probability[group_cells[cell_starts[g]:cell_starts[g + 1]]] = share
-    return Position(probability, math.log(solutions) + scale)
+    return Position(result.probability, result.log_solutions)

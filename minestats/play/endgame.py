@@ -1,31 +1,38 @@
-"""The exact end game: once few layouts fit a position, play it perfectly.
+"""The exact end game: once few layouts fit a position, play it perfectly, compiled.
 
 When the layouts consistent with what a player sees are few, every one of them is
-listed (`consistent_layouts`) and the position is solved by the same exact
-recursion as `minestats.play.optimal` (`LayoutSolver`, every layout weighted
-alike, as the player assumes): `endgame_move` returns the cells that maximise
-the probability of winning from here on, and that probability.
+listed (`consistent_layouts`) and the position is solved by the exact recursion of
+`minestats.play.optimal` (every layout weighted alike, as the player assumes):
+`endgame_move` returns the cells that maximise the probability of winning from
+here on, and that probability.
 
-Both steps are bounded: listing gives up past `ENDGAME_LAYOUTS` layouts or
-`LISTING_BUDGET` partial configurations, and the search past `SEARCH_BUDGET`
-solved states; the caller then guesses by its heuristic instead.
+Both steps are compiled and bounded: listing gives up past `ENDGAME_LAYOUTS`
+layouts or `LISTING_BUDGET` partial configurations, and the search past
+`SEARCH_BUDGET` solved states; the caller then guesses by its heuristic instead.
+
+The search is `minestats.play.optimal.LayoutSolver`'s, step for step, so that it
+solves the same states and gives up on the same positions: a state (the layouts
+still possible, as sorted indices) is won in ``win(S)`` of its layouts; opening the
+cells safe in every layout of S never hurts, so they are opened at once; otherwise
+cells are tried in decreasing order of the layouts in which they are safe, a cell
+abandoned once a bound on what it can win cannot beat the best so far. States of
+more than `SMALL_STATE` layouts are tried in the order and with the bounds of
+``LayoutSolver.win``, smaller ones as ``LayoutSolver.win_small`` tries them.
+``tests/test_endgame.py`` checks the values against `LayoutSolver` and against
+exact optimal play on whole small boards.
 """
 
 from __future__ import annotations
 
-import math
-from collections import OrderedDict
 from fractions import Fraction
-from itertools import combinations, product
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
-from minestats.inference.probabilities import closed_number_disagrees
-from minestats.play.optimal import LayoutSolver, SearchBudgetExceeded
-from minestats.solvers.logic import frontier_groups
+from minestats.frontier import closed_number_disagrees, frontier_groups
 
-__all__ = ["CACHE_SIZE", "ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "EndgameMove",
+__all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "SMALL_STATE", "EndgameMove",
            "consistent_layouts", "endgame_move"]
 
 ENDGAME_LAYOUTS = 750
@@ -34,68 +41,179 @@ LISTING_BUDGET = 50_000
 """Most partial configurations `consistent_layouts` visits before giving up."""
 SEARCH_BUDGET = 20_000
 """Most states the exact search solves before giving up."""
-CACHE_SIZE = 20_000
-"""Most positions `endgame_move` remembers (per process)."""
+SMALL_STATE = 8
+"""States of at most this many layouts are searched as ``LayoutSolver.win_small`` does."""
 
-_CACHE: OrderedDict = OrderedDict()
+_TOO_MANY = -1  # the listing passed its limit or budget
+_ABORT = -2  # the search passed its budget
+_NONE = -1  # a cell whose value cannot beat the best so far
 
 
 class EndgameMove(NamedTuple):
-    """The best cells to open (linear indices, safest first) and the exact chance of winning."""
+    """The best cells to open (linear indices, in the order found) and the exact chance of winning."""
 
     cells: tuple[int, ...]
     win_probability: Fraction
 
 
-class _TooMany(Exception):
-    """The listing passed its layout limit or its budget."""
+# --- listing the layouts ----------------------------------------------------------------
 
 
-def _group_configurations(sizes, starts, members, need, left, free, budget):
-    """Mines per group for every consistent configuration: list of (values, mines left over).
+@numba.njit(cache=True)
+def _binomial(n, k):
+    if k < 0 or k > n:
+        return 0.0
+    value = 1.0
+    for i in range(k):
+        value = value * (n - i) / (i + 1)
+    return value
 
-    A depth-first search over the groups in order, each given a mine count within the
-    bounds its constraints leave (as in `minestats.solvers.logic.enumerate_groups`),
-    pruned by the mine count: the mines left over must fit the ``free`` cells.
+
+@numba.njit(cache=True)
+def _first_combination(picked, count):
+    for i in range(count):
+        picked[i] = i
+
+
+@numba.njit(cache=True)
+def _next_combination(picked, count, n):
+    """Advance ``picked[:count]`` to the next ``count``-subset of ``range(n)``, in order."""
+    i = count - 1
+    while i >= 0 and picked[i] == n - count + i:
+        i -= 1
+    if i < 0:
+        return False
+    picked[i] += 1
+    for j in range(i + 1, count):
+        picked[j] = picked[j - 1] + 1
+    return True
+
+
+@numba.njit(cache=True)
+def list_layouts(numbers, table, revealed, flagged, width, mines, limit, budget):
+    """Every layout of the unknown cells that fits, as ``(status, unknown, layouts)``.
+
+    ``status`` is the number of layouts, or ``_TOO_MANY``. The search over the groups
+    gives each a mine count within the bounds its constraints leave, pruned by the
+    mine count (the mines left over must fit the cells off the frontier); the
+    configurations found are expanded group by group, the cells off the frontier
+    last, each in lexicographic order of its combinations.
     """
-    groups = len(sizes)
-    need = list(need)
-    room = [0] * len(need)
+    cells = revealed.size
+    unknown_count = 0
+    column = np.full(cells, -1, dtype=np.int64)
+    for cell in range(cells):
+        if not revealed[cell] and not flagged[cell]:
+            column[cell] = unknown_count
+            unknown_count += 1
+    unknown = np.flatnonzero(column >= 0)
+    empty = np.zeros((0, unknown_count), dtype=np.bool_)
+    if closed_number_disagrees(numbers, table, revealed, flagged):
+        return 0, unknown, empty
+    front = frontier_groups(numbers, table, revealed, flagged, width)
+    sizes, starts, members, need = front.sizes, front.starts, front.members, front.need.copy()
+    groups = sizes.size
+    free_cells = np.empty(cells, dtype=np.int64)
+    free = 0
+    left = mines
+    for cell in range(cells):
+        if flagged[cell]:
+            left -= 1
+        elif not revealed[cell] and not front.frontier[cell]:
+            free_cells[free] = cell
+            free += 1
+    room = np.zeros(need.size, dtype=np.int64)
     for g in range(groups):
         for k in range(starts[g], starts[g + 1]):
             room[members[k]] += sizes[g]
-    capacity = np.append(np.cumsum(np.asarray(sizes)[::-1])[::-1], 0).tolist()
-    values = [0] * groups
-    found = []
+    capacity = np.zeros(groups + 1, dtype=np.int64)
+    for g in range(groups - 1, -1, -1):
+        capacity[g] = capacity[g + 1] + sizes[g]
+    found = np.zeros((limit + 1, groups + 1), dtype=np.int64)  # mines per group, then free
+    configurations = 0
+    total_layouts = 0.0
+    value = np.zeros(groups + 1, dtype=np.int64)
+    high = np.zeros(groups + 1, dtype=np.int64)
     visited = 0
-
-    def search(g, total):
-        nonlocal visited
+    g, total, entering = 0, 0, True
+    while g >= 0:
         if g == groups:
-            found.append((tuple(values), left - total))
-            return
-        if total + capacity[g] < left - free:  # too few mines can still be placed
-            return
-        mine_constraints = members[starts[g]:starts[g + 1]]
-        for c in mine_constraints:
-            room[c] -= sizes[g]
-        low = max([0, *(need[c] - room[c] for c in mine_constraints)])
-        high = min([sizes[g], left - total, *(need[c] for c in mine_constraints)])
-        for value in range(low, high + 1):
-            visited += 1
-            if visited > budget:
-                raise _TooMany
-            for c in mine_constraints:
-                need[c] -= value
-            values[g] = value
-            search(g + 1, total + value)
-            for c in mine_constraints:
-                need[c] += value
-        for c in mine_constraints:
-            room[c] += sizes[g]
-
-    search(0, 0)
-    return found
+            rest = left - total
+            count = _binomial(free, rest)
+            for h in range(groups):
+                count *= _binomial(sizes[h], value[h])
+            if count > 0:
+                total_layouts += count
+                if total_layouts > limit:
+                    return _TOO_MANY, unknown, empty
+                found[configurations, :groups] = value[:groups]
+                found[configurations, groups] = rest
+                configurations += 1
+            g, entering = g - 1, False
+            continue
+        if entering:
+            if total + capacity[g] < left - free:  # too few mines can still be placed
+                g, entering = g - 1, False
+                continue
+            low, high[g] = 0, min(sizes[g], left - total)
+            for k in range(starts[g], starts[g + 1]):
+                c = members[k]
+                room[c] -= sizes[g]
+                low = max(low, need[c] - room[c])
+                high[g] = min(high[g], need[c])
+            value[g] = low - 1
+        else:
+            for k in range(starts[g], starts[g + 1]):
+                need[members[k]] += value[g]
+            total -= value[g]
+        value[g] += 1
+        if value[g] > high[g]:
+            for k in range(starts[g], starts[g + 1]):
+                room[members[k]] += sizes[g]
+            g, entering = g - 1, False
+            continue
+        visited += 1
+        if visited > budget:
+            return _TOO_MANY, unknown, empty
+        for k in range(starts[g], starts[g + 1]):
+            need[members[k]] -= value[g]
+        total += value[g]
+        g, entering = g + 1, True
+    layouts = np.zeros((int(round(total_layouts)), unknown_count), dtype=np.bool_)
+    # Each factor's cells as columns: the groups in search order, then the free cells.
+    factor_cells = np.empty(cells, dtype=np.int64)
+    factor_starts = np.zeros(groups + 2, dtype=np.int64)
+    for h in range(groups):
+        factor_starts[h + 1] = factor_starts[h] + sizes[h]
+        for j in range(sizes[h]):
+            factor_cells[factor_starts[h] + j] = column[
+                front.group_cells[front.cell_starts[h] + j]]
+    factor_starts[groups + 1] = factor_starts[groups] + free
+    for j in range(free):
+        factor_cells[factor_starts[groups] + j] = column[free_cells[j]]
+    picked = np.zeros(cells, dtype=np.int64)  # factor h's choice at picked[starts[h]:]
+    row = 0
+    for index in range(configurations):
+        counts = found[index]
+        for h in range(groups + 1):
+            _first_combination(picked[factor_starts[h]:], counts[h])
+        while True:
+            for h in range(groups + 1):
+                base = factor_starts[h]
+                for j in range(counts[h]):
+                    layouts[row, factor_cells[base + picked[base + j]]] = True
+            row += 1
+            h = groups  # advance the last factor first (itertools.product order)
+            while h >= 0:
+                base = factor_starts[h]
+                size = factor_starts[h + 1] - base
+                if _next_combination(picked[base:], counts[h], size):
+                    break
+                _first_combination(picked[base:], counts[h])
+                h -= 1
+            if h < 0:
+                break
+    return row, unknown, layouts
 
 
 def consistent_layouts(numbers, table, revealed, flagged, width, mines, *,
@@ -140,55 +258,386 @@ def consistent_layouts(numbers, table, revealed, flagged, width, mines, *,
     >>> unknown.tolist(), layouts.shape, layouts.sum(axis=0).tolist()
     ([1, 2, 3, 4, 5], (6, 5), [2, 3, 2, 2, 3])
     """
-    unknown = np.flatnonzero(~revealed & ~flagged)
-    if closed_number_disagrees(numbers, table, revealed, flagged):
-        return unknown, np.zeros((0, unknown.size), dtype=bool)
-    (frontier, sizes, starts, members, need, _, cell_starts,
-     group_cells) = frontier_groups(numbers, table, revealed, flagged, width)
-    free = np.flatnonzero(~revealed & ~flagged & ~frontier)
-    left = mines - int(flagged.sum())
-    sizes_list = sizes.tolist()
-    try:
-        found = _group_configurations(sizes_list, starts.tolist(), members.tolist(),
-                                      need.tolist(), left, free.size, budget)
-    except _TooMany:
-        return None
-    total = sum(math.prod(math.comb(s, v) for s, v in zip(sizes_list, values, strict=True))
-                * math.comb(free.size, rest) for values, rest in found)
-    if total > limit:
-        return None
-    column = np.full(revealed.size, -1)
-    column[unknown] = np.arange(unknown.size)
-    group_columns = [column[group_cells[cell_starts[g]:cell_starts[g + 1]]].tolist()
-                     for g in range(len(sizes_list))]
-    free_columns = column[free].tolist()
-    layouts = np.zeros((total, unknown.size), dtype=bool)
-    row = 0
-    for values, rest in found:
-        choices = [combinations(cells, v) for cells, v in zip(group_columns, values,
-                                                               strict=True)]
-        for picked in product(*choices, combinations(free_columns, rest)):
-            for cells in picked:
-                layouts[row, list(cells)] = True
-            row += 1
-    return unknown, layouts
+    status, unknown, layouts = list_layouts(numbers, table, revealed, flagged, width, mines,
+                                            limit, budget)
+    return None if status == _TOO_MANY else (unknown, layouts)
 
 
-def _numbers_table(table, flagged, unknown, layouts) -> np.ndarray:
+@numba.njit(cache=True)
+def numbers_table(table, flagged, unknown, layouts):
     """``L x U`` int8: each unknown cell's number in each layout, -1 for a mine."""
-    column = np.full(flagged.size + 1, -1)
-    column[unknown] = np.arange(unknown.size)
-    neighbours = table[unknown]
-    adjacency = np.zeros((unknown.size, unknown.size), dtype=np.int16)
-    rows, slots = np.nonzero(neighbours >= 0)
-    targets = column[neighbours[rows, slots]]
-    keep = (targets >= 0) & (targets != rows)
-    adjacency[targets[keep], rows[keep]] = 1
-    flags_around = np.append(flagged, False)[np.where(neighbours >= 0, neighbours,
-                                                      flagged.size)].sum(axis=1)
-    counts = layouts.astype(np.int16) @ adjacency + flags_around
-    counts[layouts] = -1
-    return counts.astype(np.int8)
+    cells = flagged.size
+    column = np.full(cells, -1, dtype=np.int64)
+    for u in range(unknown.size):
+        column[unknown[u]] = u
+    counts = np.zeros(layouts.shape, dtype=np.int8)
+    for u in range(unknown.size):
+        cell = unknown[u]
+        flags = 0
+        for t in range(table.shape[1]):
+            j = table[cell, t]
+            if j < 0:
+                break
+            if flagged[j]:
+                flags += 1
+        for row in range(layouts.shape[0]):
+            if layouts[row, u]:
+                counts[row, u] = -1
+                continue
+            around = flags
+            for t in range(table.shape[1]):
+                j = table[cell, t]
+                if j < 0:
+                    break
+                if j != cell and column[j] >= 0 and layouts[row, column[j]]:
+                    around += 1
+            counts[row, u] = around
+    return counts
+
+
+# --- the memo: states as bitsets in an open-addressing table ----------------------------
+
+
+@numba.njit(cache=True)
+def _new_memo(layouts, budget):
+    words = (layouts + 63) // 64
+    capacity = 1024
+    while capacity < 4 * (budget + 2):
+        capacity *= 2
+    keys = np.zeros((capacity, words), dtype=np.uint64)
+    used = np.zeros(capacity, dtype=np.bool_)
+    wins = np.full(capacity, -1, dtype=np.int64)
+    bounds = np.full(capacity, -1, dtype=np.int64)
+    filled = np.zeros(1, dtype=np.int64)
+    return keys, used, wins, bounds, filled
+
+
+@numba.njit(cache=True)
+def _slot(memo, states, share):
+    """The memo slot of a state, inserted if absent while the memo is under 1/``share`` full.
+
+    -1 when the state is absent and the memo too full. Solved states (at most the
+    budget's) may fill half of it, bounds a quarter, so a solved state always fits.
+    """
+    keys, used, _, _, filled = memo
+    words = keys.shape[1]
+    key = np.zeros(words, dtype=np.uint64)
+    for s in states:
+        key[np.int64(s) >> 6] |= np.uint64(1) << np.uint64(np.int64(s) & 63)
+    mixed = np.uint64(1469598103934665603)
+    for w in range(words):
+        mixed = (mixed ^ key[w]) * np.uint64(1099511628211)
+        mixed ^= mixed >> np.uint64(29)
+    mask = used.size - 1
+    slot = np.int64(mixed & np.uint64(mask))
+    while used[slot]:
+        same = True
+        for w in range(words):
+            if keys[slot, w] != key[w]:
+                same = False
+                break
+        if same:
+            return slot
+        slot = (slot + 1) & mask
+    if share * filled[0] >= used.size:
+        return -1
+    used[slot] = True
+    keys[slot] = key
+    filled[0] += 1
+    return slot
+
+
+# --- the search -------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _split(states, column):
+    """``states`` split by their values in ``column`` (>= 0 only), in increasing value.
+
+    Returns the states reordered and the cuts between the parts.
+    """
+    counts = np.zeros(10, dtype=np.int64)
+    for s in states:
+        if column[s] >= 0:
+            counts[column[s] + 1] += 1
+    for v in range(1, 10):
+        counts[v] += counts[v - 1]
+    ordered = np.empty(counts[9], dtype=states.dtype)
+    fill = counts[:9].copy()
+    for s in states:
+        v = column[s]
+        if v >= 0:
+            ordered[fill[v]] = s
+            fill[v] += 1
+    cuts = [0]
+    for v in range(9):
+        if counts[v + 1] > counts[v]:
+            cuts.append(counts[v + 1])
+    return ordered, cuts
+
+
+@numba.njit(cache=True)
+def _split_first_seen(states, column):
+    """``states`` split by their values in ``column`` (>= 0 only), in order of first appearance."""
+    order = np.full(9, -1, dtype=np.int64)
+    seen = 0
+    counts = np.zeros(9, dtype=np.int64)
+    for s in states:
+        v = column[s]
+        if v >= 0:
+            if order[v] < 0:
+                order[v] = seen
+                seen += 1
+            counts[order[v]] += 1
+    starts = np.zeros(seen + 1, dtype=np.int64)
+    for k in range(seen):
+        starts[k + 1] = starts[k] + counts[k]
+    ordered = np.empty(starts[seen], dtype=states.dtype)
+    fill = starts[:seen].copy()
+    for s in states:
+        v = column[s]
+        if v >= 0:
+            ordered[fill[order[v]]] = s
+            fill[order[v]] += 1
+    return ordered, starts
+
+
+@numba.njit(cache=True)
+def _spend(budget):
+    budget[0] -= 1
+    return budget[0] >= 0
+
+
+@numba.njit(cache=True)
+def _upper(counts, memo, states):
+    """Cheap upper bound of ``win``: the state's size, or the best safe count of a cell."""
+    size = states.size
+    if size <= SMALL_STATE:
+        return size
+    slot = _slot(memo, states, 4)
+    if slot >= 0:
+        if memo[2][slot] >= 0:
+            return memo[2][slot]
+        if memo[3][slot] >= 0:
+            return memo[3][slot]
+    first = states[0]
+    bound = 0
+    for u in range(counts.shape[1]):
+        differs, safe = False, 0
+        for s in states:
+            if counts[s, u] != counts[first, u]:
+                differs = True
+            if counts[s, u] >= 0:
+                safe += 1
+        if differs:
+            if safe == size:
+                bound = size
+                break
+            bound = max(bound, safe)
+    if slot >= 0:
+        memo[3][slot] = bound
+    return bound
+
+
+@numba.njit(cache=True)
+def _win(counts, memo, budget, states, cell, best):
+    """``win(S)`` of the sorted states S when ``cell`` < 0; else the win of opening ``cell``
+    in S, or ``_NONE`` when it cannot beat ``best``. ``_ABORT`` past the budget."""
+    no_cell, nothing = np.int64(-1), np.int64(0)  # typed alike at every recursive call
+    if cell >= 0:
+        # Open one cell: split by its number, the parts by decreasing bound.
+        column = counts[:, cell]
+        ordered, cuts = _split(states, column)
+        if ordered.size == 0:
+            return 0
+        parts = len(cuts) - 1
+        part_bounds = np.empty(parts, dtype=np.int64)
+        bound = 0
+        for p in range(parts):
+            part_bounds[p] = _upper(counts, memo, ordered[cuts[p]:cuts[p + 1]])
+            if budget[0] < 0:
+                return _ABORT
+            bound += part_bounds[p]
+        if bound <= best:
+            return _NONE
+        order = np.argsort(part_bounds, kind="mergesort")[::-1]
+        value = 0
+        for p in order:
+            part_win = _win(counts, memo, budget, ordered[cuts[p]:cuts[p + 1]], no_cell, nothing)
+            if part_win == _ABORT:
+                return _ABORT
+            value += part_win
+            bound -= part_bounds[p] - part_win
+            if bound <= best:
+                return _NONE
+        return value
+    size = states.size
+    if size == 1:
+        return 1
+    slot = _slot(memo, states, 2)
+    if slot >= 0 and memo[2][slot] >= 0:
+        return memo[2][slot]
+    if not _spend(budget):
+        return _ABORT
+    unknowns = counts.shape[1]
+    first = states[0]
+    differs = np.zeros(unknowns, dtype=np.bool_)
+    safe_in = np.zeros(unknowns, dtype=np.int64)
+    for u in range(unknowns):
+        for s in states:
+            if counts[s, u] != counts[first, u]:
+                differs[u] = True
+            if counts[s, u] >= 0:
+                safe_in[u] += 1
+    result = 0
+    safe_cells = np.flatnonzero(differs & (safe_in == size))
+    if size <= SMALL_STATE:
+        if safe_cells.size:
+            # Open every safe cell at once; parts in order of first appearance.
+            done = np.zeros(size, dtype=np.bool_)
+            for i in range(size):
+                if done[i]:
+                    continue
+                members = 0
+                part = np.empty(size, dtype=states.dtype)
+                for j in range(i, size):
+                    if done[j]:
+                        continue
+                    same = True
+                    for u in safe_cells:
+                        if counts[states[j], u] != counts[states[i], u]:
+                            same = False
+                            break
+                    if same:
+                        done[j] = True
+                        part[members] = states[j]
+                        members += 1
+                part_win = _win(counts, memo, budget, part[:members], no_cell, nothing)
+                if part_win == _ABORT:
+                    return _ABORT
+                result += part_win
+        else:
+            # Cells by decreasing (safe count, index), parts in order of first appearance.
+            moves = np.flatnonzero(differs)
+            order = np.argsort(-(safe_in[moves] * (unknowns + 1) + moves), kind="mergesort")
+            for m in order:
+                u = moves[m]
+                bound = safe_in[u]
+                if bound <= result:
+                    break
+                ordered, starts = _split_first_seen(states, counts[:, u])
+                value = 0
+                finished = True
+                for p in range(starts.size - 1):
+                    part = ordered[starts[p]:starts[p + 1]]
+                    part_win = _win(counts, memo, budget, part, no_cell, nothing)
+                    if part_win == _ABORT:
+                        return _ABORT
+                    value += part_win
+                    bound -= part.size - part_win
+                    if bound <= result:
+                        finished = False
+                        break
+                if finished:
+                    result = value
+                    if result == size:
+                        break
+    elif safe_cells.size:
+        # Open every safe cell at once: split by their joint numbers (np.lexsort order).
+        ordered = states.copy()
+        for u in safe_cells:
+            ordered = ordered[np.argsort(counts[ordered, u], kind="mergesort")]
+        start = 0
+        for i in range(1, size + 1):
+            cut = i == size
+            if not cut:
+                for u in safe_cells:
+                    if counts[ordered[i], u] != counts[ordered[i - 1], u]:
+                        cut = True
+                        break
+            if cut:
+                part = np.sort(ordered[start:i])
+                part_win = _win(counts, memo, budget, part, no_cell, nothing)
+                if part_win == _ABORT:
+                    return _ABORT
+                result += part_win
+                start = i
+    else:
+        moves = np.flatnonzero(differs)
+        order = np.argsort(-safe_in[moves], kind="mergesort")
+        for m in order:
+            if safe_in[moves[m]] <= result:
+                break
+            value = _win(counts, memo, budget, states, moves[m], result)
+            if value == _ABORT:
+                return _ABORT
+            if value > result:
+                result = value
+                if result == size:
+                    break
+    if slot >= 0:
+        memo[2][slot] = result
+    return result
+
+
+@numba.njit(cache=True)
+def best_openings(counts, budget_states):
+    """Best ``win`` from every layout of ``counts``, and every cell reaching it (in order tried).
+
+    ``(-1, cells)`` past the budget.
+    """
+    layouts, unknowns = counts.shape
+    memo = _new_memo(layouts, budget_states)
+    budget = np.full(1, budget_states, dtype=np.int64)
+    states = np.arange(layouts, dtype=np.int32)
+    differs = np.zeros(unknowns, dtype=np.bool_)
+    safe_in = np.zeros(unknowns, dtype=np.int64)
+    for u in range(unknowns):
+        for s in range(layouts):
+            if counts[s, u] != counts[0, u]:
+                differs[u] = True
+            if counts[s, u] >= 0:
+                safe_in[u] += 1
+    moves = np.flatnonzero(differs)
+    order = np.argsort(-safe_in[moves], kind="mergesort")
+    best = 0
+    chosen = np.empty(moves.size, dtype=np.int64)
+    found = 0
+    for m in order:
+        u = moves[m]
+        if safe_in[u] < best or safe_in[u] == 0:
+            break
+        value = _win(counts, memo, budget, states, u, best - 1)
+        if value == _ABORT:
+            return -1, chosen[:0]
+        if value == _NONE or value < best:
+            continue
+        if value > best:
+            best, found = value, 0
+        chosen[found] = u
+        found += 1
+    return best, chosen[:found]
+
+
+@numba.njit(cache=True)
+def endgame_cells(numbers, table, revealed, flagged, width, mines, limit, listing_budget,
+                  search_budget):
+    """The compiled `endgame_move`: ``(cells, wins, layouts)``; ``layouts`` -1 for None."""
+    status, unknown, layouts = list_layouts(numbers, table, revealed, flagged, width, mines,
+                                            limit, listing_budget)
+    nothing = np.empty(0, dtype=np.int64)
+    if status <= 0 or unknown.size == 0:
+        return nothing, 0, -1
+    counts = numbers_table(table, flagged, unknown, layouts)
+    if status == 1:  # nothing uncertain: any safe cell wins
+        safe = np.flatnonzero(counts[0] >= 0)
+        if safe.size == 0:
+            return nothing, 0, -1
+        return unknown[safe], 1, 1
+    wins, columns = best_openings(counts, search_budget)
+    if wins < 0 or columns.size == 0:
+        return nothing, 0, -1
+    return unknown[columns], wins, status
 
 
 def endgame_move(numbers, table, revealed, flagged, width, mines, *,
@@ -198,11 +647,8 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *,
     Every layout that fits the position is taken as equally likely (true under the
     ``uniform``, ``safe-click`` and ``safe-opening`` rules once the first click is
     open). Cells are compared by their exact win probability; every cell of the
-    highest is returned, the safest first, so that a caller can break ties by its
-    own rule. Answers are memoised per position (at most `CACHE_SIZE` of them, the
-    least recently used dropped first), which makes small boards, whose games
-    meet the same positions again and again, many times faster; the answer does
-    not depend on what was memoised before.
+    highest is returned, in the order the search found them, so that a caller can
+    break ties by its own rule.
 
     Parameters
     ----------
@@ -233,38 +679,8 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *,
     >>> move.win_probability, sorted(move.cells)
     (Fraction(1, 3), [1, 2, 4, 5])
     """
-    key = (np.where(revealed, numbers, -1).astype(np.int8).tobytes(), flagged.tobytes(),
-           width, mines, limit, budget)
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
-    move = _solve_endgame(numbers, table, revealed, flagged, width, mines, limit=limit,
-                          budget=budget)
-    _CACHE[key] = move
-    if len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return move
-
-
-def _solve_endgame(numbers, table, revealed, flagged, width, mines, *, limit, budget):
-    listed = consistent_layouts(numbers, table, revealed, flagged, width, mines,
-                                limit=limit)
-    if listed is None:
+    cells, wins, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
+                                         limit, LISTING_BUDGET, budget)
+    if layouts < 0:
         return None
-    unknown, layouts = listed
-    if len(layouts) == 0 or unknown.size == 0:
-        return None
-    counts = _numbers_table(table, flagged, unknown, layouts)
-    if len(layouts) == 1:  # nothing uncertain: any safe cell wins
-        safe = np.flatnonzero(counts[0] >= 0)
-        return EndgameMove(tuple(unknown[safe].tolist()), Fraction(1)) if safe.size else None
-    solver = LayoutSolver(counts, budget=budget)
-    states = np.arange(len(layouts), dtype=np.int32)
-    differs = np.flatnonzero((counts != counts[0]).any(axis=0))
-    try:
-        wins, columns = solver.best_openings(states, counts, differs)
-    except SearchBudgetExceeded:
-        return None
-    if not columns:
-        return None
-    return EndgameMove(tuple(unknown[columns].tolist()), Fraction(wins, len(layouts)))
+    return EndgameMove(tuple(cells.tolist()), Fraction(int(wins), int(layouts)))

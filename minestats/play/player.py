@@ -1,11 +1,14 @@
 """A player that can lose: deduce what is certain, guess by a policy at every stall.
 
-A game starts from one click on a known layout. Between guesses the player runs the
-solver's sound deductions (`minestats.solvers.deduce`, ``logic`` with the mine
-count by default) until they stall; then the policy picks a cell to open, using the
-exact mine probabilities of the position (`minestats.inference.mine_probabilities`).
-The layout is read only to play the moves and to check that every deduction is
-sound; a policy sees what a player sees.
+A game starts from one click on a known layout. Between guesses the player makes
+the ``logic`` solver's sound deductions (with the mine count by default) until they
+stall; then the policy picks a cell to open, using the mine probabilities of the
+position (`minestats.frontier.analyse_position`; the exact engine,
+`minestats.inference.mine_probabilities`, where the float search passes its
+budget). The layout is read only to play the moves and to check that every
+deduction is sound; a policy sees what a player sees. The whole game, end game
+included, runs compiled (`minestats.play.kernel`): `play` plays one game,
+`play_games` a batch, each from its own seed.
 
 Policies (`POLICIES`):
 
@@ -33,31 +36,30 @@ Policies (`POLICIES`):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 
-from minestats.inference import mine_probabilities
-from minestats.inference.probabilities import Position, position_probabilities
-from minestats.play.endgame import ENDGAME_LAYOUTS, endgame_move
+from minestats.game import as_layouts, neighbour_counts, neighbour_table
+from minestats.board import Board
+from minestats.play.endgame import ENDGAME_LAYOUTS
+from minestats.play.kernel import BUG, WON, play_chunk
 from minestats.runs.seeds import as_seed_sequence, seed_label
-from minestats.solvers import SolverOptions, deduce
-from minestats.solvers.state import CheckedGame
+from minestats.solvers import SolverOptions
+from minestats.solvers.state import unsound
 from minestats.validation import POLICIES, check_policy
 
-__all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GameResult", "Move",
-           "play"]
+__all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GameResult", "Games",
+           "Move", "play", "play_games"]
 
 CANDIDATE_SHARE = 0.9
 """``best`` looks at cells whose safety is at least this share of the best safety."""
 MAX_CANDIDATES = 6
 """``best`` evaluates at most this many candidates per guess (the safest ones)."""
 FAST_BUDGET = 100_000
-"""Configurations the compiled float path may visit before the exact engine takes over."""
-_TIE = 1e-12
-_LOG_ENDGAME = math.log(ENDGAME_LAYOUTS) + 1e-9
+"""Configurations the float search may visit on a position ``best`` imagines before
+the exact engine takes over."""
 
 
 class Move(NamedTuple):
@@ -83,7 +85,7 @@ class GameResult:
         Safe cells open at the end.
     capped : bool
         A deduction step hit its configuration cap at some stall (the player then
-        guessed there anyway).
+        guessed there anyway, from the exact probabilities).
     moves : tuple of Move
         The guesses in order.
     policy : str
@@ -101,124 +103,92 @@ class GameResult:
     seed: int | str | None = None
 
 
-def _unknown_neighbours(state: CheckedGame) -> np.ndarray:
-    """Per cell, its unknown (not open, not flagged) neighbours."""
-    hidden = np.append(~state.revealed & ~state.flagged, False)
-    return hidden[state.table].sum(axis=1) - hidden[:-1]
+class Games(NamedTuple):
+    """A batch of games played by `play_games`, as arrays (one entry per game).
 
-
-def _position(state: CheckedGame, numbers=None, revealed=None) -> Position:
-    """Mine probabilities of the position, or of a hypothetical one.
-
-    ``numbers`` and ``revealed`` replace the game's arrays (for a cell imagined open).
-    The compiled float path is tried first; past its budget, the exact engine, with no
-    cap (positions that arise in play on boards up to Expert never need one).
+    ``won``, ``capped`` (bool); ``guesses`` (int); ``moves`` (int, shape
+    ``(games, cells)``: each game's guessed cells as linear indices, -1 after its
+    last) and ``chances`` (their mine probabilities when guessed, NaN after);
+    ``opened``, the safe cells open at the end.
     """
-    numbers = state.numbers if numbers is None else numbers
-    revealed = state.revealed if revealed is None else revealed
-    width, mines = state.board.width, state.board.mines
-    fast = position_probabilities(numbers, state.table, revealed, state.flagged, width, mines,
-                                  budget=FAST_BUDGET)
-    if fast is not None:
-        return fast
-    view = np.where(revealed, numbers, -1).reshape(state.board.shape)
-    try:
-        exact = mine_probabilities(view, flags=state.flagged.reshape(state.board.shape),
-                                   mines=mines, max_configurations=None)
-    except ValueError:  # no layout fits
-        return Position(np.full(revealed.size, np.nan), -math.inf)
-    return Position(exact.probability.ravel(), math.log(exact.n_solutions))
+
+    won: np.ndarray
+    capped: np.ndarray
+    guesses: np.ndarray
+    opened: np.ndarray
+    moves: np.ndarray
+    chances: np.ndarray
 
 
-def _pick(cells: np.ndarray, keys: list, rng) -> int:
-    """Return the cell with the largest keys (compared in order), ties broken by ``rng``."""
-    best = cells
-    for key in keys:
-        values = key[best] if isinstance(key, np.ndarray) else np.array([key(c) for c in best])
-        best = best[values >= values.max() - _TIE]
-        if best.size == 1:
-            return int(best[0])
-    return int(rng.choice(best))
+def _check_options(options) -> SolverOptions:
+    options = SolverOptions() if options is None else options
+    if not isinstance(options, SolverOptions):
+        raise ValueError(f"options ({options!r}) must be a SolverOptions")
+    if options.solver != "logic":
+        raise ValueError(f"options.solver ({options.solver!r}) must be 'logic': the player "
+                         f"deduces with perfect logic only")
+    return options
 
 
-def _safest(state: CheckedGame, position, rng) -> int:
-    probability = position.probability.ravel()
-    unknown = np.flatnonzero(~state.revealed & ~state.flagged)
-    safety = np.zeros(probability.size)
-    safety[unknown] = 1 - probability[unknown]
-    return _pick(unknown, [safety, -_unknown_neighbours(state)], rng)
+def tie_seed(sequence: np.random.SeedSequence) -> int:
+    """The 32-bit seed of a game's tie-breaks, drawn from its seed sequence."""
+    return int(sequence.generate_state(1)[0])
 
 
-class _Outlook(NamedTuple):
-    survive: float  # chance of surviving the cell and then the safest next cell
-    progress: float  # chance that the cell shows a number proving some cell safe
-    dead: bool  # the cell can show only one number: opening it teaches nothing
+def play_games(layouts, clicks, *, policy="best", seeds, options=None) -> Games:
+    """Play a batch of games on one board, each from its layout, click and seed, compiled.
 
+    Parameters
+    ----------
+    layouts : array_like of bool, shape (games, height, width)
+    clicks : array_like of int, shape (games,)
+        Each game's first click as a linear index ``x + y * width``.
+    policy : {'best', 'safest'}, optional
+    seeds : sequence of numpy.random.SeedSequence
+        One per game: the seed of its tie-breaks.
+    options : SolverOptions, optional
+        ``logic`` deductions, with the mine count (the default) or without.
 
-def _outlook(state: CheckedGame, cell: int, log_total: float) -> _Outlook:
-    """Secondary safety, progress and deadness of opening ``cell``.
+    Returns
+    -------
+    Games
 
-    For every number ``cell`` can show, the position with that number revealed is
-    solved: its share of the layouts is the chance of that number, and its safest
-    cell (the cell itself left out) the best next move.
+    Raises
+    ------
+    ValueError
+        For a bad policy or options.
+    RuntimeError
+        If a deduction was unsound (a bug).
+
+    Examples
+    --------
+    >>> from minestats.sampling import sample_mines
+    >>> layouts = sample_mines("9x9/10", 4, rule="safe-click", click=(0, 0), seed=5)
+    >>> seeds = np.random.SeedSequence(5).spawn(4)
+    >>> games = play_games(layouts, [0] * 4, policy="safest", seeds=seeds)
+    >>> games.won.shape, games.guesses.dtype
+    ((4,), dtype('int64'))
     """
-    around = state.table[cell][state.table[cell] >= 0]
-    flagged = int(state.flagged[around].sum())
-    hidden = int((~state.revealed[around] & ~state.flagged[around]).sum()) - 1
-    numbers, revealed = state.numbers.copy(), state.revealed.copy()
-    revealed[cell] = True
-    survive = progress = 0.0
-    shown = 0
-    for value in range(flagged, flagged + hidden + 1):
-        numbers[cell] = value
-        after = _position(state, numbers, revealed)
-        if after.log_solutions == -math.inf:  # this number cannot show
-            continue
-        shown += 1
-        chance = math.exp(after.log_solutions - log_total)
-        rest = after.probability
-        rest = rest[~np.isnan(rest) & (rest < 1)]  # unknown cells that may be safe
-        lowest = rest.min() if rest.size else 0.0  # nothing left to open: won
-        survive += chance * (1 - lowest)
-        progress += chance * (lowest < _TIE)
-    return _Outlook(survive, progress, shown == 1)
-
-
-def _best(state: CheckedGame, position, rng) -> int:
-    if position.log_solutions <= _LOG_ENDGAME:
-        exact = endgame_move(state.numbers, state.table, state.revealed, state.flagged,
-                             state.board.width, state.board.mines)
-        if exact is not None:
-            return _pick(np.array(exact.cells), [-position.probability.ravel()], rng)
-    probability = position.probability.ravel()
-    unknown = np.flatnonzero(~state.revealed & ~state.flagged)
-    safety = 1 - probability[unknown]
-    crowd = _unknown_neighbours(state)
-    frontier = np.append(state.revealed & (state.numbers > 0), False)[state.table].any(axis=1)
-    eligible = safety >= CANDIDATE_SHARE * safety.max() - _TIE
-    order = np.lexsort((crowd[unknown], -safety))
-    chosen, off_frontier = [], 0
-    for rank in order:
-        if not eligible[rank] or len(chosen) >= MAX_CANDIDATES:
-            break
-        cell = int(unknown[rank])
-        if not frontier[cell]:
-            if off_frontier >= 2:
-                continue
-            off_frontier += 1
-        chosen.append(cell)
-    if len(chosen) == 1:
-        return chosen[0]
-    outlook = {cell: _outlook(state, cell, position.log_solutions) for cell in chosen}
-    alive = [cell for cell in chosen if not outlook[cell].dead]
-    full_safety = np.zeros(probability.size)
-    full_safety[unknown] = safety
-    return _pick(np.array(alive or chosen), [lambda c: outlook[c].survive,
-                                             lambda c: outlook[c].progress,
-                                             full_safety, -crowd], rng)
-
-
-_CHOOSERS = {"safest": _safest, "best": _best}
+    check_policy(policy)
+    options = _check_options(options)
+    layouts = as_layouts(layouts, ndims=(3,))
+    games, height, width = layouts.shape
+    mines = layouts.reshape(games, -1).sum(axis=1)
+    if games and (mines != mines[0]).any():
+        raise ValueError("layouts of one batch must hold the same number of mines")
+    flat = layouts.reshape(games, -1)
+    settings = np.array([FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES,
+                         round(CANDIDATE_SHARE * 1e6)], dtype=np.int64)
+    outcomes, guesses, capped, opened, moves, chances = play_chunk(
+        flat, neighbour_counts(layouts).reshape(games, -1).astype(np.int8),
+        neighbour_table(width, height), width, int(mines[0]) if games else 0,
+        np.asarray(clicks, dtype=np.int64), POLICIES.index(policy), options.use_mine_count,
+        options.max_configurations, settings,
+        np.array([tie_seed(s) for s in seeds], dtype=np.int64))
+    if (outcomes == BUG).any():
+        game = int(np.flatnonzero(outcomes == BUG)[0])
+        raise unsound("player (logic)", (-1, -1), flag=False, board=game)
+    return Games(outcomes == WON, capped, guesses, opened, moves, chances)
 
 
 def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
@@ -237,7 +207,8 @@ def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
     seed : int, str, numpy.random.SeedSequence or None, optional
         Seed of the tie-breaks; None draws fresh entropy, recorded in the result.
     options : SolverOptions, optional
-        The deductions used between guesses; ``logic`` with the mine count by default.
+        The deductions used between guesses: ``logic``, with the mine count by
+        default.
 
     Returns
     -------
@@ -246,7 +217,7 @@ def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
     Raises
     ------
     ValueError
-        For a bad layout, click or policy.
+        For a bad layout, click, policy or options.
 
     Examples
     --------
@@ -264,23 +235,19 @@ def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
     [False, True]
     """
     check_policy(policy)
-    options = SolverOptions() if options is None else options
-    if not isinstance(options, SolverOptions):
-        raise ValueError(f"options ({options!r}) must be a SolverOptions")
+    options = _check_options(options)
+    layout = as_layouts(mines, ndims=(2,))
+    board = Board(layout.shape[1], layout.shape[0], int(layout.sum()))
+    x, y = board.resolve_click(click)
     sequence = as_seed_sequence(seed)
-    rng = np.random.default_rng(sequence)
-    state = CheckedGame(mines, click, solver=f"player ({options.solver})")
-    choose = _CHOOSERS[policy]
-    moves, capped = [], False
-    while True:
-        _, stalled_capped = deduce(state, options)
-        capped |= stalled_capped
-        if state.lost or state.won:
-            break
-        position = _position(state)
-        cell = choose(state, position, rng)
-        moves.append(Move(*state.cell(cell), float(position.probability.flat[cell])))
-        state.open_index(cell)
-    return GameResult(won=state.won, lost=state.lost, guesses=len(moves),
-                      opened=int((state.revealed & ~state.mines).sum()), capped=capped,
-                      moves=tuple(moves), policy=policy, seed=seed_label(sequence))
+    games = play_games(layout[None], [board.index((x, y))], policy=policy, seeds=[sequence],
+                       options=options)
+    guesses = int(games.guesses[0])
+    cells = games.moves[0, :guesses].tolist()
+    chances = games.chances[0, :guesses].tolist()
+    moves = tuple(Move(cell % board.width, cell // board.width, chance)
+                  for cell, chance in zip(cells, chances, strict=True))
+    won = bool(games.won[0])
+    return GameResult(won=won, lost=not won, guesses=guesses, opened=int(games.opened[0]),
+                      capped=bool(games.capped[0]), moves=moves, policy=policy,
+                      seed=seed_label(sequence))

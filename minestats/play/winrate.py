@@ -1,7 +1,7 @@
 """Win rates: the share of games a player wins, with guess statistics and intervals.
 
 Layouts are drawn whole by the placement rule (`minestats.sampling.sample_mines`),
-each game is played from the same first click by `minestats.play.play`, and games
+each game is played from the same first click by `minestats.play.play_games`, and games
 are counted in seeded chunks on the sweep engine (`minestats.runs.sweeps`), so a
 win rate depends only on its seed, ``n`` and chunk size, never on the workers.
 Within a chunk, one stream draws the layouts and one seeds each game's tie-breaks.
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board
-from minestats.play.player import play
+from minestats.play.player import play_games
 from minestats.runs.seeds import as_seed_sequence, seed_label
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import sample_mines
@@ -121,12 +121,11 @@ def _win_rate_chunk(config, size, seed_sequence):
     layouts_seed, games_seed = seed_sequence.spawn(2)
     layouts = sample_mines(board, size, rule=rule, click=click,
                            seed=layouts_seed)
-    totals = np.zeros(6)
-    for layout, game_seed in zip(layouts, games_seed.spawn(size), strict=True):
-        result = play(layout, click, policy=policy, seed=game_seed)
-        first = result.lost and result.guesses == 0
-        totals += (result.won, first, result.guesses, result.guesses * result.won,
-                   result.capped, 0)
+    games = play_games(layouts, np.full(size, board.index(click)), policy=policy,
+                       seeds=games_seed.spawn(size))
+    first = ~games.won & (games.guesses == 0)
+    totals = np.array([games.won.sum(), first.sum(), games.guesses.sum(),
+                       games.guesses[games.won].sum(), games.capped.sum(), 0], dtype=float)
     totals[5] = time.process_time() - start
     return totals
 
