@@ -10,9 +10,11 @@ policy. Row i draws from child i of the experiment's stream ``seed/k``. The publ
 interval for two independent proportions: the published n is known, and its count is
 taken as round(rate * games); `minestats.stats.difference_from_reference`) and the z of
 that difference with its two-sided p. The published rates are printed to four
-decimals (Hill's opening-start figure to three), so their counts carry a rounding error
-of up to 0.00005 (0.0005), inside every
-interval here.
+decimals (Hill's opening-start figure to three), so the rate itself may be off by up to
+0.00005 (0.0005): the table gives each interval with that rounding added to each side
+(for Hill's 54.3 % it widens the interval by 0.0005 each way, which matters at our
+n = 10^6, where the interval's half-width is about 0.001), and Holm-adjusted p-values
+over its ten rows.
 
 The policies are also compared on common games (`minestats.compare`): for every board
 and setting, ``--n-paired-*`` layouts are drawn once and every policy plays every one
@@ -23,8 +25,16 @@ paired difference with Newcombe's interval for paired proportions, how much narr
 it is than the unpaired interval at the same n, and McNemar's exact p, Holm-adjusted
 over the pairs.
 
-Writes ``win_rates.csv``, ``win_rates_published.csv`` and ``win_rates_paired.csv``,
-each with its sidecar.
+For the Expert rows of ``best`` (safe corner, opening start), every game lost at a
+guess is binned by that guess: its kind (a frontier cell, a cell off the frontier,
+one cell of an unavoidable 50/50, a cell the exact end game chose), its number in the
+game and its mine probability when it was made; the share of each kind, with its
+Wilson interval, says how much room any policy has left (an unavoidable 50/50 loses
+half the time whoever plays it).
+
+Writes ``win_rates.csv``, ``win_rates_published.csv``, ``win_rates_paired.csv``,
+``loss_analysis.csv`` (shares by kind), ``loss_analysis_bins.csv`` (every bin) and
+``loss_analysis.png``, each with its sidecar.
 """
 
 from __future__ import annotations
@@ -36,27 +46,40 @@ import numpy as np
 import pandas as pd
 from common import base_parser, p_text, row_seeds
 
+from minestats import plots
 from minestats.board import Board
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.paired import compare
 from minestats.play import POLICIES, win_rate
 from minestats.runs.store import ChunkStore
-from minestats.stats import difference_from_reference, holm_reject, two_sided_p_values
+from minestats.stats import (
+    difference_from_reference,
+    holm_adjust,
+    holm_reject,
+    two_sided_p_values,
+    wilson_interval,
+)
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))
-PUBLISHED = [  # board, rule, click, source, win rate, games
-    ("8x8/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.8177, 10**8),
-    ("9x9/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.9169, 10**8),
-    ("16x16/40", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.7823, 10**8),
-    ("30x16/99", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.4004, 10**8),
-    ("8x8/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9034, 10**8),
-    ("9x9/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9717, 10**8),
-    ("16x16/40", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.8908, 10**8),
-    ("30x16/99", "safe-opening", (3, 3), "Tu et al. PSEQ-D256", 0.5345, 10**8),
-    ("30x16/99", "safe-click", (0, 0), "Hill", 0.4113, 10**7),
-    ("30x16/99", "safe-opening", (3, 3), "Hill", 0.543, 10**7),
+TU = ("Tu, Li, Chen, Zu and Gu, 'Exploring efficient strategies for Minesweeper', "
+      "AAAI Workshops 2017: PSEQ-D256, 10^8 games")
+HILL = ("D. N. Hill, Java Minesweeper solver: the author's figures in the JSMinesweeper "
+        "issue tracker (issue 38), 10 runs of 10^6 games")
+PUBLISHED = [  # board, rule, click, source, win rate, games, decimals printed, citation
+    ("8x8/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.8177, 10**8, 4, TU),
+    ("9x9/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.9169, 10**8, 4, TU),
+    ("16x16/40", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.7823, 10**8, 4, TU),
+    ("30x16/99", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.4004, 10**8, 4, TU),
+    ("8x8/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9034, 10**8, 4, TU),
+    ("9x9/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9717, 10**8, 4, TU),
+    ("16x16/40", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.8908, 10**8, 4, TU),
+    ("30x16/99", "safe-opening", (3, 3), "Tu et al. PSEQ-D256", 0.5345, 10**8, 4, TU),
+    ("30x16/99", "safe-click", (0, 0), "Hill", 0.4113, 10**7, 4, HILL),
+    ("30x16/99", "safe-opening", (3, 3), "Hill", 0.543, 10**7, 3, HILL),
 ]
+"""The published win rates, as printed: a rate printed to d decimals may be off by up to
+half a unit of its last digit, which ``rounding`` adds to each side of the interval."""
 
 
 PAIRED_COLUMNS = ["board", "rule", "click_x", "click_y", "first", "second", "n", "both",
@@ -83,7 +106,7 @@ def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, worke
     rows = table_rows()
     sizes = {8: n_small, 9: n_small, 16: n_intermediate, 30: n_expert}
     paper = {("safe-click", "best"): n_paper, ("safe-opening", "best"): n_paper_opening}
-    results = []
+    results, losses = [], []
     for (board, rule, click, policy), row_seed in zip(rows, row_seeds(seed, len(rows)),
                                                       strict=True):
         n = sizes[board.width]
@@ -92,7 +115,45 @@ def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, worke
         result = win_rate(board, rule=rule, click=click, policy=policy, n=n, seed=row_seed,
                           chunk_size=chunk_size, workers=workers, store=store)
         results.append(result.to_dict())
-    return pd.DataFrame(results)
+        if board.width == 30 and policy == "best" and rule in ("safe-click", "safe-opening"):
+            losses.append(result.loss_table())
+    return pd.DataFrame(results), pd.concat(losses, ignore_index=True)
+
+
+def loss_title(bins: pd.DataFrame) -> str:
+    """Return the loss figure's title: board, policy, n and seed of each row."""
+    rows = bins.drop_duplicates(["rule", "click_x", "click_y"])
+    return "30x16/99, best: games lost at a guess (" + "; ".join(
+        f"{row.rule} ({row.click_x},{row.click_y}) n = {row.n:,}, seed {row.seed}"
+        for row in rows.itertuples()) + ")"
+
+
+def loss_summary(bins: pd.DataFrame) -> pd.DataFrame:
+    """Per Expert row, the lost games by the kind of the guess that lost them.
+
+    Each kind's share of the games lost at a guess, with its Wilson interval, and the
+    mean mine probability of those guesses (from the bins' midpoints: a summary, the
+    bins are in ``loss_analysis_bins.csv``).
+    """
+    rows = []
+    keys = ["board", "rule", "click_x", "click_y", "policy", "strategy", "n", "lost", "seed"]
+    for key, group in bins.groupby(keys, sort=False):
+        at_guess = int(group["losses"].sum())
+        for kind, part in group.groupby("kind", sort=False):
+            count = int(part["losses"].sum())
+            low, high = wilson_interval(count, at_guess) if at_guess else (np.nan, np.nan)
+            middle = (part["probability_low"] + part["probability_high"]) / 2
+            first = int(part.loc[part["guess_low"] == 1, "losses"].sum())
+            rows.append(dict(zip(keys, key, strict=True)) | {
+                "lost_at_a_guess": at_guess, "kind": kind, "losses": count,
+                "share": count / at_guess if at_guess else np.nan, "share_ci_low": low,
+                "share_ci_high": high, "lost_at_first_guess": first,
+                "mean_probability_of_bin": float((middle * part["losses"]).sum() / count)
+                if count else np.nan})
+    columns = keys[:-1] + ["lost_at_a_guess", "kind", "losses", "share", "share_ci_low",
+                           "share_ci_high", "lost_at_first_guess", "mean_probability_of_bin",
+                           "seed"]
+    return pd.DataFrame(rows)[columns]
 
 
 def paired_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers,
@@ -135,22 +196,29 @@ def format_paired(paired: pd.DataFrame) -> str:
 def compare_published(table: pd.DataFrame) -> pd.DataFrame:
     best = table[table["policy"] == "best"].set_index(["board", "rule", "click_x", "click_y"])
     rows = []
-    for board, rule, (x, y), source, rate, games in PUBLISHED:
+    for board, rule, (x, y), source, rate, games, decimals, citation in PUBLISHED:
         ours = best.loc[(board, rule, x, y)]
         difference = difference_from_reference(int(ours["successes"]), int(ours["n"]), rate,
                                                games)
         se = np.sqrt(ours["win_rate"] * (1 - ours["win_rate"]) / ours["n"]
                      + rate * (1 - rate) / games)
         z = difference.difference / se if se > 0 else np.sign(difference.difference) * np.inf
+        rounding = 0.5 * 10.0**-decimals
         rows.append({"board": board, "rule": rule, "click_x": x, "click_y": y,
                      "source": source, "published_win_rate": rate, "published_n": games,
                      "policy": "best", "n": int(ours["n"]), "successes": int(ours["successes"]),
                      "win_rate": ours["win_rate"], "difference": difference.difference,
                      "difference_ci_low": difference.low,
                      "difference_ci_high": difference.high,
-                     "difference_method": difference.method, "z": z,
-                     "p_value": float(two_sided_p_values(z)), "seed": ours["seed"]})
-    return pd.DataFrame(rows)
+                     "difference_method": difference.method, "rounding": rounding,
+                     "difference_low_with_rounding": difference.low - rounding,
+                     "difference_high_with_rounding": difference.high + rounding, "z": z,
+                     "p_value": float(two_sided_p_values(z)), "seed": ours["seed"],
+                     "citation": citation})
+    frame = pd.DataFrame(rows)
+    frame.insert(frame.columns.get_loc("seed"), "holm_p",
+                 holm_adjust(frame["p_value"].to_numpy()))
+    return frame
 
 
 def main(argv=None):
@@ -180,7 +248,7 @@ def main(argv=None):
                         help="chunk store (SQLite) that makes the run resumable")
     args = parser.parse_args(argv)
     store = None if args.store is None else ChunkStore(args.store)
-    table = simulate_table(seed=args.seed, n_small=args.n_small,
+    table, bins = simulate_table(seed=args.seed, n_small=args.n_small,
                            n_intermediate=args.n_intermediate, n_expert=args.n_expert,
                            chunk_size=args.chunk_size, workers=args.workers, store=store,
                            n_paper=args.n_paper, n_paper_opening=args.n_paper_opening)
@@ -199,6 +267,13 @@ def main(argv=None):
                      summary=True)
     published_path = write_csv(comparison, args.out / "win_rates_published.csv",
                                metadata=collect_metadata(**inputs), summary=True)
+    losses = loss_summary(bins)
+    loss_path = write_csv(losses, args.out / "loss_analysis.csv",
+                          metadata=collect_metadata(**inputs), summary=True)
+    write_csv(bins, args.out / "loss_analysis_bins.csv", metadata=collect_metadata(**inputs))
+    loss_figure = write_figure(plots.plot_loss_analysis(bins, title=loss_title(bins)),
+                               args.out / "loss_analysis.png",
+                               metadata=collect_metadata(**inputs))
     paired_path = write_csv(paired, args.out / "win_rates_paired.csv", metadata=collect_metadata(
         **inputs | {"n": {"8x8 and 9x9": args.n_paired_small,
                           "16x16": args.n_paired_intermediate,
@@ -221,10 +296,19 @@ def main(argv=None):
         print(f"  {row.board:9} {row.rule:12} {row.source:20} published"
               f" {row.published_win_rate:.4f} (n = {row.published_n:,}), ours"
               f" {row.win_rate:.4f} (n = {row.n:,}): difference {row.difference:+.4f}"
-              f" [{row.difference_ci_low:+.4f}, {row.difference_ci_high:+.4f}],"
-              f" z = {row.z:+.2f}, {p_text(row.p_value, digits=2)}")
+              f" [{row.difference_ci_low:+.4f}, {row.difference_ci_high:+.4f}]"
+              f" ([{row.difference_low_with_rounding:+.4f},"
+              f" {row.difference_high_with_rounding:+.4f}] with the published rounding),"
+              f" z = {row.z:+.2f}, {p_text(row.p_value, digits=2)},"
+              f" Holm {p_text(row.holm_p, digits=2)}")
     print(format_paired(paired))
-    print(f"Wrote {path}, {published_path}, {paired_path}; "
+    print("Where the Expert games of best were lost: the kind of the losing guess, its share "
+          "of the games lost at a guess (95 % Wilson interval):")
+    for row in losses.itertuples():
+        print(f"  {row.rule:12} ({row.click_x},{row.click_y}) {row.kind:12} {row.losses:,} of "
+              f"{row.lost_at_a_guess:,}: {row.share:.3f} [{row.share_ci_low:.3f}, "
+              f"{row.share_ci_high:.3f}] (n = {row.n:,} games, seed {row.seed})")
+    print(f"Wrote {path}, {published_path}, {paired_path}, {loss_path}, {loss_figure}; "
           f"{time.perf_counter() - start:.1f} s wall")
 
 

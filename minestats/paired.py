@@ -29,7 +29,7 @@ import pandas as pd
 
 from minestats.board import Board
 from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
-from minestats.play.player import play_games
+from minestats.play.player import Strategy, play_games
 from minestats.play.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
 from minestats.runs.seeds import resolve_seed
 from minestats.runs.sweeps import run_jobs
@@ -357,9 +357,9 @@ def _policies_chunk(config, size, seed_sequence):
     outcomes = np.zeros((len(contenders), size), dtype=bool)
     capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
     clicks = np.full(size, board.index(click))
-    for index, policy in enumerate(contenders):
+    for index, (policy, strategy) in enumerate(contenders):
         start = time.process_time()
-        games = play_games(layouts, clicks, policy=policy, seeds=game_seeds)
+        games = play_games(layouts, clicks, policy=policy, seeds=game_seeds, strategy=strategy)
         outcomes[index] = games.won
         capped[index] = games.capped.sum()
         lost[index] = (~games.won & (games.guesses == 0)).sum()
@@ -391,8 +391,10 @@ def _contenders(solvers, policies) -> tuple[str, tuple, tuple[str, ...]]:
                            for option in options)
         kind = "solvers"
     else:
-        items = _contender_list("policies", policies, "policy names")
-        names = contenders = tuple(check_policy(policy) for policy in items)
+        items = _contender_list("policies", policies, "policy names or Strategy")
+        contenders = tuple(("best", item) if isinstance(item, Strategy)
+                           else (check_policy(item), None) for item in items)
+        names = tuple(item.label() if isinstance(item, Strategy) else item for item in items)
         kind = "policies"
     for index, label in enumerate(names):
         if label in names[:index]:
@@ -414,10 +416,12 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
         (capped boards are not successes). A name takes the default options; a
         `minestats.SolverOptions` sets the mine count and cap (``SolverOptions("logic",
         use_mine_count=False)`` is the contender ``'logic (no mine count)'``).
-    policies : list of str, optional
+    policies : list of str or Strategy, optional
         Guessing policies (``'safest'``, ``'best'``) to compare: a success is a game
         won, as `minestats.win_rate` counts it; every policy plays the same layouts
-        with the same per-game tie-break seed. Give ``solvers`` or ``policies``.
+        with the same per-game tie-break seed. A `minestats.play.Strategy` is the
+        policy ``best`` guessing by it (named by `Strategy.label`). Give ``solvers``
+        or ``policies``.
     rule : str, optional
         First-click rule; default ``'safe-opening'`` for solvers (as `pass_rate`) and
         ``'safe-click'`` for policies (as `win_rate`).

@@ -45,6 +45,7 @@ __all__ = [
     "STYLE",
     "plot_distributions",
     "plot_fitted_curves",
+    "plot_loss_analysis",
     "plot_probability_map",
     "plot_proportion_bands",
     "plot_z_map",
@@ -633,4 +634,64 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
         _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series,
                      handles=handles)
         axis.set_ylim(*ylim)
+    return figure
+
+
+@_styled
+def plot_loss_analysis(bins, *, title) -> Figure:
+    """Where lost games die: the losing guesses by number in the game and by mine probability.
+
+    One row of two panels per setting (rule and click): the games lost at a guess,
+    stacked by the guess's kind, against the guess's number in the game and against
+    its mine probability when it was made.
+
+    Parameters
+    ----------
+    bins : pandas.DataFrame
+        `minestats.play.WinRate.loss_table` rows (``rule``, ``click_x``, ``click_y``,
+        ``kind``, ``guess_low``, ``guess_high``, ``probability_low``,
+        ``probability_high``, ``losses``).
+    title : str
+        Figure title (name n and seed).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from minestats.play import win_rate
+    >>> bins = win_rate("9x9/10", n=100, seed=2, workers=1).loss_table()
+    >>> figure = plot_loss_analysis(bins, title="9x9/10")
+    >>> len(figure.axes)
+    2
+    """
+    _check_table(bins, ["rule", "click_x", "click_y", "kind", "guess_low", "guess_high",
+                        "probability_low", "probability_high", "losses"], name="bins")
+    settings = list(dict.fromkeys(zip(bins["rule"], bins["click_x"], bins["click_y"],
+                                      strict=True)))
+    kinds = list(dict.fromkeys(bins["kind"]))
+    figure = Figure(figsize=(11, 3.6 * len(settings)), layout="constrained")
+    axes = figure.subplots(len(settings), 2, squeeze=False)
+    for row, (rule, x, y) in enumerate(settings):
+        part = bins[(bins["rule"] == rule) & (bins["click_x"] == x) & (bins["click_y"] == y)]
+        for axis, low, high, label in ((axes[row, 0], "guess_low", "guess_high",
+                                        "number of the losing guess in its game"),
+                                       (axes[row, 1], "probability_low", "probability_high",
+                                        "mine probability of the losing guess")):
+            grouped = part.groupby([low, high, "kind"], sort=True)["losses"].sum().unstack(
+                "kind", fill_value=0).reindex(columns=kinds, fill_value=0)
+            names = [f"{a:g}" if a == b else f"{a:g}+" if b > 1e6 else f"{a:g}-{b:g}"
+                     for a, b in grouped.index]
+            bottom = np.zeros(len(grouped))
+            for i, kind in enumerate(kinds):
+                axis.bar(names, grouped[kind].to_numpy(), bottom=bottom, label=kind,
+                         color=SAFE_COLOURS[i % len(SAFE_COLOURS)])
+                bottom += grouped[kind].to_numpy()
+            axis.set_xlabel(label)
+            axis.set_ylabel("games lost")
+            axis.set_title(f"{rule} ({x}, {y})")
+            axis.tick_params(axis="x", labelrotation=45)
+        axes[row, 1].legend(title="kind of guess")
+    figure.suptitle(title)
     return figure

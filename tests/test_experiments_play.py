@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 from test_experiments import assert_sidecar, run_script
 
@@ -28,8 +29,23 @@ def test_win_rates(tmp_path):
     assert (published["difference_ci_low"] <= published["difference"]).all()
     assert (published["difference"] <= published["difference_ci_high"]).all()
     assert published["p_value"].between(0, 1).all()
+    assert (published["holm_p"] >= published["p_value"]).all()
+    hill = published[published["source"] == "Hill"].set_index("rule")
+    assert hill.loc["safe-opening", "rounding"] == 0.0005
+    assert hill.loc["safe-click", "rounding"] == 0.00005
+    assert (published["difference_low_with_rounding"]
+            == published["difference_ci_low"] - published["rounding"]).all()
+    assert published["citation"].str.contains("10\\^").all()
     assert_sidecar(tmp_path / "win_rates.csv", seed=7)
     assert "Against the published figures" in out
+    bins = pd.read_csv(tmp_path / "loss_analysis_bins.csv")
+    losses = pd.read_csv(tmp_path / "loss_analysis.csv")
+    expert = table[(table["width"] == 30) & (table["policy"] == "best")
+                   & table["rule"].isin(["safe-click", "safe-opening"])]
+    lost_at_guess = (expert["n"] - expert["successes"] - expert["lost_first_click"]).sum()
+    assert bins["losses"].sum() == lost_at_guess == losses["losses"].sum()
+    assert set(losses["kind"]) == {"frontier", "off-frontier", "fifty-fifty", "endgame"}
+    assert (tmp_path / "loss_analysis.png").exists() and (tmp_path / "loss_analysis.pdf").exists()
     paired = pd.read_csv(tmp_path / "win_rates_paired.csv")
     assert len(paired) == 4 * 4
     assert set(zip(paired["first"], paired["second"], strict=True)) == {("safest", "best")}
@@ -81,3 +97,16 @@ def test_optimal_play(tmp_path):
     corner = Fraction(uniform["optimal_fraction"])
     assert corner < Fraction(961, 1820)
     assert corner == optimal_win_probability("4x4/4", rule="uniform", click=(0, 0))
+
+
+def test_policy_ablation(tmp_path):
+    out = run_script("policy_ablation.py", tmp_path, "--n", "6", "--chunk-size", "3")
+    table = pd.read_csv(tmp_path / "policy_ablation.csv")
+    assert len(table) >= 3 and (table["n"] == 6).all()
+    assert table["full"].nunique() == 1 and table["variant"].nunique() == len(table)
+    assert (table["difference"] * 6 == table["full_only"] - table["variant_only"]).all()
+    assert np.allclose(table["difference"], table["full_rate"] - table["variant_rate"])
+    assert (table["difference_ci_low"] <= table["difference"]).all()
+    assert (table["holm_p"] >= table["mcnemar_p"]).all()
+    assert_sidecar(tmp_path / "policy_ablation.csv", seed=7)
+    assert "off against on" in out

@@ -4,12 +4,17 @@ import numpy as np
 import pytest
 
 from minestats.board import Board
-from minestats.play import POLICIES, play, win_rate
+from minestats.play import POLICIES, Strategy, play, win_rate
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame
 from tests import reference_player
 from tests.test_probabilities import brute_force
+
+REFERENCE = Strategy(endgame_layouts=750, max_candidates=6, candidate_share=0.9,
+                     off_frontier_cells=2, blend=False, fifty_fifty_first=False,
+                     progress_weight=0.0)
+"""The strategy of the plain-Python reference player (``tests/reference_player.py``)."""
 
 
 def small_games(count, seed, rule="safe-click"):
@@ -88,7 +93,7 @@ def test_the_compiled_player_moves_as_the_python_reference(policy, board, games)
         layouts = sample_mines(board, games, rule="safe-click", click=(0, 0), seed=29)
     moves = 0
     for k, layout in enumerate(layouts):
-        result = play(layout, (0, 0), policy=policy, seed=k)
+        result = play(layout, (0, 0), policy=policy, seed=k, strategy=REFERENCE)
         cells = [move.x + move.y * layout.shape[1] for move in result.moves]
         ties = reference_player.policy_ties(layout, (0, 0), policy, cells)
         for guess, (cell, tied) in enumerate(zip(cells, ties, strict=True)):
@@ -100,7 +105,7 @@ def test_the_compiled_player_moves_as_the_python_reference(policy, board, games)
 def test_the_reference_player_wins_the_games_the_compiled_one_wins_when_seeds_agree():
     # With no tie left to the generator the two players play the very same game.
     for k, layout in enumerate(small_games(80, 31)):
-        compiled = play(layout, (0, 0), policy="best", seed=k)
+        compiled = play(layout, (0, 0), policy="best", seed=k, strategy=REFERENCE)
         cells = [move.x + move.y * layout.shape[1] for move in compiled.moves]
         ties = reference_player.policy_ties(layout, (0, 0), "best", cells)
         if all(len(tied) == 1 for tied in ties):

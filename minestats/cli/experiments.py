@@ -14,13 +14,14 @@ REPRODUCE = {
     "no_guess_generation": ["--n", "5000", "--n-dense-retry", "200"],
     "no_guess_bias": ["--n", "20000", "--n-dense-reference", "2000", "--permutations", "9999"],
     "win_rates": ["--n-small", "100000", "--n-intermediate", "50000", "--n-expert", "20000",
-                  "--n-paper", "200000", "--n-paper-opening", "200000",
+                  "--n-paper", "1000000", "--n-paper-opening", "1000000",
                   "--n-paired-small", "20000", "--n-paired-intermediate", "5000",
                   "--n-paired-expert", "2000", "--store", "results/win_rates.sqlite"],
     "win_rate_by_click": ["--n", "2000", "--n-intermediate", "500"],
     "win_rate_by_density": ["--n", "20000"],
     "optimal_play": ["--n", "200000", "--boards", "4x4/2", "4x4/4", "4x4/6", "5x3/4", "4x5/5",
                      "5x4/6"],
+    "policy_ablation": ["--n", "100000", "--store", "results/policy_ablation.sqlite"],
 }
 """Experiment scripts (experiments/NAME.py) in the order `reproduce` runs them, each with
 the arguments of its paper-grade sizes (``--full``)."""
@@ -29,7 +30,7 @@ EXPERIMENT_STREAMS = {
     "first_click": 1, "opening_maps": 2, "solver_pass_rates": 3, "pass_rate_by_density": 4,
     "pass_rate_fits": 5, "pass_rate_by_click": 6, "bbbv": 7, "no_guess_generation": 8,
     "no_guess_bias": 9, "win_rates": 10, "win_rate_by_click": 11, "win_rate_by_density": 12,
-    "optimal_play": 13,
+    "optimal_play": 13, "policy_ablation": 14,
 }
 """Each experiment's own stream: run with ``--seed S``, it draws from child ``k`` of ``S``
 (seed label ``"S/k"``), so no two experiments share a board. Fixed numbers, never

@@ -19,7 +19,6 @@ configuration budget; the caller then uses the exact engine.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple

@@ -10,11 +10,11 @@ import sys
 import types
 
 from minestats.play.optimal import optimal_win_probability
-from minestats.play.player import POLICIES, GameResult, Move, play
+from minestats.play.player import POLICIES, GameResult, Games, Move, Strategy, play, play_games
 from minestats.play.winrate import WinRate, win_rate, win_rate_sweep
 
-__all__ = ["POLICIES", "GameResult", "Move", "WinRate", "optimal_win_probability", "play",
-           "win_rate", "win_rate_sweep"]
+__all__ = ["POLICIES", "GameResult", "Games", "Move", "Strategy", "WinRate",
+           "optimal_win_probability", "play", "play_games", "win_rate", "win_rate_sweep"]
 
 
 class _CallablePackage(types.ModuleType):

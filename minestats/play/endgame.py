@@ -50,7 +50,7 @@ _NONE = -1  # a cell whose value cannot beat the best so far
 
 
 class EndgameMove(NamedTuple):
-    """The best cells to open (linear indices, in the order found) and the exact chance of winning."""
+    """The best cells to open (linear indices, in the order found) and the chance of winning."""
 
     cells: tuple[int, ...]
     win_probability: Fraction
@@ -314,7 +314,7 @@ def _new_memo(layouts, budget):
 
 @numba.njit(cache=True)
 def _slot(memo, states, share):
-    """The memo slot of a state, inserted if absent while the memo is under 1/``share`` full.
+    """Return the memo slot of a state, inserted if absent while under 1/``share`` full.
 
     -1 when the state is absent and the memo too full. Solved states (at most the
     budget's) may fill half of it, bounds a quarter, so a solved state always fits.
@@ -441,8 +441,11 @@ def _upper(counts, memo, states):
 
 @numba.njit(cache=True)
 def _win(counts, memo, budget, states, cell, best):
-    """``win(S)`` of the sorted states S when ``cell`` < 0; else the win of opening ``cell``
-    in S, or ``_NONE`` when it cannot beat ``best``. ``_ABORT`` past the budget."""
+    """Return ``win(S)`` of the sorted states S, or the win of opening ``cell`` in S.
+
+    With ``cell`` < 0, ``win(S)``; else the win of opening ``cell``, or ``_NONE`` when
+    it cannot beat ``best``. ``_ABORT`` past the budget.
+    """
     no_cell, nothing = np.int64(-1), np.int64(0)  # typed alike at every recursive call
     if cell >= 0:
         # Open one cell: split by its number, the parts by decreasing bound.
@@ -622,7 +625,7 @@ def best_openings(counts, budget_states):
 @numba.njit(cache=True)
 def endgame_cells(numbers, table, revealed, flagged, width, mines, limit, listing_budget,
                   search_budget):
-    """The compiled `endgame_move`: ``(cells, wins, layouts)``; ``layouts`` -1 for None."""
+    """Return `endgame_move`'s answer as ``(cells, wins, layouts)``; ``layouts`` -1 for None."""
     status, unknown, layouts = list_layouts(numbers, table, revealed, flagged, width, mines,
                                             limit, listing_budget)
     nothing = np.empty(0, dtype=np.int64)

@@ -31,6 +31,12 @@ __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
 
 SAFEST, BEST = 0, 1
 """Policy codes (the order of `minestats.validation.POLICIES`)."""
+FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME = 0, 1, 2, 3
+"""Kinds of guess: a frontier cell, a cell off the frontier, one cell of an unavoidable
+50/50, and a cell the exact end game chose."""
+(FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
+ FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT) = range(8)
+"""Positions in the kernel's ``settings`` array (`minestats.play.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
 
@@ -85,14 +91,14 @@ def _unknown_neighbours(cell, table, revealed, flagged):
 
 @numba.njit(cache=True)
 def _keep_highest(cells, values):
-    """The cells whose value is within the tie tolerance of the highest."""
+    """Return the cells whose value is within the tie tolerance of the highest."""
     top = values.max()
     return cells[values >= top - _TIE], values >= top - _TIE
 
 
 @numba.njit(cache=True)
 def _pick(cells, keys):
-    """The cell of the largest keys (rows of ``keys``, compared in order), ties at random."""
+    """Return the cell of the largest keys (rows of ``keys``, in order), ties at random."""
     best = cells
     rows = np.arange(cells.size)
     for k in range(keys.shape[0]):
@@ -101,7 +107,7 @@ def _pick(cells, keys):
         rows = rows[keep]
         if best.size == 1:
             return best[0]
-    return best[np.random.randint(0, best.size)]
+    return best[np.random.randint(0, best.size)]  # noqa: NPY002 (the API numba compiles)
 
 
 @numba.njit(cache=True)
@@ -116,8 +122,12 @@ def _safest(table, revealed, flagged, probability):
 
 @numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
-             scratch):
-    """Secondary safety, progress and deadness of opening ``cell`` (see `minestats.play.player`)."""
+             blend, scratch):
+    """Secondary safety, progress and deadness of opening ``cell`` (see `minestats.play.player`).
+
+    The safety of the next move is that of the safest cell, or with ``blend``
+    (4 x safest + second safest) / 5.
+    """
     flags = hidden = 0
     for t in range(table.shape[1]):
         j = table[cell, t]
@@ -142,24 +152,92 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
             continue
         shown += 1
         chance = math.exp(log_solutions - log_total)
-        lowest = np.inf
+        lowest = second = np.inf
         for j in range(after.size):
             p = after[j]
-            if not np.isnan(p) and p < 1 and p < lowest:
-                lowest = p
+            if not np.isnan(p) and p < 1:
+                if p < lowest:
+                    lowest, second = p, lowest
+                elif p < second:
+                    second = p
         if lowest == np.inf:  # nothing left to open: won
             lowest = 0.0
-        survive += chance * (1 - lowest)
+        if second == np.inf:
+            second = lowest
+        next_safety = 1 - lowest
+        if blend:
+            next_safety = (4 * (1 - lowest) + (1 - second)) / 5
+        survive += chance * next_safety
         if lowest < _TIE:
             progress += chance
     return survive, progress, shown == 1
 
 
 @numba.njit(cache=True)
+def _fifty_fifty(numbers, table, revealed, flagged):
+    """Return the cells of an unavoidable 50/50, as ``(a, b)``; ``(-1, -1)`` if there is none.
+
+    Two unknown cells a and b form one when a revealed number needs exactly one mine
+    among its unknown neighbours, which are exactly a and b (so one of them is a
+    mine), and nothing can tell them apart: every revealed number next to one is next
+    to the other, and so is every other unknown cell. Whatever is opened later shows
+    the same numbers whichever of the two is the mine, so one of them must be guessed
+    at even odds some time.
+    """
+    cells = revealed.size
+    slots = table.shape[1]
+    for cell in range(cells):
+        if not revealed[cell]:
+            continue
+        a = b = -1
+        need = numbers[cell]
+        hidden = 0
+        for t in range(slots):
+            j = table[cell, t]
+            if j < 0:
+                break
+            if flagged[j]:
+                need -= 1
+            elif not revealed[j]:
+                hidden += 1
+                if a < 0:
+                    a = j
+                else:
+                    b = j
+        if hidden != 2 or need != 1:
+            continue
+        alike = True
+        for first, second in ((a, b), (b, a)):
+            for t in range(slots):
+                j = table[first, t]
+                if j < 0:
+                    break
+                if j == first or j == second or flagged[j]:
+                    continue
+                if revealed[j] and numbers[j] == 0:
+                    continue
+                found = False
+                for u in range(slots):
+                    if table[second, u] == j:
+                        found = True
+                        break
+                if not found:
+                    alike = False
+                    break
+            if not alike:
+                break
+        if alike:
+            return a, b
+    return -1, -1
+
+
+@numba.njit(cache=True)
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
           settings, scratch):
-    fast_budget, endgame_layouts, max_candidates = settings[0], settings[1], settings[2]
-    candidate_share = settings[3] / 1e6
+    fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
+    max_candidates, off_frontier_cells = settings[MAX_CANDIDATES], settings[OFF_FRONTIER_CELLS]
+    candidate_share = settings[CANDIDATE_SHARE] / 1e6
+    progress_weight = settings[PROGRESS_WEIGHT] / 1e6
     if log_solutions <= math.log(endgame_layouts) + 1e-9:
         cells, _, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
                                           endgame_layouts, LISTING_BUDGET, SEARCH_BUDGET)
@@ -167,7 +245,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
             keys = np.empty((1, cells.size))
             for i in range(cells.size):
                 keys[0, i] = -probability[cells[i]]
-            return _pick(cells, keys)
+            return _pick(cells, keys), ENDGAME
     unknown = np.flatnonzero(~revealed & ~flagged)
     safety = np.empty(unknown.size)
     crowd = np.empty(unknown.size, dtype=np.int64)
@@ -192,32 +270,38 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         if safety[rank] < threshold or count >= max_candidates:
             break
         if not frontier[rank]:
-            if off_frontier >= 2:
+            if off_frontier >= off_frontier_cells:
                 continue
             off_frontier += 1
         chosen[count] = unknown[rank]
         ranks[count] = rank
         count += 1
+    if count == 0:  # every eligible cell is off the frontier, and none may be a candidate
+        return unknown[order[0]], OFF_FRONTIER
     if count == 1:
-        return chosen[0]
+        return chosen[0], FRONTIER if frontier[ranks[0]] else OFF_FRONTIER
     survive = np.empty(count)
     progress = np.empty(count)
     alive = np.zeros(count, dtype=np.bool_)
     for i in range(count):
         survive[i], progress[i], dead = _outlook(numbers, table, revealed, flagged, width,
                                                  mines, chosen[i], log_solutions, fast_budget,
-                                                 scratch)
+                                                 settings[BLEND], scratch)
         alive[i] = not dead
     keep = alive if alive.any() else np.ones(count, dtype=np.bool_)
     picked = np.flatnonzero(keep)
     keys = np.empty((4, picked.size))
     for i in range(picked.size):
         k = picked[i]
-        keys[0, i] = survive[k]
+        keys[0, i] = survive[k] * (1 + progress_weight * progress[k])
         keys[1, i] = progress[k]
         keys[2, i] = safety[ranks[k]]
         keys[3, i] = -crowd[ranks[k]]
-    return _pick(chosen[picked], keys)
+    cell = _pick(chosen[picked], keys)
+    for i in range(count):
+        if chosen[i] == cell:
+            return cell, FRONTIER if frontier[ranks[i]] else OFF_FRONTIER
+    return cell, FRONTIER
 
 
 @numba.njit(cache=True)
@@ -264,9 +348,11 @@ def _single_point(layout, numbers, table, revealed, flagged, queue, opened):
 
 @numba.njit(cache=True)
 def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
-          max_configurations, settings, moves, chances):
-    """One game: ``(outcome, guesses, capped, opened)``; the guesses go to ``moves`` and
-    ``chances``."""
+          max_configurations, settings, moves, chances, kinds):
+    """Play one game: return ``(outcome, guesses, capped, opened)``.
+
+    The guesses go to ``moves``, ``chances`` and ``kinds``.
+    """
     cells = layout.size
     revealed = np.zeros(cells, dtype=np.bool_)
     flagged = np.zeros(cells, dtype=np.bool_)
@@ -307,14 +393,31 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
             return WON, guesses, capped, opened
         if status == OVER_BUDGET:
             log_solutions = _position(numbers, table, revealed, flagged, width, mines,
-                                      settings[0], probability, scratch)
+                                      settings[FAST_BUDGET], probability, scratch)
+        a, b = _fifty_fifty(numbers, table, revealed, flagged)
         if policy == SAFEST:
             cell = _safest(table, revealed, flagged, probability)
+            kind = FRONTIER
+        elif a >= 0 and settings[FIFTY_FIFTY_FIRST]:
+            coin = np.random.randint(0, 2)  # noqa: NPY002 (the API numba compiles)
+            cell, kind = (a, FIFTY_FIFTY) if coin == 0 else (b, FIFTY_FIFTY)
         else:
-            cell = _best(numbers, table, revealed, flagged, width, mines, probability,
-                         log_solutions, settings, scratch)
+            cell, kind = _best(numbers, table, revealed, flagged, width, mines, probability,
+                               log_solutions, settings, scratch)
+        if a >= 0 and (cell == a or cell == b):
+            kind = FIFTY_FIFTY
+        elif kind == FRONTIER:
+            on_frontier = False
+            for t in range(table.shape[1]):
+                j = table[cell, t]
+                if j < 0:
+                    break
+                if revealed[j] and numbers[j] > 0:
+                    on_frontier = True
+            kind = FRONTIER if on_frontier else OFF_FRONTIER
         moves[guesses] = cell
         chances[guesses] = probability[cell]
+        kinds[guesses] = kind
         guesses += 1
         if layout[cell]:
             return LOST, guesses, capped, opened
@@ -342,8 +445,8 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
     max_configurations : int
         The deductions' search budget (past it the game is ``capped`` at that stall).
     settings : numpy.ndarray of int64
-        ``best``'s settings: the float search's budget, the end game's layout limit,
-        the most candidates and the candidate share in millionths.
+        ``best``'s settings (`minestats.play.player.Strategy`), at the positions
+        `FAST_BUDGET` ... `FIFTY_FIFTY_FIRST`; the candidate share in millionths.
     seeds : numpy.ndarray of int64, shape (games,)
         Each game's tie-break seed.
 
@@ -355,6 +458,8 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
         Each game's guesses, in order (the first ``guesses[g]`` of row g).
     chances : numpy.ndarray of float64, shape (games, cells)
         The mine probability of each guess when it was made.
+    kinds : numpy.ndarray of int8, shape (games, cells)
+        The kind of each guess (`FRONTIER`, `OFF_FRONTIER`, `FIFTY_FIFTY`, `ENDGAME`).
     """
     games, cells = layouts.shape
     outcomes = np.empty(games, dtype=np.int64)
@@ -363,9 +468,10 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
     opened = np.empty(games, dtype=np.int64)
     moves = np.full((games, cells), -1, dtype=np.int64)
     chances = np.full((games, cells), np.nan)
+    kinds = np.full((games, cells), -1, dtype=np.int8)
     for g in range(games):
-        np.random.seed(seeds[g])
+        np.random.seed(seeds[g])  # noqa: NPY002 (numba's generator, seeded per game)
         outcomes[g], guesses[g], capped[g], opened[g] = _play(
             layouts[g], numbers[g], table, width, mines, clicks[g], policy, use_mine_count,
-            max_configurations, settings, moves[g], chances[g])
-    return outcomes, guesses, capped, opened, moves, chances
+            max_configurations, settings, moves[g], chances[g], kinds[g])
+    return outcomes, guesses, capped, opened, moves, chances, kinds

@@ -10,13 +10,13 @@ Within a chunk, one stream draws the layouts and one seeds each game's tie-break
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from minestats.board import Board
-from minestats.play.player import play_games
+from minestats.play.player import GUESS_KINDS, check_strategy, play_games
 from minestats.runs.seeds import as_seed_sequence, seed_label
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import sample_mines
@@ -30,9 +30,15 @@ from minestats.validation import (
     check_policy,
 )
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "WinRate", "win_rate", "win_rate_sweep"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "LOSS_GUESS_EDGES", "LOSS_PROBABILITY_EDGES", "WinRate",
+           "win_rate", "win_rate_sweep"]
 
 DEFAULT_CHUNK_SIZE = 200
+LOSS_GUESS_EDGES = (1, 2, 3, 4, 5, 6, 11, 10**9)
+"""Bins of the guess that lost a game, by its number in the game: 1, 2, ..., 5, 6-10, 11+."""
+LOSS_PROBABILITY_EDGES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 1.0)
+"""Bins of the losing guess's mine probability when it was made: [0, 0.05), ..., [0.5, 1]."""
+_LOSS_SHAPE = (len(GUESS_KINDS), len(LOSS_GUESS_EDGES) - 1, len(LOSS_PROBABILITY_EDGES) - 1)
 
 
 @dataclass(frozen=True, repr=False)
@@ -45,6 +51,8 @@ class WinRate(ProportionResult):
     rule : str
     click : tuple of int
     policy : str
+    strategy : str
+        How ``best`` guessed (`minestats.play.Strategy.label`); empty for ``safest``.
     n : int
         Games played (trials).
     seed : int or str
@@ -61,6 +69,10 @@ class WinRate(ProportionResult):
         Games in which a deduction step hit its configuration cap.
     seconds : float
         Compute time summed over chunks.
+    losses : numpy.ndarray of int64, shape (kinds, guess bins, probability bins)
+        The games lost at a guess, by the guess's kind (`minestats.play.GUESS_KINDS`),
+        its number in the game (`LOSS_GUESS_EDGES`) and its mine probability
+        (`LOSS_PROBABILITY_EDGES`); `loss_table` gives them as a table.
 
     The win rate (``proportion``), its interval (``proportion_ci``) and ``to_frame``
     come from `minestats.stats.ProportionResult`.
@@ -70,6 +82,7 @@ class WinRate(ProportionResult):
     rule: str
     click: tuple[int, int]
     policy: str
+    strategy: str
     n: int
     seed: int | str
     chunk_size: int
@@ -79,6 +92,34 @@ class WinRate(ProportionResult):
     guesses_won: int
     capped: int
     seconds: float
+    losses: np.ndarray = field(default_factory=lambda: np.zeros(_LOSS_SHAPE, dtype=np.int64),
+                               compare=False)
+
+    def loss_table(self) -> pd.DataFrame:
+        """Return the games lost at a guess, one row per kind, guess bin and probability bin.
+
+        Examples
+        --------
+        >>> table = win_rate("9x9/10", n=200, seed=1, workers=1).loss_table()
+        >>> list(table.columns)[-4:]
+        ['probability_low', 'probability_high', 'losses', 'seed']
+        >>> int(table["losses"].sum()) <= 200
+        True
+        """
+        rows = []
+        for k, kind in enumerate(GUESS_KINDS):
+            for g in range(len(LOSS_GUESS_EDGES) - 1):
+                for b in range(len(LOSS_PROBABILITY_EDGES) - 1):
+                    rows.append({"board": str(self.board), "rule": self.rule,
+                                 "click_x": self.click[0], "click_y": self.click[1],
+                                 "policy": self.policy, "strategy": self.strategy,
+                                 "n": self.n, "lost": self.n - self.successes, "kind": kind,
+                                 "guess_low": LOSS_GUESS_EDGES[g],
+                                 "guess_high": LOSS_GUESS_EDGES[g + 1] - 1,
+                                 "probability_low": LOSS_PROBABILITY_EDGES[b],
+                                 "probability_high": LOSS_PROBABILITY_EDGES[b + 1],
+                                 "losses": int(self.losses[k, g, b]), "seed": self.seed})
+        return pd.DataFrame(rows)
 
     @property
     def guesses_per_game(self) -> float:
@@ -105,7 +146,8 @@ class WinRate(ProportionResult):
             "board": str(self.board), "width": self.board.width, "height": self.board.height,
             "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
             "click_x": self.click[0], "click_y": self.click[1], "policy": self.policy,
-            "n": self.n, "successes": self.successes, "win_rate": self.proportion,
+            "strategy": self.strategy, "n": self.n, "successes": self.successes,
+            "win_rate": self.proportion,
             "ci_low": low, "ci_high": high, "confidence_level": confidence_level,
             "lost_first_click": self.lost_first_click,
             "guesses_per_game": self.guesses_per_game,
@@ -116,24 +158,33 @@ class WinRate(ProportionResult):
 
 
 def _win_rate_chunk(config, size, seed_sequence):
-    board, rule, click, policy = config
+    board, rule, click, policy, strategy = config
     start = time.process_time()
     layouts_seed, games_seed = seed_sequence.spawn(2)
     layouts = sample_mines(board, size, rule=rule, click=click,
                            seed=layouts_seed)
     games = play_games(layouts, np.full(size, board.index(click)), policy=policy,
-                       seeds=games_seed.spawn(size))
+                       seeds=games_seed.spawn(size), strategy=strategy)
     first = ~games.won & (games.guesses == 0)
+    lost = np.flatnonzero(~games.won & (games.guesses > 0))
+    last = games.guesses[lost] - 1
+    losses = np.zeros(_LOSS_SHAPE)
+    np.add.at(losses, (games.kinds[lost, last],
+                       np.searchsorted(LOSS_GUESS_EDGES, last + 1, side="right") - 1,
+                       np.minimum(np.searchsorted(LOSS_PROBABILITY_EDGES,
+                                                  games.chances[lost, last], side="right") - 1,
+                                  len(LOSS_PROBABILITY_EDGES) - 2)), 1)
     totals = np.array([games.won.sum(), first.sum(), games.guesses.sum(),
                        games.guesses[games.won].sum(), games.capped.sum(), 0], dtype=float)
     totals[5] = time.process_time() - start
-    return totals
+    return np.concatenate([totals, losses.ravel()])
 
 
-def _config(board, rule, click, policy) -> tuple:
-    """Check one row and return its ``(board, rule, click, policy)``."""
+def _config(board, rule, click, policy, strategy=None) -> tuple:
+    """Check one row and return its ``(board, rule, click, policy, strategy)``."""
     board = check_board(board)
-    return board, rule, check_click(board, click, rule), check_policy(policy)
+    return (board, rule, check_click(board, click, rule), check_policy(policy),
+            check_strategy(strategy))
 
 
 def _rows(configs, seeds, *, n, chunk_size, workers, store, progress) -> list[WinRate]:
@@ -143,20 +194,23 @@ def _rows(configs, seeds, *, n, chunk_size, workers, store, progress) -> list[Wi
                       chunk_size=int(chunk_size), workers=workers, store=store,
                       progress=progress)
     results = []
-    for (board, rule, click, policy), total, sequence in zip(configs, totals, seeds,
+    for (board, rule, click, policy, strategy), total, sequence in zip(configs, totals, seeds,
                                                              strict=True):
-        won, first, guesses, guesses_won, capped, seconds = np.asarray(total).tolist()
+        total = np.asarray(total)
+        won, first, guesses, guesses_won, capped, seconds = total[:6].tolist()
+        losses = np.rint(total[6:]).astype(np.int64).reshape(_LOSS_SHAPE)
         results.append(WinRate(
-            board=board, rule=rule, click=click, policy=policy, n=int(n),
+            board=board, rule=rule, click=click, policy=policy,
+            strategy=strategy.label() if policy == "best" else "", n=int(n),
             seed=seed_label(sequence), chunk_size=int(chunk_size), successes=int(won),
             lost_first_click=int(first), guesses=int(guesses), guesses_won=int(guesses_won),
-            capped=int(capped), seconds=float(seconds)))
+            capped=int(capped), seconds=float(seconds), losses=losses))
     return results
 
 
 def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed=None,
-             chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
-             progress=False) -> WinRate:
+             chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None, progress=False,
+             strategy=None) -> WinRate:
     """Estimate how often a policy wins, from ``n`` games on layouts drawn by ``rule``.
 
     Parameters
@@ -177,6 +231,8 @@ def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed
         Games per chunk (the unit of resumption and of parallel work).
     workers, store, progress
         As for `minestats.pass_rate`.
+    strategy : Strategy, optional
+        How ``best`` guesses (`minestats.play.Strategy`; its defaults when None).
 
     Returns
     -------
@@ -188,7 +244,7 @@ def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed
     >>> result.n, 0 < result.proportion < 1
     (100, True)
     """
-    config = _config(board, rule, click, policy)
+    config = _config(board, rule, click, policy, strategy)
     (result,) = _rows([config], [as_seed_sequence(seed)], n=n, chunk_size=chunk_size,
                       workers=workers, store=store, progress=progress)
     return result
