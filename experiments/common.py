@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from minestats.cli.experiments import EXPERIMENT_STREAMS
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
-from minestats.runs.chunks import chunk_seeds, process_pool
+from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
 from minestats.runs.seeds import as_seed_sequence, seed_from_text
 from minestats.stats import format_p_value, homogeneity_test, wilson_interval
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
@@ -124,14 +123,13 @@ def worker_pool(workers: int, *, warm_up: Callable[[], object]):
     are loaded (compiled on the first run, read from numba's disk cache afterwards)
     before the pool forks and its workers inherit them.
     """
+    count = check_workers(workers)
     warm_up()
     if workers == 1:
         yield map
         return
-    if workers != -1 and workers < 1:
-        raise ValueError(f"workers ({workers}) must be -1 (all cores) or at least 1")
     # process_pool: the workers exit with the script, even when it is killed with -9
-    with process_pool((os.cpu_count() or 1) if workers == -1 else workers) as pool:
+    with process_pool(count) as pool:
         yield pool.map
 
 

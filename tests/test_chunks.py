@@ -14,7 +14,8 @@ from minestats.runs.seeds import seed_label
 
 
 def test_chunk_plan_and_seeds():
-    assert chunk_sizes(10, 3) == [3, 3, 3, 1]
+    assert list(chunk_sizes(10, 3)) == [3, 3, 3, 1]
+    assert chunk_sizes(10, 3)[-1] == 1 and chunk_sizes(10, 3)[1:3] == [3, 3]
     parent = np.random.SeedSequence(5)
     spawned = np.random.SeedSequence(5).spawn(3)
     for keyed, child in zip(chunk_seeds(parent, 3), spawned, strict=True):

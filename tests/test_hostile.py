@@ -50,6 +50,12 @@ BIG = "99999999999999999999999"
 BEGINNER_RULE = ["--board", "beginner", "--rule", "uniform"]
 
 CLI_CASES = [
+    # workers, checked before any work or progress bar
+    (["pass-rate", "--board", "beginner", "-n", "100", "--workers", "0"], "workers (0)"),
+    (["win-rate", "--board", "beginner", "-n", "10", "--workers", "-5"], "workers (-5)"),
+    (["win-rate", "--board", "beginner", "-n", "10", "--workers", "1000"], "MAX_WORKERS = 64"),
+    (["sweep", "--boards", "beginner", "-n", "10", "--workers", "0"],
+     "workers (0)"),
     # boards
     (["opening", "--board", "100000x100000/1", "--rule", "uniform"], "MAX_CELLS"),
     (["opening-map", "--board", "3000x3000/1", "--rule", "uniform"], "MAX_MAP_CELLS"),
@@ -268,3 +274,125 @@ def test_fuzzed_count_matrices_parse_or_fail_in_one_line(text):
     counts = one_line_value_error(parse_counts, text)
     if counts is not None:
         assert counts.ndim == 2 and ((counts >= 0) & (counts <= 9)).all()
+
+
+# --- special files: never replaced, never read without a bound -------------------------
+
+GENERATE = ["generate", "--board", "4x4/2", "--click", "0,0", "--seed", "3"]
+
+
+def special_folder(tmp_path):
+    """A folder with a symlink to a board file, a FIFO, and char devices like null and zero."""
+    import os
+    import stat
+
+    (tmp_path / "target.txt").write_bytes(b"old\n")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "target.txt")
+    os.mkfifo(tmp_path / "fifo")
+    os.mknod(tmp_path / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    os.mknod(tmp_path / "zero", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+    return tmp_path
+
+
+def kinds(folder: Path) -> dict:
+    """Each entry's kind (link, FIFO, char device, file) and a regular file's bytes."""
+    import stat
+
+    found = {}
+    for path in sorted(folder.iterdir()):
+        mode = path.lstat().st_mode
+        found[path.name] = ("link" if stat.S_ISLNK(mode) else "fifo" if stat.S_ISFIFO(mode)
+                            else "char" if stat.S_ISCHR(mode) else path.read_bytes())
+    return found
+
+
+needs_root = pytest.mark.skipif(not hasattr(__import__("os"), "geteuid")
+                                or __import__("os").geteuid() != 0,
+                                reason="mknod of a char device needs root")
+
+
+@needs_root
+def test_out_through_a_symlink_writes_its_target_and_keeps_the_link(tmp_path, capsys):
+    folder = special_folder(tmp_path)
+    assert main([*GENERATE, "--out", str(folder / "link.txt")]) == 0
+    assert (folder / "link.txt").is_symlink()
+    assert (folder / "target.txt").read_text().count("\n") == 4  # the new 4x4 board
+    assert not list(folder.glob(".*.tmp"))
+
+
+@needs_root
+def test_out_to_a_device_writes_through_and_leaves_it_a_device(tmp_path, capsys):
+    folder = special_folder(tmp_path)
+    before = kinds(folder)
+    assert main([*GENERATE, "--out", str(folder / "null")]) == 0
+    assert kinds(folder) == before  # still a char device; no sidecar, no temporary file
+
+
+@needs_root
+def test_out_to_a_fifo_nobody_reads_is_one_line_not_a_hang(tmp_path, capsys):
+    folder = special_folder(tmp_path)
+    before = kinds(folder)
+    assert main([*GENERATE, "--out", str(folder / "fifo")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert "no process is reading this FIFO" in err
+    assert kinds(folder) == before
+
+
+def test_out_to_a_fifo_being_read_delivers_the_board(tmp_path, capsys):
+    import os
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader_ready = threading.Event()
+
+    def read():
+        descriptor = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        reader_ready.set()
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(descriptor, 4096)
+            except BlockingIOError:
+                continue
+            if chunk:
+                chunks.append(chunk)
+            elif chunks:
+                break
+        os.close(descriptor)
+        received.append(b"".join(chunks))
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    reader_ready.wait(5)
+    assert main([*GENERATE, "--out", str(fifo)]) == 0
+    thread.join(5)
+    assert received and received[0].count(b"\n") == 4
+    assert fifo.is_fifo()
+
+
+@needs_root
+def test_an_endless_input_is_refused_without_reading_it_whole(tmp_path, capsys):
+    folder = special_folder(tmp_path)
+    for command in (["probabilities", str(folder / "zero")],
+                    ["solve", "--file", str(folder / "zero")]):
+        assert main(command) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1
+        assert "MAX_INPUT_BYTES" in err
+
+
+def test_a_folder_given_as_out_or_as_input_is_one_line(tmp_path, capsys):
+    assert main([*GENERATE, "--out", str(tmp_path)]) == 2
+    assert "Is a directory" in capsys.readouterr().err
+    assert main(["probabilities", str(tmp_path)]) == 2
+    assert "Is a directory" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_is_read_as_people_save_utf8(tmp_path, capsys):
+    (tmp_path / "position.txt").write_bytes(b"\xef\xbb\xbf1?\n??\n")
+    (tmp_path / "board.txt").write_bytes(b"\xef\xbb\xbf..*.\n....\n*...\n")
+    assert main(["probabilities", str(tmp_path / "position.txt"), "--mines", "1"]) == 0
+    assert main(["solve", "--file", str(tmp_path / "board.txt"), "--click", "0,0"]) == 0

@@ -131,7 +131,7 @@ def test_ten_million_boards_need_no_more_memory_than_ten_thousand():
         ({"click": (40, 0)}, r"click \(40, 0\) is off the 30x16 board"),
         ({"chunk_size": 0}, r"chunk_size \(0\) must be a positive integer"),
         ({"seed": -5}, r"seed \(-5\) must be a non-negative integer"),
-        ({"workers": 0}, r"workers \(0\) must be -1 \(all cores\) or at least 1"),
+        ({"workers": 0}, r"workers \(0\) must be -1 \(all cores\) or from 1 to MAX_WORKERS"),
         ({"board": "3x3/5", "rule": "safe-opening", "click": None},
          r"mines \(5\) must be at most 0 for a map of every click under rule 'safe-opening'"),
     ],

@@ -7,6 +7,7 @@ progress bars and errors go to stderr, so piped CSV stays clean.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -17,8 +18,14 @@ import numpy as np
 import pandas as pd
 
 from minestats.io.boards import from_mbf, parse_text
+from minestats.runs.chunks import check_workers
 
-__all__ = ["emit_table", "print_grid", "read_board_file", "read_text", "workers_for"]
+__all__ = ["MAX_INPUT_BYTES", "emit_table", "print_grid", "read_board_file", "read_bytes",
+           "read_text", "workers_for"]
+
+MAX_INPUT_BYTES = 16 * 2**20
+"""The most bytes an input file may hold (16 MiB, far above any board the library can
+solve): a bigger or endless one (``/dev/zero``) is refused, never read whole."""
 
 
 def _plain(value):
@@ -66,27 +73,54 @@ def print_grid(title: str, grid: np.ndarray, fmt: str) -> None:
         print(" ".join(_format_cell(value, fmt) for value in row))
 
 
-def read_text(name: str) -> tuple[str, str]:
-    """Return (display name, text) of a file, or of stdin for ``-``."""
-    if name == "-":
-        return "<stdin>", sys.stdin.read()
+def read_bytes(name: str) -> tuple[str, bytes]:
+    """Return (display name, bytes) of a file, or of stdin for ``-``, at most `MAX_INPUT_BYTES`.
+
+    A FIFO is read like a file; nothing is read past the limit, so an endless input
+    ends in an error, not in all of the machine's memory.
+    """
     try:
-        return name, Path(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        if name == "-":
+            display, data = "<stdin>", sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            display = name
+            if Path(name).is_dir():
+                raise IsADirectoryError(errno.EISDIR, "Is a directory")
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as error:
         raise ValueError(f"cannot read {name!r}: {getattr(error, 'strerror', None) or error}"
                          ) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise ValueError(f"cannot read {name!r}: more than MAX_INPUT_BYTES = "
+                         f"{MAX_INPUT_BYTES:_} bytes")
+    return display, data
+
+
+def read_text(name: str) -> tuple[str, str]:
+    """Return (display name, text) of a UTF-8 file, or of stdin for ``-``.
+
+    A byte-order mark at the start (as some editors save UTF-8) is dropped; the size is
+    bounded as in `read_bytes`.
+    """
+    display, data = read_bytes(name)
+    try:
+        return display, data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"cannot read {name!r}: not UTF-8 text ({error.reason} at byte "
+                         f"{error.start})") from None
 
 
 def read_board_file(name: str) -> np.ndarray:
     """Read a layout from a text grid (``*``/``.``) or, for ``*.mbf``, MBF bytes."""
     try:
         if name.lower().endswith(".mbf"):
-            return from_mbf(Path(name).read_bytes())
+            return from_mbf(read_bytes(name)[1])
         return parse_text(read_text(name)[1])
-    except OSError as error:
-        raise ValueError(f"cannot read {name!r}: {error.strerror}") from None
     except ValueError as error:
-        raise ValueError(f"{name}: {error}") from None
+        message = str(error)
+        raise ValueError(message if message.startswith("cannot read") else f"{name}: {message}"
+                         ) from None
 
 
 @contextlib.contextmanager
@@ -94,6 +128,7 @@ def workers_for(args):
     """Yield what to pass as ``workers``: a Dask client when a scheduler is named."""
     address = getattr(args, "scheduler", None) or os.environ.get("DASK_SCHEDULER_ADDRESS")
     if not address:
+        check_workers(args.workers)  # before any work or progress bar
         yield args.workers
         return
     try:

@@ -24,11 +24,13 @@ before it are already new and the rest still old.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
 import platform
 import shlex
+import stat
 import subprocess
 import sys
 import tempfile
@@ -223,6 +225,42 @@ def sidecar_path(path) -> Path:
     return Path(f"{os.fspath(path)}.json")
 
 
+def _target(path: Path) -> tuple[Path, bool]:
+    """Return where a write to ``path`` lands, and whether it must write through.
+
+    A symlink is followed to the file it names, so the link stays and its target is
+    written. A regular file, or none yet, is replaced atomically; anything else that
+    exists (a device such as ``/dev/null``, a FIFO, a socket) is written through,
+    never replaced. A folder is refused.
+    """
+    real = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        return real, False
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", os.fspath(path))
+    return real, not stat.S_ISREG(mode)
+
+
+def _write_through(path: Path, data: bytes) -> None:
+    """Write into a device or FIFO as it is; a FIFO nobody reads is an error, not a hang."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a FIFO with no reader
+            raise OSError(errno.ENXIO, "no process is reading this FIFO",
+                          os.fspath(path)) from None
+        raise
+    try:
+        os.set_blocking(descriptor, True)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(descriptor, view):]
+    finally:
+        os.close(descriptor)
+
+
 def _write_all(contents: dict[Path, bytes]) -> None:
     """Write several files, each atomically, all staged before any replaces its target.
 
@@ -230,26 +268,37 @@ def _write_all(contents: dict[Path, bytes]) -> None:
     written and flushed do they replace their targets (`os.replace`, a rename within
     one folder). A failure before that point leaves every target untouched and no
     temporary file behind. The renames are atomic each, not together: a rename that
-    fails leaves the targets renamed before it new, the rest old.
+    fails leaves the targets renamed before it new, the rest old. A symlink is
+    followed (its target is replaced, the link kept), and a target that is not a
+    regular file (a device, a FIFO) is written through last, never replaced, and gets
+    no sidecar beside it (``/dev/stdout.json`` would be a new file in ``/dev``).
     """
+    targets = {path: _target(path) for path in contents}
+    through = {path for path, (_, direct) in targets.items() if direct}
+    skipped = {sidecar_path(path) for path in through}
     staged: list[tuple[str, Path]] = []
     try:
         for path, data in contents.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+            real, direct = targets[path]
+            if direct or path in skipped:
+                continue
+            real.parent.mkdir(parents=True, exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.",
                                                      suffix=".tmp")
-            staged.append((temporary, path))
+            staged.append((temporary, real))
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(temporary, 0o644)  # mkstemp makes files readable by their owner only
-        for temporary, path in staged:
-            os.replace(temporary, path)
+        for temporary, real in staged:
+            os.replace(temporary, real)
     except BaseException:
         for temporary, _ in staged:
             Path(temporary).unlink(missing_ok=True)
         raise
+    for path in through:
+        _write_through(targets[path][0], contents[path])
 
 
 def write_bytes(path, data: bytes) -> Path:

@@ -19,7 +19,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import chain, islice
 
@@ -27,27 +27,55 @@ import numpy as np
 
 from minestats.validation import check_count
 
-__all__ = ["PARENT_POLL_SECONDS", "chunk_seeds", "chunk_sizes", "exit_with_parent", "map_chunks",
-           "process_pool"]
+__all__ = ["MAX_WORKERS", "PARENT_POLL_SECONDS", "ChunkSizes", "check_workers", "chunk_seeds",
+           "chunk_sizes", "exit_with_parent", "map_chunks", "process_pool"]
 
 PARENT_POLL_SECONDS = 0.5
 """How often a pool worker checks that the process that started its pool is alive."""
 
 
-def chunk_sizes(n: int, chunk_size: int) -> list[int]:
+class ChunkSizes(Sequence):
+    """The sizes of the chunks of ``n`` trials, computed on demand (memory independent of n).
+
+    Full chunks of ``chunk_size``, then the remainder.
+    """
+
+    def __init__(self, n: int, chunk_size: int):
+        self.n, self.chunk_size = n, chunk_size
+        self._full, self._rest = divmod(n, chunk_size)
+
+    def __len__(self) -> int:
+        return self._full + (1 if self._rest else 0)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"chunk {index} of {len(self)}")
+        return self.chunk_size if index < self._full else self._rest
+
+    def __repr__(self) -> str:
+        return f"ChunkSizes(n={self.n}, chunk_size={self.chunk_size})"
+
+
+def chunk_sizes(n: int, chunk_size: int) -> ChunkSizes:
     """Sizes of the chunks that make up ``n`` trials: full chunks, then the remainder.
+
+    The sequence is computed on demand, so a huge ``n`` costs no memory before its
+    first chunk runs.
 
     Examples
     --------
-    >>> chunk_sizes(25, 10)
+    >>> list(chunk_sizes(25, 10))
     [10, 10, 5]
-    >>> chunk_sizes(0, 10)
-    []
+    >>> len(chunk_sizes(0, 10)), len(chunk_sizes(10**15, 200))
+    (0, 5000000000000)
     """
     chunk_size = check_count("chunk_size", chunk_size)
     n = check_count("n", n, minimum=0)
-    full, rest = divmod(n, chunk_size)
-    return [chunk_size] * full + ([rest] if rest else [])
+    return ChunkSizes(n, chunk_size)
 
 
 def chunk_seeds(seed_sequence: np.random.SeedSequence, count: int) -> Iterator:
@@ -69,14 +97,32 @@ def chunk_seeds(seed_sequence: np.random.SeedSequence, count: int) -> Iterator:
                                      pool_size=seed_sequence.pool_size)
 
 
-def _worker_count(workers: int) -> int:
+MAX_WORKERS = 64
+"""The most processes a local pool may start (more belong on a Dask cluster)."""
+
+
+def check_workers(workers) -> int:
+    """Return the number of processes ``workers`` asks for, or raise a one-line ValueError.
+
+    -1 means every core; otherwise 1 to `MAX_WORKERS`.
+
+    Examples
+    --------
+    >>> check_workers(2)
+    2
+    >>> check_workers(1000)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers (1000) must be -1 (all cores) or from 1 to MAX_WORKERS = 64
+    """
     if isinstance(workers, bool) or not isinstance(workers, int | np.integer):
         raise ValueError(f"workers ({workers!r}) must be an integer, an executor or a "
                          "map-like callable")
     if workers == -1:
         return os.cpu_count() or 1
-    if workers < 1:
-        raise ValueError(f"workers ({workers}) must be -1 (all cores) or at least 1")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers ({workers}) must be -1 (all cores) or from 1 to "
+                         f"MAX_WORKERS = {MAX_WORKERS}")
     return int(workers)
 
 
@@ -114,7 +160,7 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
         return iter(workers(function, tasks))
     if hasattr(workers, "submit"):
         return _map_on_executor(function, iter(tasks), workers, _capacity(workers))
-    count = _worker_count(workers)
+    count = check_workers(workers)
     tasks = iter(tasks)
     head = list(islice(tasks, 2))
     if count <= 1 or len(head) <= 1:
