@@ -50,6 +50,10 @@ BIG = "99999999999999999999999"
 BEGINNER_RULE = ["--board", "beginner", "--rule", "uniform"]
 
 CLI_CASES = [
+    # messages a person can read
+    (["opening", "--board", "beginner", "--rule", "uniform", "--seed", "9" * 5000],
+     "MAX_SEED_CHARACTERS = 1,000"),
+    (["generate", "--board", "beginner", "--out", ""], "an empty name names no file"),
     # workers, checked before any work or progress bar
     (["pass-rate", "--board", "beginner", "-n", "100", "--workers", "0"], "workers (0)"),
     (["win-rate", "--board", "beginner", "-n", "10", "--workers", "-5"], "workers (-5)"),
@@ -396,3 +400,11 @@ def test_a_byte_order_mark_is_read_as_people_save_utf8(tmp_path, capsys):
     (tmp_path / "board.txt").write_bytes(b"\xef\xbb\xbf..*.\n....\n*...\n")
     assert main(["probabilities", str(tmp_path / "position.txt"), "--mines", "1"]) == 0
     assert main(["solve", "--file", str(tmp_path / "board.txt"), "--click", "0,0"]) == 0
+
+
+def test_a_small_probability_never_prints_as_zero(tmp_path, capsys):
+    # 1 mine among the 3 cells next to the 1, and 1 far away among 2,496 cells
+    (tmp_path / "position.txt").write_text("1??" + "?" * 47 + "\n" + ("?" * 50 + "\n") * 49)
+    assert main(["probabilities", str(tmp_path / "position.txt"), "--mines", "2"]) == 0
+    grid = capsys.readouterr().out.splitlines()[1:]
+    assert "<.001" in " ".join(grid) and " 0.000" not in " ".join(grid)

@@ -332,6 +332,10 @@ def run_probabilities(args) -> int | None:
         return
     grid = np.where(np.isnan(result.probability), "    .",
                     np.char.mod("%5.3f", np.nan_to_num(result.probability)))
+    # a probability that rounds to 0 or 1 but is neither must not look certain
+    probability = np.nan_to_num(result.probability, nan=0.0)
+    grid[(probability > 0) & (probability < 0.0005)] = "<.001"
+    grid[(probability < 1) & (probability > 0.9995)] = ">.999"
     grid[flags] = "    F"
     mines = "not given" if args.mines is None else args.mines
     print_grid(f"mine probability of each unknown cell (mines: {mines}; "

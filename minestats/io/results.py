@@ -324,6 +324,8 @@ def write_bytes(path, data: bytes) -> Path:
     ...     write_bytes(Path(folder) / "b.txt", b"*..").read_text()
     '*..'
     """
+    if not os.fspath(path):  # Path("") would be the current folder
+        raise FileNotFoundError(errno.ENOENT, "an empty name names no file", "")
     path = Path(path)
     _write_all({path: bytes(data)})
     return path

@@ -29,8 +29,11 @@ import hashlib
 
 import numpy as np
 
-__all__ = ["as_generator", "as_seed_sequence", "child_label", "resolve_seed", "seed_from_text",
-           "seed_label"]
+__all__ = ["MAX_SEED_CHARACTERS", "as_generator", "as_seed_sequence", "child_label",
+           "resolve_seed", "seed_from_text", "seed_label"]
+
+MAX_SEED_CHARACTERS = 1000
+"""The longest ``--seed`` the command line reads (a 1,000-digit integer is ample entropy)."""
 
 _SEED_KINDS = ("a non-negative integer, a non-empty string, a SeedSequence, a Generator "
                "or None")
@@ -202,6 +205,9 @@ def seed_from_text(text: str) -> int | str:
     ValueError: seed (-3) must be a non-negative integer or a string
     """
     text = text.strip()
+    if len(text) > MAX_SEED_CHARACTERS:
+        raise ValueError(f"seed ({text[:12]}..., {len(text):,} characters) must have at most "
+                         f"MAX_SEED_CHARACTERS = {MAX_SEED_CHARACTERS:,} characters")
     if text.isascii() and text.isdigit():
         return int(text)
     if not text:
