@@ -408,3 +408,10 @@ def test_a_small_probability_never_prints_as_zero(tmp_path, capsys):
     assert main(["probabilities", str(tmp_path / "position.txt"), "--mines", "2"]) == 0
     grid = capsys.readouterr().out.splitlines()[1:]
     assert "<.001" in " ".join(grid) and " 0.000" not in " ".join(grid)
+
+
+def test_a_huge_count_prints_as_a_power_of_ten(tmp_path, capsys):
+    (tmp_path / "unknown.txt").write_text(("?" * 100 + "\n") * 100)
+    assert main(["probabilities", str(tmp_path / "unknown.txt"), "--mines", "3000"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "layouts that fit: about 7.757871e+2650;" in first  # C(10000, 3000)

@@ -12,7 +12,14 @@ import numpy as np
 import pandas as pd
 
 from minestats.cli.experiments import REPRODUCE
-from minestats.cli.output import emit_table, print_grid, read_board_file, read_text, workers_for
+from minestats.cli.output import (
+    emit_table,
+    format_count,
+    print_grid,
+    read_board_file,
+    read_text,
+    workers_for,
+)
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
 from minestats.generators import generate_no_guess
@@ -308,7 +315,8 @@ def run_reconstruct(args) -> int:
         print("no layout fits these counts (solutions: 0)")
         return NO_SOLUTION
     print(result.to_text())
-    print(f"solutions: {result.n_solutions}, unique: {'yes' if result.unique else 'no'}")
+    print(f"solutions: {format_count(result.n_solutions)}, "
+          f"unique: {'yes' if result.unique else 'no'}")
     return 0
 
 
@@ -339,7 +347,7 @@ def run_probabilities(args) -> int | None:
     grid[flags] = "    F"
     mines = "not given" if args.mines is None else args.mines
     print_grid(f"mine probability of each unknown cell (mines: {mines}; "
-               f"layouts that fit: {result.n_solutions:,}; '.' open):", grid, "s")
+               f"layouts that fit: {format_count(result.n_solutions)}; '.' open):", grid, "s")
 
 
 def run_play(args) -> None:

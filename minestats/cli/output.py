@@ -20,8 +20,8 @@ import pandas as pd
 from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
 
-__all__ = ["MAX_INPUT_BYTES", "emit_table", "print_grid", "read_board_file", "read_bytes",
-           "read_text", "workers_for"]
+__all__ = ["MAX_INPUT_BYTES", "emit_table", "format_count", "print_grid", "read_board_file",
+           "read_bytes", "read_text", "workers_for"]
 
 MAX_INPUT_BYTES = 16 * 2**20
 """The most bytes an input file may hold (16 MiB, far above any board the library can
@@ -55,6 +55,26 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
         with pd.option_context("display.width", 200, "display.max_columns", 50,
                                "display.max_colwidth", 40):
             print(frame.to_string(index=False))
+
+
+def format_count(count: int) -> str:
+    """Format an exact count for a person: thousands separators, or a power of ten.
+
+    Past 15 digits the count is given as a mantissa and a power of ten (a count may
+    have more digits than Python prints).
+
+    Examples
+    --------
+    >>> format_count(123456), format_count(10**40 * 3 + 7)
+    ('123,456', 'about 3.000000e+40')
+    """
+    if count < 10**15:
+        return f"{count:,}"
+    exponent = int(math.log10(count))
+    while 10**exponent > count:  # log10 of a huge int may round up
+        exponent -= 1
+    mantissa = (count // 10**(exponent - 15)) / 10**15
+    return f"about {mantissa:.6f}e+{exponent}"
 
 
 def _format_cell(value, fmt: str) -> str:
