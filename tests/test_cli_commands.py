@@ -161,6 +161,28 @@ def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
     assert check_results(tmp_path, summary_tables=["first_click.csv"]) == []
 
 
+def test_reproduce_full_puts_its_stores_in_the_output_folder(capsys, tmp_path, monkeypatch):
+    import subprocess
+
+    from minestats.cli import commands
+
+    ran = []
+
+    def record(command, **options):
+        ran.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(commands.subprocess, "run", record)
+    monkeypatch.setattr(commands, "write_results_index", lambda out, repository: out)
+    out = tmp_path / "elsewhere"
+    status, _, _ = run(capsys, "reproduce", "--full", "--only", "win_rates", "policy_ablation",
+                       "--out", str(out))
+    assert status == 0 and len(ran) == 2
+    for command in ran:
+        store = command[command.index("--store") + 1]
+        assert store.startswith(str(out)) and store.endswith(".sqlite")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

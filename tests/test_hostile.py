@@ -54,6 +54,10 @@ CLI_CASES = [
     (["opening", "--board", "beginner", "--rule", "uniform", "--seed", "9" * 5000],
      "MAX_SEED_CHARACTERS = 1,000"),
     (["generate", "--board", "beginner", "--out", ""], "an empty name names no file"),
+    # reproduce checks everything before it starts a script
+    (["reproduce", "--workers", "0"], "workers (0)"),
+    (["reproduce", "--out", "existing.txt"], "--out ('existing.txt') must name a folder"),
+    (["reproduce", "--seed", "-4"], "seed (-4)"),
     # workers, checked before any work or progress bar
     (["pass-rate", "--board", "beginner", "-n", "100", "--workers", "0"], "workers (0)"),
     (["win-rate", "--board", "beginner", "-n", "10", "--workers", "-5"], "workers (-5)"),

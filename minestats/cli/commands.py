@@ -34,6 +34,7 @@ from minestats.montecarlo import simulate_opening
 from minestats.paired import compare
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.play import play, win_rate
+from minestats.runs.chunks import check_workers
 from minestats.runs.seeds import resolve_seed
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
@@ -395,13 +396,23 @@ def run_reproduce(args) -> None:
     if unknown:
         raise ValueError(f"unknown experiments {unknown}; choose from "
                          f"{', '.join([*REPRODUCE, NOTEBOOKS])}")
+    # Everything a script would check, checked before the first one starts.
+    check_workers(args.workers)
+    if args.seed < 0:
+        raise ValueError(f"seed ({args.seed}) must be a non-negative integer")
+    out = Path(args.out)
+    if not args.out or (out.exists() and not out.is_dir()):
+        raise ValueError(f"--out ({args.out!r}) must name a folder")
     for name in names:
         if name == NOTEBOOKS:
             continue  # after every experiment: the notebooks read their results
         command = [sys.executable, str(EXPERIMENTS / f"{name}.py"), "--out", args.out,
                    "--seed", str(args.seed), "--workers", str(args.workers)]
         if args.full:
-            command += REPRODUCE[name]
+            # a store goes into the output folder, beside the tables it makes
+            full = REPRODUCE[name]
+            command += [str(out / Path(value).name) if i and full[i - 1] == "--store"
+                        else value for i, value in enumerate(full)]
         print(f"== {name}", file=sys.stderr)
         run = subprocess.run(command, stdout=subprocess.DEVNULL if args.quiet else None)
         if run.returncode != 0:
