@@ -202,3 +202,78 @@ def test_a_store_file_without_write_permission_says_read_only(tmp_path):
     finally:
         path.chmod(0o644)
     assert str(caught.value) == read_only_message(path)
+
+
+# --- faults of the store itself: one line each, and nothing left behind -----------------
+
+
+def test_a_fifo_or_device_given_as_the_store_is_refused_without_opening_it(tmp_path):
+    import stat
+
+    os.mkfifo(tmp_path / "fifo")
+    paths = [tmp_path / "fifo"]
+    if os.geteuid() == 0:
+        os.mknod(tmp_path / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        paths.append(tmp_path / "null")
+    for path in paths:
+        with pytest.raises(ValueError, match="is not a regular file"):
+            ChunkStore(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths)
+
+
+def test_a_store_that_cannot_be_made_leaves_no_empty_file(tmp_path, monkeypatch):
+    from minestats.runs import store as store_module
+
+    def fail(connection):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store_module.ChunkStore, "_open", lambda self: fail(self._connection))
+    with pytest.raises(ValueError, match="disk I/O error"):
+        ChunkStore(tmp_path / "new.sqlite")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_processes_creating_one_new_store_at_once_all_succeed(tmp_path):
+    import subprocess
+    import sys
+
+    script = ("import sys; from minestats.runs.store import ChunkStore; "
+              "s = ChunkStore(sys.argv[1]); s.put('job', int(sys.argv[2]), 1, 1); s.close()")
+    runs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "one.sqlite"),
+                              str(k)], stderr=subprocess.PIPE, text=True) for k in range(6)]
+    errors = [run.communicate(timeout=120)[1] for run in runs]
+    assert all(run.returncode == 0 for run in runs), errors
+    with ChunkStore(tmp_path / "one.sqlite") as store:
+        assert len(store) == 6
+
+
+def test_a_foreign_table_under_our_mark_and_a_full_disk_are_one_line(tmp_path, monkeypatch):
+    path = tmp_path / "store.sqlite"
+    ChunkStore(path).close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("DROP TABLE chunks")
+        connection.execute("CREATE TABLE chunks (other TEXT)")
+    connection.close()
+    with ChunkStore(path) as store:
+        with pytest.raises(ValueError, match="cannot be read"):
+            store.get("job", 0, 10)
+        with pytest.raises(ValueError, match="could not be added"):
+            store.put("job", 0, 10, 3)
+
+
+def test_a_stored_chunk_of_another_shape_is_one_line(tmp_path):
+    from minestats.runs.sweeps import grid_seeds, run_jobs
+
+    path = tmp_path / "store.sqlite"
+    jobs = list(zip(["a"], grid_seeds(0, 1), strict=True))
+
+    def chunk(config, size, seed):
+        return np.zeros(3)
+
+    with ChunkStore(path) as store:
+        run_jobs(chunk, jobs, n=20, chunk_size=10, workers=1, store=store)
+        key = next(iter({row[0] for row in store._connection.execute(
+            "SELECT job FROM chunks")}))
+        store.put(key, 1, 10, np.zeros(5))
+        with pytest.raises(ValueError, match="does not add up with the other chunks"):
+            run_jobs(chunk, jobs, n=20, chunk_size=10, workers=1, store=store)

@@ -32,6 +32,7 @@ import hashlib
 import importlib
 import json
 import sqlite3
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -261,30 +262,45 @@ class ChunkStore:
         self.reused = 0
         self.written = 0
         self._connection = None
-        self._check_file()
+        created = self._check_file()
         try:
             self._connection = _connect(self.path)
             self._open()
-        except sqlite3.DatabaseError as error:
+        except BaseException as error:
             self.close()
-            raise ValueError(self._database_error(error)) from None
-        except BaseException:
-            self.close()
+            if created:  # a store that could not be made leaves no empty file behind
+                for leftover in (self.path, Path(f"{self.path}-journal")):
+                    leftover.unlink(missing_ok=True)
+            if isinstance(error, sqlite3.DatabaseError):
+                raise ValueError(self._database_error(error)) from None
             raise
 
-    def _check_file(self) -> None:
-        """Refuse a path that is a folder or a file that is not SQLite at all."""
+    def _check_file(self) -> bool:
+        """Refuse a folder, a special file or a file that is not SQLite; True if none exists.
+
+        A FIFO would hang the reader and a device would get a ``-journal`` file beside
+        it, so anything but a regular file (a symlink is followed) is refused before
+        it is opened.
+        """
         if self.path.is_dir():
             raise ValueError(f"chunk store {self.path} is a folder, not a file")
         try:
+            mode = self.path.stat().st_mode
+        except FileNotFoundError:
+            return True
+        except OSError as error:
+            raise ValueError(f"cannot read chunk store {self.path}: {error.strerror}") from None
+        if not stat.S_ISREG(mode):
+            raise ValueError(f"chunk store {self.path} is not a regular file (a device, FIFO "
+                             f"or socket): give the path of a file")
+        try:
             with open(self.path, "rb") as handle:
                 header = handle.read(len(_SQLITE_HEADER))
-        except FileNotFoundError:
-            return
         except OSError as error:
             raise ValueError(f"cannot read chunk store {self.path}: {error.strerror}") from None
         if header and header != _SQLITE_HEADER:
             raise ValueError(f"{self.path} is not a minestats chunk store: not an SQLite file")
+        return False
 
     def _database_error(self, error: sqlite3.DatabaseError) -> str:
         message = " ".join(str(error).split())
@@ -298,11 +314,19 @@ class ChunkStore:
     def _open(self) -> None:
         """Mark a new file as a store, or check the mark, format and code of an old one."""
         connection = self._connection
-        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-        tables = {row[0] for row in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+        def marks():
+            application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+            return application_id, {row[0] for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+        application_id, tables = marks()
         if application_id == 0 and not tables:  # a new file (or an empty database)
             connection.execute("BEGIN IMMEDIATE")
+            application_id, tables = marks()  # another process may have made it meanwhile
+            if application_id or tables:
+                connection.execute("ROLLBACK")
+                return self._check_marks(application_id, tables)
             connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             connection.execute(f"PRAGMA user_version = {_FORMAT}")
             connection.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
@@ -312,6 +336,11 @@ class ChunkStore:
                                    [("minestats", _version()), ("code", code_fingerprint())])
             connection.execute("COMMIT")
             return
+        self._check_marks(application_id, tables)
+
+    def _check_marks(self, application_id: int, tables: set) -> None:
+        """Check the mark, format, version and code of an existing store."""
+        connection = self._connection
         if application_id != APPLICATION_ID:
             if {"meta", "chunks"} <= tables:
                 raise ValueError(f"chunk store {self.path} was written by an older minestats "
@@ -343,9 +372,13 @@ class ChunkStore:
         ValueError
             If the stored chunk cannot be read back (a damaged or foreign blob).
         """
-        row = self._connection.execute(
-            "SELECT result FROM chunks WHERE job = ? AND chunk = ? AND size = ?",
-            (job, chunk, size)).fetchone()
+        try:
+            row = self._connection.execute(
+                "SELECT result FROM chunks WHERE job = ? AND chunk = ? AND size = ?",
+                (job, chunk, size)).fetchone()
+        except sqlite3.DatabaseError as error:
+            raise ValueError(f"chunk store {self.path} cannot be read: "
+                             f"{' '.join(str(error).split())}") from None
         if row is None:
             return None
         try:
@@ -359,8 +392,13 @@ class ChunkStore:
     def put(self, job: str, chunk: int, size: int, result) -> None:
         """Store one chunk's result, committed at once so a crash cannot lose it."""
         blob = encode_result(result)
-        self._connection.execute("INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?)",
-                                 (job, chunk, size, blob))
+        try:
+            self._connection.execute("INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?)",
+                                     (job, chunk, size, blob))
+        except sqlite3.DatabaseError as error:  # a full disk, a foreign table under our mark
+            raise ValueError(f"chunk store {self.path}: chunk {chunk} could not be added "
+                             f"({' '.join(str(error).split())}); the chunks stored before "
+                             f"it are kept, and a rerun resumes from them") from None
         self.written += 1
 
     def __len__(self) -> int:

@@ -77,6 +77,19 @@ def _run_tagged(chunk_function, task):
     return tag, chunk_function(config, size, seed)
 
 
+def _add_stored(total, stored, store, chunk):
+    """Add a stored chunk to its job's total; a chunk of another type or shape is one line."""
+    try:
+        added = total + stored
+    except (TypeError, ValueError):
+        added = None
+    if added is None or (isinstance(total, np.ndarray) and np.shape(added) != np.shape(total)):
+        raise ValueError(f"chunk store {store.path}: chunk {chunk} holds "
+                         f"{type(stored).__name__} {np.shape(stored)}, which does not add up "
+                         f"with the other chunks of its job: use a new store file")
+    return added
+
+
 def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: int,
              workers=-1, store: ChunkStore | None = None, progress: bool = False) -> list:
     """Run ``n`` trials of every job in seeded chunks and add up each job's chunk results.
@@ -127,7 +140,7 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: in
                     if stored is None:
                         yield (job, chunk, size), config, size, seed
                     else:
-                        totals[job] = totals[job] + stored
+                        totals[job] = _add_stored(totals[job], stored, store, chunk)
                         bar.update(size)
 
         for (job, chunk, size), result in map_chunks(
