@@ -419,3 +419,45 @@ def test_a_huge_count_prints_as_a_power_of_ten(tmp_path, capsys):
     assert main(["probabilities", str(tmp_path / "unknown.txt"), "--mines", "3000"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert "layouts that fit: about 7.757871e+2650;" in first  # C(10000, 3000)
+
+
+@pytest.mark.parametrize("reply", [b"", b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nhi"])
+def test_a_server_that_is_no_dask_scheduler_is_one_line_within_the_time_out(
+        capsys, monkeypatch, reply):
+    """A listener on this machine's loopback that never answers, or answers as HTTP."""
+    import socket
+    import threading
+    import time
+
+    from minestats.cli import output
+
+    monkeypatch.setattr(output, "SCHEDULER_SECONDS", 2)
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(20)
+    held = []
+
+    def serve():
+        for _ in range(4):  # bounded: a few connections, then stop
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            held.append(connection)
+            if reply:
+                connection.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    start = time.monotonic()
+    try:
+        status = main(["pass-rate", "--board", "beginner", "-n", "10", "--scheduler",
+                       f"tcp://127.0.0.1:{server.getsockname()[1]}"])
+    finally:
+        server.close()
+        for connection in held:
+            connection.close()
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "cannot reach the Dask scheduler" in err
+    assert time.monotonic() - start < 15

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,8 @@ from minestats.runs.chunks import check_workers
 __all__ = ["MAX_INPUT_BYTES", "emit_table", "format_count", "print_grid", "read_board_file",
            "read_bytes", "read_text", "workers_for"]
 
+SCHEDULER_SECONDS = 10
+"""How long the command waits for a Dask scheduler to answer before it gives up."""
 MAX_INPUT_BYTES = 16 * 2**20
 """The most bytes an input file may hold (16 MiB, far above any board the library can
 solve): a bigger or endless one (``/dev/zero``) is refused, never read whole."""
@@ -156,9 +159,32 @@ def workers_for(args):
     except ImportError:
         raise ValueError("--scheduler needs dask.distributed: pip install "
                          "'minestats[dask]'") from None
-    try:
-        client = Client(address, timeout="5s")
-    except (OSError, TimeoutError) as error:
-        raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {error}") from None
+    client = _connect_within(Client, address, SCHEDULER_SECONDS)
     with client:
         yield client
+
+
+def _connect_within(client_class, address: str, seconds: float):
+    """Connect to a Dask scheduler, or fail in one line within ``seconds``.
+
+    A server that is not a Dask scheduler (an HTTP server, or one that never answers)
+    can stall the handshake past the client's own time-out, so the connection is
+    made in a helper thread and abandoned when it takes longer.
+    """
+    outcome = {}
+
+    def connect():
+        try:
+            outcome["client"] = client_class(address, timeout=f"{seconds}s")
+        except BaseException as error:  # noqa: BLE001 (reported below, in this thread)
+            outcome["error"] = error
+
+    thread = threading.Thread(target=connect, daemon=True)
+    thread.start()
+    thread.join(seconds + 1)
+    if "client" in outcome:
+        return outcome["client"]
+    error = outcome.get("error")
+    reason = (f"no Dask scheduler answered within {seconds:g} s" if error is None
+              else " ".join(str(error).split()) or type(error).__name__)
+    raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {reason}")
