@@ -367,7 +367,8 @@ def run_play(args) -> None:
            "policy": args.policy, "seed": label,
            "guess_cells": " ".join(f"{m.x},{m.y}" for m in result.moves),
            "guess_mine_probabilities": " ".join(f"{m.mine_probability:.17g}"
-                                                for m in result.moves)}
+                                                for m in result.moves),
+           "guess_kinds": " ".join(m.kind for m in result.moves)}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
@@ -376,7 +377,7 @@ def run_play(args) -> None:
           f"(policy {args.policy}, seed {label})")
     for number, move in enumerate(result.moves, start=1):
         print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
-              f"{move.mine_probability:.4f}")
+              f"{move.mine_probability:.4f} ({move.kind})")
 
 
 def run_win_rate(args) -> None:
