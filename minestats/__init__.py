@@ -45,6 +45,8 @@ _LOCATIONS = {
     "GameResult": "minestats.play",
     "WinRate": "minestats.play",
     "play": "minestats.play",
+    "play_games": "minestats.play",
+    "Strategy": "minestats.play",
     "win_rate": "minestats.play",
     "win_rate_sweep": "minestats.play",
     "optimal_win_probability": "minestats.play",

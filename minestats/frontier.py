@@ -327,6 +327,30 @@ def enumerate_groups(sizes, starts, members, need, component_starts, budget):
 
 
 @numba.njit(cache=True)
+def flags_and_hidden(cell, table, revealed, flagged):
+    """Count the flags and the unknown cells of a cell's closed neighbourhood (itself included).
+
+    Examples
+    --------
+    >>> from minestats.game import neighbour_table
+    >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
+    >>> flagged = np.array([0, 1, 0, 0, 0, 0], dtype=bool)
+    >>> flags_and_hidden(0, neighbour_table(3, 2), revealed, flagged)
+    (1, 2)
+    """
+    flags = hidden = 0
+    for t in range(table.shape[1]):
+        j = table[cell, t]
+        if j < 0:
+            break
+        if flagged[j]:
+            flags += 1
+        elif not revealed[j]:
+            hidden += 1
+    return flags, hidden
+
+
+@numba.njit(cache=True)
 def closed_number_disagrees(numbers, table, revealed, flagged):
     """Whether a revealed number with no unknown neighbour left disagrees with its flags.
 
@@ -334,19 +358,10 @@ def closed_number_disagrees(numbers, table, revealed, flagged):
     of the others.
     """
     for cell in range(revealed.size):
-        if not revealed[cell]:
-            continue
-        flags, unknown = 0, False
-        for t in range(table.shape[1]):
-            j = table[cell, t]
-            if j < 0:
-                break
-            if flagged[j]:
-                flags += 1
-            elif not revealed[j]:
-                unknown = True
-        if not unknown and flags != numbers[cell]:
-            return True
+        if revealed[cell]:
+            flags, hidden = flags_and_hidden(cell, table, revealed, flagged)
+            if hidden == 0 and flags != numbers[cell]:
+                return True
     return False
 
 

@@ -87,46 +87,7 @@ def _group_configurations(sizes, starts, members, need, left, free, budget):
 
 def consistent_layouts(numbers, table, revealed, flagged, width, mines, *,
                        limit=ENDGAME_LAYOUTS, budget=LISTING_BUDGET):
-    """Every layout of the unknown cells that fits a position, or None if too many (Python).
-
-    Parameters
-    ----------
-    numbers : numpy.ndarray of int8, shape (cells,)
-        Numbers of the cells (read only where ``revealed``).
-    table : numpy.ndarray of int64
-        The neighbour table (`minestats.game.neighbour_table`).
-    revealed, flagged : numpy.ndarray of bool, shape (cells,)
-    width : int
-        Board width.
-    mines : int
-        Total mines, flags included.
-    limit : int, optional
-        Return None when more layouts than this fit.
-    budget : int, optional
-        Return None once the search visits more partial configurations.
-
-    Returns
-    -------
-    unknown : numpy.ndarray of int64
-        The unknown cells (neither revealed nor flagged), the columns of ``layouts``.
-    layouts : numpy.ndarray of bool, shape (L, len(unknown))
-        One row per layout that fits (a mine is True); no rows when none fits.
-
-    Or None, past ``limit`` or ``budget``.
-
-    Examples
-    --------
-    A 1 in the corner of a 3x2 board with 2 mines: one mine among its 3 neighbours,
-    one among the 2 far cells, so 6 layouts.
-
-    >>> from minestats.game import neighbour_table
-    >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
-    >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
-    >>> unknown, layouts = consistent_layouts(numbers, neighbour_table(3, 2), revealed,
-    ...                                       np.zeros(6, dtype=bool), 3, 2)
-    >>> unknown.tolist(), layouts.shape, layouts.sum(axis=0).tolist()
-    ([1, 2, 3, 4, 5], (6, 5), [2, 3, 2, 2, 3])
-    """
+    """Every layout of the unknown cells that fits, or None past ``limit`` or ``budget``."""
     unknown = np.flatnonzero(~revealed & ~flagged)
     if closed_number_disagrees(numbers, table, revealed, flagged):
         return unknown, np.zeros((0, unknown.size), dtype=bool)
@@ -229,41 +190,7 @@ def closed_number_disagrees(numbers, table, revealed, flagged) -> bool:
 
 def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
                            budget) -> Position | None:
-    """Mine probabilities of a position in flat arrays, fast, as floats.
-
-    Parameters
-    ----------
-    numbers : numpy.ndarray of int8, shape (cells,)
-        Numbers of the cells (read only where ``revealed``).
-    table : numpy.ndarray of int64
-        The neighbour table (`minestats.game.neighbour_table`).
-    revealed, flagged : numpy.ndarray of bool, shape (cells,)
-    width : int
-        Board width.
-    mines : int
-        Total mines, flags included.
-    budget : int
-        Give up (return None) once the frontier search visits more configurations.
-
-    Returns
-    -------
-    Position or None
-
-    Examples
-    --------
-    A 1 in the corner of a 3x2 board with 2 mines: one mine among its 3 neighbours,
-    one among the 2 far cells; 3 * 2 layouts.
-
-    >>> from minestats.game import neighbour_table
-    >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
-    >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
-    >>> position = position_probabilities(numbers, neighbour_table(3, 2), revealed,
-    ...                                   ~revealed & False, 3, 2, budget=1000)
-    >>> np.round(position.probability, 4)
-    array([   nan, 0.3333, 0.5   , 0.3333, 0.3333, 0.5   ])
-    >>> round(math.exp(position.log_solutions))
-    6
-    """
+    """Mine probabilities of a position as floats, or None past ``budget`` (numpy)."""
     probability = np.full(revealed.size, np.nan)
     probability[flagged] = 1.0
     if closed_number_disagrees(numbers, table, revealed, flagged):
@@ -447,47 +374,7 @@ _CHOOSERS = {"safest": _safest, "best": _best}
 
 
 def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
-    """Play one whole game on a known layout from a given first click (reference).
-
-    Parameters
-    ----------
-    mines : array_like of bool, shape (height, width)
-        The layout; it defines the board (size and mine count).
-    click : tuple of int or str
-        The first click: ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``. A mine
-        there loses at once (no rule protects it here: draw the layout under the
-        rule you want, e.g. with `minestats.sample_mines`).
-    policy : {'best', 'safest'}, optional
-        How to guess at a stall (see the module notes).
-    seed : int, str, numpy.random.SeedSequence or None, optional
-        Seed of the tie-breaks; None draws fresh entropy, recorded in the result.
-    options : SolverOptions, optional
-        The deductions used between guesses; ``logic`` with the mine count by default.
-
-    Returns
-    -------
-    GameResult
-
-    Raises
-    ------
-    ValueError
-        For a bad layout, click or policy.
-
-    Examples
-    --------
-    A 50/50 at the bottom: the player must guess once and wins or loses with it.
-
-    >>> layout = np.array([[0, 0, 0],
-    ...                    [0, 0, 0],
-    ...                    [1, 0, 0]], dtype=bool)
-    >>> result = play(layout, (2, 0), policy="safest", seed=1)
-    >>> result.won, result.guesses
-    (True, 0)
-    >>> split = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
-    >>> outcomes = {play(split, (0, 0), seed=s).won for s in range(20)}
-    >>> sorted(outcomes)
-    [False, True]
-    """
+    """Play one whole game on a known layout from a given first click (the reference)."""
     check_policy(policy)
     options = SolverOptions() if options is None else options
     if not isinstance(options, SolverOptions):

@@ -20,7 +20,7 @@ import numpy as np
 from minestats.game import _flood, neighbour_counts, neighbour_table
 from minestats.solvers.state import CheckedGame, unsound
 
-__all__ = ["propagate", "single_point_batch"]
+__all__ = ["propagate", "propagate_single_point", "single_point_batch"]
 
 
 @numba.njit(cache=True)
@@ -99,8 +99,14 @@ def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
 
 
 @numba.njit(cache=True)
-def _propagate(mines, counts, table, revealed, flagged):
-    """Single-point rules from any state: count each cell's neighbours, queue, run."""
+def propagate_single_point(mines, counts, table, revealed, flagged):
+    """Apply the single-point rules from any state, compiled: count, queue, run.
+
+    Works on a game's flat arrays, changed in place; returns ``(rounds, cell, flag)``,
+    with ``cell`` -1 when every move was sound, else the first cell the rules would
+    open (``flag`` False) or flag (``flag`` True) against the layout ``mines``. The
+    compiled player (`minestats.play.kernel`) calls it before each full analysis.
+    """
     cells = mines.size
     hidden = np.zeros(cells, dtype=np.int64)
     flags = np.zeros(cells, dtype=np.int64)
@@ -153,7 +159,7 @@ def propagate(state: CheckedGame, *, solver: str = "single-point") -> int:
     >>> propagate(state), state.won
     (2, True)
     """
-    rounds, bad, flag = _propagate(
+    rounds, bad, flag = propagate_single_point(
         state.mines, state.numbers, state.table, state.revealed, state.flagged)
     if bad >= 0:
         raise unsound(solver, state.cell(bad), flag=bool(flag))
