@@ -358,10 +358,19 @@ def closed_number_disagrees(numbers, table, revealed, flagged):
     of the others.
     """
     for cell in range(revealed.size):
-        if revealed[cell]:
-            flags, hidden = flags_and_hidden(cell, table, revealed, flagged)
-            if hidden == 0 and flags != numbers[cell]:
-                return True
+        if not revealed[cell]:
+            continue
+        flags, unknown = 0, False
+        for t in range(table.shape[1]):  # flags_and_hidden, inlined: this loop is hot
+            j = table[cell, t]
+            if j < 0:
+                break
+            if flagged[j]:
+                flags += 1
+            elif not revealed[j]:
+                unknown = True
+        if not unknown and flags != numbers[cell]:
+            return True
     return False
 
 

@@ -26,7 +26,6 @@ import numpy as np
 from minestats.frontier import FITS, OVER_BUDGET, analyse_position, flags_and_hidden
 from minestats.game import _flood
 from minestats.play.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
-from minestats.solvers.single_point import propagate_single_point
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
 
@@ -298,6 +297,51 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
 
 
 @numba.njit(cache=True)
+def _single_point(layout, numbers, table, revealed, flagged, queue, opened):
+    """Open and flag what single numbers prove, until nothing is left: ``(opened, sound)``.
+
+    A number whose flags already account for it proves its other neighbours safe; one
+    that needs every unknown neighbour proves them mines. Cheap, and most deductions
+    of a game are of this kind; the full analysis then starts from what is left.
+    (`minestats.solvers.single_point.propagate_single_point` applies the same rules
+    from any state with its own queues; this plain scan of one game's revealed cells
+    allocates nothing and plays Expert games about a fifth faster, measured paired.)
+    """
+    changed = True
+    while changed:
+        changed = False
+        for cell in range(revealed.size):
+            if not revealed[cell]:
+                continue
+            flags = hidden = 0
+            for t in range(table.shape[1]):  # flags_and_hidden, inlined: this loop is hot
+                j = table[cell, t]
+                if j < 0:
+                    break
+                if flagged[j]:
+                    flags += 1
+                elif not revealed[j]:
+                    hidden += 1
+            if hidden == 0 or (numbers[cell] != flags and numbers[cell] - flags != hidden):
+                continue
+            changed = True
+            mark = numbers[cell] != flags  # the unknown neighbours are all mines
+            for t in range(table.shape[1]):
+                j = table[cell, t]
+                if j < 0:
+                    break
+                if flagged[j] or revealed[j]:
+                    continue
+                if layout[j] != mark:
+                    return opened, False
+                if mark:
+                    flagged[j] = True
+                else:
+                    opened = _flood(j, numbers, table, revealed, queue, opened)
+    return opened, True
+
+
+@numba.njit(cache=True)
 def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
           max_configurations, settings, moves, chances, kinds):
     """Play one game: return ``(outcome, guesses, capped, opened)``.
@@ -318,10 +362,9 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
     capped = False
     while True:
         while True:
-            # the cheap single-point rules first: most deductions of a game are theirs
-            _, unsound, _ = propagate_single_point(layout, numbers, table, revealed, flagged)
-            opened = np.count_nonzero(revealed)
-            if unsound >= 0:
+            opened, sound = _single_point(layout, numbers, table, revealed, flagged, queue,
+                                          opened)
+            if not sound:
                 return BUG, guesses, capped, opened
             status, log_solutions, n_safe, n_mine = analyse_position(
                 numbers, table, revealed, flagged, width, mines, max_configurations,
