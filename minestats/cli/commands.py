@@ -316,7 +316,7 @@ def run_reconstruct(args) -> int:
         print("no layout fits these counts (solutions: 0)")
         return NO_SOLUTION
     print(result.to_text())
-    print(f"solutions: {format_count(result.n_solutions)}, "
+    print(f"solutions: {format_count(result.n_solutions, grouped=False)}, "
           f"unique: {'yes' if result.unique else 'no'}")
     return 0
 

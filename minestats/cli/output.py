@@ -60,11 +60,12 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
             print(frame.to_string(index=False))
 
 
-def format_count(count: int) -> str:
+def format_count(count: int, *, grouped: bool = True) -> str:
     """Format an exact count for a person: thousands separators, or a power of ten.
 
     Past 15 digits the count is given as a mantissa and a power of ten (a count may
-    have more digits than Python prints).
+    have more digits than Python prints); below, with thousands separators when
+    ``grouped``.
 
     Examples
     --------
@@ -72,7 +73,7 @@ def format_count(count: int) -> str:
     ('123,456', 'about 3.000000e+40')
     """
     if count < 10**15:
-        return f"{count:,}"
+        return f"{count:,}" if grouped else str(count)
     exponent = int(math.log10(count))
     while 10**exponent > count:  # log10 of a huge int may round up
         exponent -= 1
@@ -104,7 +105,10 @@ def read_bytes(name: str) -> tuple[str, bytes]:
     """
     try:
         if name == "-":
-            display, data = "<stdin>", sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+            stream = getattr(sys.stdin, "buffer", None)  # None for a text stream in tests
+            display = "<stdin>"
+            data = (stream.read(MAX_INPUT_BYTES + 1) if stream is not None
+                    else sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8"))
         else:
             display = name
             if Path(name).is_dir():
