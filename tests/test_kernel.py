@@ -131,3 +131,29 @@ def test_a_bad_strategy_is_a_one_line_value_error(options, message):
 def test_a_strategy_must_be_a_strategy():
     with pytest.raises(ValueError, match=r"strategy \('best'\) must be a Strategy"):
         play(np.zeros((2, 2), bool), (0, 0), strategy="best")
+
+
+def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same():
+    """With a float budget of 1, every position ``best`` imagines for a candidate is
+    answered by the exact big-integer engine (through numba.objmode): the same games,
+    up to float ties."""
+    from minestats.game import neighbour_table
+    from minestats.play import kernel
+
+    layouts = sample_mines("9x9/10", 60, rule="safe-click", click=(0, 0), seed=12)
+    flat = layouts.reshape(60, -1)
+    numbers = neighbour_counts(layouts).reshape(60, -1).astype(np.int8)
+    seeds = np.arange(60, dtype=np.int64)
+    normal = Strategy(endgame_layouts=0).settings()  # no end game: candidates everywhere
+    tiny = normal.copy()
+    tiny[kernel.FAST_BUDGET] = 1
+    float_run, exact_run = (
+        kernel.play_chunk(flat, numbers, neighbour_table(9, 9), 9, 10,
+                          np.zeros(60, dtype=np.int64), kernel.BEST, True, 200_000, settings,
+                          seeds)
+        for settings in (normal, tiny))
+    outcomes, guesses, _, _, moves, chances, _ = float_run
+    assert (exact_run[0] != kernel.BUG).all() and guesses.sum() > 30
+    same = (exact_run[1] == guesses) & (exact_run[4] == moves).all(axis=1)
+    assert same.mean() > 0.9  # only float ties may differ
+    assert np.allclose(exact_run[5][same], chances[same], equal_nan=True)
