@@ -210,7 +210,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     ...                                   ~revealed & False, 3, 2, budget=1000)
     >>> np.round(position.probability, 4)
     array([   nan, 0.3333, 0.5   , 0.3333, 0.3333, 0.5   ])
-    >>> round(math.exp(position.log_solutions))
+    >>> round(float(np.exp(position.log_solutions)))
     6
     """
     result = analyse(numbers, table, revealed, flagged, width, mines, budget=budget)
