@@ -31,8 +31,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-__all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Frontier", "analyse", "analyse_position",
-           "closed_number_disagrees", "enumerate_groups", "frontier_groups"]
+__all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Enumeration", "Frontier", "analyse",
+           "analyse_position", "closed_number_disagrees", "enumerate_groups", "flags_and_hidden",
+           "frontier_groups"]
 
 FITS, NO_FIT, OVER_BUDGET = 0, 1, 2
 """Status codes of `analyse_position`: layouts fit; none fits; the search passed its budget."""
