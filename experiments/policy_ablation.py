@@ -1,12 +1,13 @@
-"""What each component of ``best`` is worth: every switch off against the full player, paired.
+"""What each component of ``best`` is worth: each switched against the full player, paired.
 
 The full player is ``best`` with its default `minestats.play.Strategy`. Each row
-turns one component off (or back to its weaker setting) and plays the same Expert
-games (30x16/99, safe first click at the corner, ``safe-click``) with the same
-tie-break seeds, through `minestats.compare`: the full player's win rate minus the
-variant's, with Newcombe's interval for paired proportions, McNemar's exact p
-(Holm-adjusted over the rows) and each contender's games per second (CPU time of
-one core).
+changes one component (off where the full player has it on, on where it has it
+off, or to another size) and plays the same Expert games (30x16/99, safe first
+click at the corner, ``safe-click``) with the same tie-break seeds, through
+`minestats.compare`: the full player's win rate minus the variant's (positive:
+the full player's setting wins more), with Newcombe's interval for paired
+proportions, McNemar's exact p (Holm-adjusted over the rows) and each contender's
+games per second (CPU time of one core).
 
 Run with a fixed ``--n`` written down before the run; the rows draw from the
 experiment's stream ``seed/k`` (one stream for every row, so every variant plays
@@ -32,16 +33,18 @@ from minestats.stats import holm_adjust, holm_reject
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARD, RULE, CLICK = "30x16/99", "safe-click", (0, 0)
-COMPONENTS = {  # component: the weaker setting it is measured against
-    "blended next-move safety": {"blend": False},
-    "unavoidable 50/50 first": {"fifty_fifty_first": False},
-    "progress in the score (not only as a tie-break)": {"progress_weight": 0.0},
-    "end game up to 1,000 layouts (not 750)": {"endgame_layouts": 750},
-    "end game at all": {"endgame_layouts": 0},
-    "up to 6 candidates (not 1: safest only)": {"max_candidates": 1},
-    "candidates off the frontier": {"off_frontier_cells": 0},
+COMPONENTS = {  # the change a row makes to the full player: its strategy fields
+    "blended next-move safety off": {"blend": False},
+    "unavoidable 50/50 first off": {"fifty_fifty_first": False},
+    "pseudo-50/50 first on": {"pseudo_first": True},
+    "50/50s that may form, in the score (weight 0.9) on": {"fifty_fifty_weight": 0.9},
+    "progress in the score off (a tie-break only)": {"progress_weight": 0.0},
+    "end game up to 1,000 layouts (not 750)": {"endgame_layouts": 1000},
+    "end game off": {"endgame_layouts": 0},
+    "one candidate, the safest (not up to 6)": {"max_candidates": 1},
+    "no candidates off the frontier": {"off_frontier_cells": 0},
 }
-"""Each row's component, and the strategy fields that switch it off."""
+"""Each row's change to the full player, and the strategy fields that make it."""
 
 COLUMNS = ["component", "full", "variant", "n", "full_rate", "variant_rate", "difference",
            "difference_ci_low", "difference_ci_high", "full_only", "variant_only",
@@ -50,10 +53,10 @@ COLUMNS = ["component", "full", "variant", "n", "full_rate", "variant_rate", "di
 
 
 def variants(full: Strategy) -> dict[str, Strategy]:
-    """Return the variant of each component that the full strategy does not switch off already."""
+    """Return each row's variant of the full strategy (leaving out rows that change nothing)."""
     found = {}
-    for component, weaker in COMPONENTS.items():
-        variant = replace(full, **weaker)
+    for component, change in COMPONENTS.items():
+        variant = replace(full, **change)
         if variant != full:
             found[component] = variant
     return found
@@ -106,11 +109,12 @@ def main(argv=None):
                "interval": "Newcombe (1998) method 10 for paired proportions",
                "test": "McNemar exact"})
     path = write_csv(table, args.out / "policy_ablation.csv", metadata=metadata, summary=True)
-    print(f"Each component of best, off against on, on the same {args.n:,} Expert games "
-          f"(safe corner; seed stream {args.seed}): full minus variant, 95 % Newcombe "
-          f"paired interval, McNemar exact p (Holm over {len(table)} rows):")
+    print(f"Each component of best, switched against the full player, on the same "
+          f"{args.n:,} Expert games (safe corner; seed stream {args.seed}): full minus "
+          f"variant, 95 % Newcombe paired interval, McNemar exact p (Holm over "
+          f"{len(table)} rows):")
     for row in table.itertuples():
-        print(f"  {row.component:42} {row.full_rate:.4f} - {row.variant_rate:.4f} = "
+        print(f"  {row.component:52} {row.full_rate:.4f} - {row.variant_rate:.4f} = "
               f"{row.difference:+.4f} [{row.difference_ci_low:+.4f}, "
               f"{row.difference_ci_high:+.4f}], {p_text(row.holm_p, digits=2)} (Holm); "
               f"{row.full_games_per_second:.0f} against {row.variant_games_per_second:.0f} "

@@ -7,6 +7,7 @@ import pandas as pd
 from test_experiments import assert_sidecar, run_script
 
 from minestats import optimal_win_probability
+from minestats.play.player import GUESS_KINDS
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}
@@ -44,7 +45,7 @@ def test_win_rates(tmp_path):
                    & table["rule"].isin(["safe-click", "safe-opening"])]
     lost_at_guess = (expert["n"] - expert["successes"] - expert["lost_first_click"]).sum()
     assert bins["losses"].sum() == lost_at_guess == losses["losses"].sum()
-    assert set(losses["kind"]) == {"frontier", "off-frontier", "fifty-fifty", "endgame"}
+    assert set(losses["kind"]) == set(GUESS_KINDS)
     assert (tmp_path / "loss_analysis.png").exists() and (tmp_path / "loss_analysis.pdf").exists()
     paired = pd.read_csv(tmp_path / "win_rates_paired.csv")
     assert len(paired) == 4 * 4
@@ -109,4 +110,4 @@ def test_policy_ablation(tmp_path):
     assert (table["difference_ci_low"] <= table["difference"]).all()
     assert (table["holm_p"] >= table["mcnemar_p"]).all()
     assert_sidecar(tmp_path / "policy_ablation.csv", seed=7)
-    assert "off against on" in out
+    assert "switched against the full player" in out

@@ -1,4 +1,4 @@
-"""The compiled game: batches, strategies, unavoidable 50/50s and the loss tally."""
+"""The compiled game: batches, strategies, 50/50s (formed and forming) and the loss tally."""
 
 import copy
 from itertools import product
@@ -9,7 +9,8 @@ import pytest
 from minestats.board import Board
 from minestats.game import neighbour_counts
 from minestats.play import Strategy, play, play_games, win_rate
-from minestats.play.kernel import _fifty_fifty
+from minestats.play.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
+from minestats.play.player import GUESS_KINDS
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
@@ -58,7 +59,7 @@ def test_a_detected_fifty_fifty_cannot_be_told_apart_by_anything():
     for state in stall_positions(300, 5):
         if (~state.revealed & ~state.flagged).sum() > 14:
             continue
-        a, b = _fifty_fifty(state.numbers, state.table, state.revealed, state.flagged)
+        a, b = unavoidable_pair(state.numbers, state.table, state.revealed, state.flagged)
         if a < 0:
             continue
         detected += 1
@@ -81,7 +82,7 @@ def test_the_classic_wall_fifty_fifty_is_found_and_played_as_one():
     split = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
     state = CheckedGame(split, (0, 0))
     deduce(state, SolverOptions())
-    assert sorted(_fifty_fifty(state.numbers, state.table, state.revealed,
+    assert sorted(unavoidable_pair(state.numbers, state.table, state.revealed,
                                state.flagged)) == [4, 5]
     result = play(split, (0, 0), seed=3, strategy=Strategy(fifty_fifty_first=True))
     assert [move.kind for move in result.moves] == ["fifty-fifty"]
@@ -106,7 +107,7 @@ def test_the_loss_tally_counts_every_game_lost_at_a_guess_once():
     assert result.losses.sum() == result.n - result.successes - result.lost_first_click
     table = result.loss_table()
     assert table["losses"].sum() == result.losses.sum()
-    assert set(table["kind"]) == {"frontier", "off-frontier", "fifty-fifty", "endgame"}
+    assert set(table["kind"]) == set(GUESS_KINDS)
 
 
 def test_strategies_are_named_by_what_differs_and_recorded():
@@ -157,3 +158,79 @@ def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same
     same = (exact_run[1] == guesses) & (exact_run[4] == moves).all(axis=1)
     assert same.mean() > 0.9  # only float ties may differ
     assert np.allclose(exact_run[5][same], chances[same], equal_nan=True)
+
+
+def shape_shares(state, layouts):
+    """Brute force of `fifty_fifty_outlook`: per cell, the layouts in which it is the
+    safe half of a shape's 50/50 (pairs summed, boxes by their largest), and the
+    pseudo-50/50s (every mined layout of the cell puts it in one of a shape)."""
+    height, width = state.board.shape
+    pairs, boxes = np.zeros(width * height), np.zeros(width * height)
+    pseudo = np.zeros(width * height, dtype=bool)
+    mine_chance = layouts.mean(axis=0)
+    for kind, (dx, dy) in enumerate([(1, 0), (0, 1), (1, 1)]):
+        for y, x in product(range(height - dy), range(width - dx)):
+            if kind < 2:
+                halves = ([(x, y)], [(x + dx, y + dy)])
+                ends = [(x - 1 + 3 * dx * e + (1 - dx) * k, y - 1 + 3 * dy * e + dx * k)
+                        for e in (0, 1) for k in range(3)]
+            else:
+                halves = ([(x, y), (x + 1, y + 1)], [(x + 1, y), (x, y + 1)])
+                ends = [(x - 1, y - 1), (x + 2, y - 1), (x - 1, y + 2), (x + 2, y + 2)]
+            cells = [a + b * width for a, b in halves[0] + halves[1]]
+            closing = [a + b * width for a, b in ends if 0 <= a < width and 0 <= b < height]
+            missing = [c for c in closing if not state.flagged[c]]
+            near = [c for c in cells + missing
+                    if state.revealed[state.table[c][state.table[c] >= 0]].any()]
+            if (state.revealed[cells].any() or state.flagged[cells].any()
+                    or state.revealed[closing].any() or not near
+                    or len(missing) > (2 if kind == 2 else 1)):
+                continue
+            first = [a + b * width for a, b in halves[0]]
+            second = [a + b * width for a, b in halves[1]]
+            shares = []
+            for mined, safe in ((first, second), (second, first)):
+                fits = (layouts[:, closing].all(axis=1) & layouts[:, mined].all(axis=1)
+                        & ~layouts[:, safe].any(axis=1))
+                shares.append(fits.mean())
+                for cell in mined:
+                    pseudo[cell] |= fits.mean() > 0 and np.isclose(fits.mean(),
+                                                                   mine_chance[cell])
+            assert np.isclose(shares[0], shares[1])  # a 50/50's mirror fits as well
+            for cell in cells:
+                if kind < 2:
+                    pairs[cell] += shares[0]
+                else:
+                    boxes[cell] = max(boxes[cell], shares[0])
+    return pairs + boxes, pseudo
+
+
+def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them():
+    checked = with_pseudo = 0
+    for state in stall_positions(300, 7):
+        if (~state.revealed & ~state.flagged).sum() > 12:
+            continue
+        layouts = np.array(consistent_layouts(state))
+        height, width = state.board.shape
+        probability = layouts.mean(axis=0).astype(float)
+        probability[state.revealed] = np.nan
+        influence, pseudo = fifty_fifty_outlook(
+            state.numbers, state.table, state.revealed, state.flagged, width,
+            state.board.mines, probability, np.log(len(layouts)), 100_000)
+        expected, expected_pseudo = shape_shares(state, layouts)
+        np.testing.assert_allclose(influence, expected, atol=1e-12)
+        assert (pseudo == expected_pseudo).all()
+        checked += 1
+        with_pseudo += expected_pseudo.any()
+    assert checked >= 100 and with_pseudo >= 10
+
+
+def test_pseudo_fifty_fifties_are_played_as_their_kind_and_only_when_switched_on():
+    layouts = sample_mines("30x16/99", 100, rule="safe-click", click=(0, 0), seed=6)
+    seeds = np.random.SeedSequence(6).spawn(100)
+    pseudo = GUESS_KINDS.index("pseudo-fifty-fifty")
+    played = play_games(layouts, np.zeros(100, dtype=int), seeds=seeds,
+                        strategy=Strategy(pseudo_first=True))
+    assert (played.kinds == pseudo).sum() > 0
+    default = play_games(layouts, np.zeros(100, dtype=int), seeds=seeds)
+    assert (default.kinds == pseudo).sum() == 0

@@ -26,16 +26,18 @@ import numpy as np
 from minestats.frontier import FITS, OVER_BUDGET, analyse_position, flags_and_hidden
 from minestats.game import _flood
 from minestats.play.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
+from minestats.play.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
 
 SAFEST, BEST = 0, 1
 """Policy codes (the order of `minestats.validation.POLICIES`)."""
-FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME = 0, 1, 2, 3
+FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 """Kinds of guess: a frontier cell, a cell off the frontier, one cell of an unavoidable
-50/50, and a cell the exact end game chose."""
+50/50, a cell the exact end game chose, and a pseudo-50/50
+(`minestats.play.fifty_fifty`)."""
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
- FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT) = range(8)
+ FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST) = range(10)
 """Positions in the kernel's ``settings`` array (`minestats.play.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -166,64 +168,6 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
 
 
 @numba.njit(cache=True)
-def _fifty_fifty(numbers, table, revealed, flagged):
-    """Return the cells of an unavoidable 50/50, as ``(a, b)``; ``(-1, -1)`` if there is none.
-
-    Two unknown cells a and b form one when a revealed number needs exactly one mine
-    among its unknown neighbours, which are exactly a and b (so one of them is a
-    mine), and nothing can tell them apart: every revealed number next to one is next
-    to the other, and so is every other unknown cell. Whatever is opened later shows
-    the same numbers whichever of the two is the mine, so one of them must be guessed
-    at even odds some time.
-    """
-    cells = revealed.size
-    slots = table.shape[1]
-    for cell in range(cells):
-        if not revealed[cell]:
-            continue
-        a = b = -1
-        need = numbers[cell]
-        hidden = 0
-        for t in range(slots):
-            j = table[cell, t]
-            if j < 0:
-                break
-            if flagged[j]:
-                need -= 1
-            elif not revealed[j]:
-                hidden += 1
-                if a < 0:
-                    a = j
-                else:
-                    b = j
-        if hidden != 2 or need != 1:
-            continue
-        alike = True
-        for first, second in ((a, b), (b, a)):
-            for t in range(slots):
-                j = table[first, t]
-                if j < 0:
-                    break
-                if j == first or j == second or flagged[j]:
-                    continue
-                if revealed[j] and numbers[j] == 0:
-                    continue
-                found = False
-                for u in range(slots):
-                    if table[second, u] == j:
-                        found = True
-                        break
-                if not found:
-                    alike = False
-                    break
-            if not alike:
-                break
-        if alike:
-            return a, b
-    return -1, -1
-
-
-@numba.njit(cache=True)
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
           settings, scratch):
     fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
@@ -239,6 +183,19 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
                 keys[0, i] = -probability[cells[i]]
             return _pick(cells, keys), ENDGAME
     unknown = np.flatnonzero(~revealed & ~flagged)
+    fifty_fifty_weight = settings[FIFTY_FIFTY_WEIGHT] / 1e6
+    if fifty_fifty_weight > 0 or settings[PSEUDO_FIRST]:
+        influence, pseudo = fifty_fifty_outlook(numbers, table, revealed, flagged, width,
+                                                mines, probability, log_solutions, fast_budget)
+        if settings[PSEUDO_FIRST] and pseudo.any():
+            cells = np.flatnonzero(pseudo)
+            keys = np.empty((2, cells.size))
+            for i in range(cells.size):
+                keys[0, i] = -probability[cells[i]]
+                keys[1, i] = -_unknown_neighbours(cells[i], table, revealed, flagged)
+            return _pick(cells, keys), PSEUDO
+    else:
+        influence = np.zeros(revealed.size)
     safety = np.empty(unknown.size)
     crowd = np.empty(unknown.size, dtype=np.int64)
     frontier = np.zeros(unknown.size, dtype=np.bool_)
@@ -252,14 +209,15 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
                 break
             if revealed[j] and numbers[j] > 0:
                 frontier[i] = True
+    standing = safety + fifty_fifty_weight * influence[unknown]
     threshold = candidate_share * safety.max() - _TIE
     by_crowd = np.argsort(crowd, kind="mergesort")
-    order = by_crowd[np.argsort(-safety[by_crowd], kind="mergesort")]
+    order = by_crowd[np.argsort(-standing[by_crowd], kind="mergesort")]
     chosen = np.empty(max_candidates, dtype=np.int64)
     ranks = np.empty(max_candidates, dtype=np.int64)
     count = off_frontier = 0
     for rank in order:
-        if safety[rank] < threshold or count >= max_candidates:
+        if standing[rank] < threshold or count >= max_candidates:
             break
         if not frontier[rank]:
             if off_frontier >= off_frontier_cells:
@@ -285,10 +243,12 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     keys = np.empty((4, picked.size))
     for i in range(picked.size):
         k = picked[i]
-        keys[0, i] = survive[k] * (1 + progress_weight * progress[k])
+        rank = ranks[k]
+        keys[0, i] = (survive[k] * (1 + progress_weight * progress[k])
+                      * (1 + fifty_fifty_weight * influence[unknown[rank]] / safety[rank]))
         keys[1, i] = progress[k]
-        keys[2, i] = safety[ranks[k]]
-        keys[3, i] = -crowd[ranks[k]]
+        keys[2, i] = safety[rank]
+        keys[3, i] = -crowd[rank]
     cell = _pick(chosen[picked], keys)
     for i in range(count):
         if chosen[i] == cell:
@@ -389,7 +349,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
         if status == OVER_BUDGET:
             log_solutions = _position(numbers, table, revealed, flagged, width, mines,
                                       settings[FAST_BUDGET], probability, scratch)
-        a, b = _fifty_fifty(numbers, table, revealed, flagged)
+        a, b = unavoidable_pair(numbers, table, revealed, flagged)
         if policy == SAFEST:
             cell = _safest(table, revealed, flagged, probability)
             kind = FRONTIER
@@ -441,7 +401,7 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
         The deductions' search budget (past it the game is ``capped`` at that stall).
     settings : numpy.ndarray of int64
         ``best``'s settings (`minestats.play.player.Strategy`), at the positions
-        `FAST_BUDGET` ... `FIFTY_FIFTY_FIRST`; the candidate share in millionths.
+        `FAST_BUDGET` ... `PSEUDO_FIRST`; the shares and weights in millionths.
     seeds : numpy.ndarray of int64, shape (games,)
         Each game's tie-break seed.
 
@@ -454,7 +414,8 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
     chances : numpy.ndarray of float64, shape (games, cells)
         The mine probability of each guess when it was made.
     kinds : numpy.ndarray of int8, shape (games, cells)
-        The kind of each guess (`FRONTIER`, `OFF_FRONTIER`, `FIFTY_FIFTY`, `ENDGAME`).
+        The kind of each guess (`FRONTIER`, `OFF_FRONTIER`, `FIFTY_FIFTY`, `ENDGAME`,
+        `PSEUDO`).
     """
     games, cells = layouts.shape
     outcomes = np.empty(games, dtype=np.int64)

@@ -1,0 +1,305 @@
+"""Where 50/50s are, and where they may yet form: the guesses that no play can avoid.
+
+Two unknown cells form a 50/50 when one of them is a mine and nothing the player
+can ever open tells which: every cell next to one of them is next to the other, or
+is a mine. It costs an even guess sooner or later, whatever the player does, so a
+strong player guesses it at once (its answer may still inform its neighbours) and
+prefers, among nearly safe guesses, the cells that may stop one from forming.
+
+`unavoidable_pair` finds a 50/50 that has formed: a number that needs one mine in
+exactly two cells that nothing can tell apart. `fifty_fifty_outlook` looks at the
+shapes where one may form, a pair of adjacent cells or a 2x2 box (whose mines lie
+on one diagonal or the other), and counts in how many of the layouts that fit it
+forms. A shape can form only where every cell beside one end of the pair (a corner
+of the box) but not the other is a mine or off the board; those *closing* cells
+are revealed in none of its layouts, and the mirror image of each layout (the
+shape's mines swapped with its safe cells) fits as well, so the chance that a cell
+is safe in a 50/50 of the shape is the chance of one orientation. A cell whose
+every mined layout puts it in such a 50/50 is a *pseudo-50/50*: it is safe, or it
+is one half of a guess that must be made some time, so it may as well be made now.
+
+References
+----------
+.. [1] D. N. Hill, "JSMinesweeper", https://github.com/DavidNHill/JSMinesweeper
+   (the strongest published player; its guess ranking weighs 50/50 influence and
+   plays pseudo-50/50s at once).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from minestats.frontier import FITS, analyse_position
+
+__all__ = ["PAIR_MISSING", "BOX_MISSING", "fifty_fifty_outlook", "unavoidable_pair"]
+
+PAIR_MISSING = 1
+"""A pair is looked at when at most this many of its closing cells are not yet flagged."""
+BOX_MISSING = 2
+"""A 2x2 box is looked at when at most this many of its closing cells are not yet flagged."""
+_PSEUDO_TOLERANCE = 1e-9
+"""A cell is a pseudo-50/50 when its mine probability exceeds its chance of being the
+mine of a 50/50 by at most this (float error)."""
+
+
+@numba.njit(cache=True)
+def unavoidable_pair(numbers, table, revealed, flagged):
+    """Return the cells of an unavoidable 50/50, as ``(a, b)``; ``(-1, -1)`` if there is none.
+
+    Two unknown cells a and b form one when a revealed number needs exactly one mine
+    among its unknown neighbours, which are exactly a and b (so one of them is a
+    mine), and nothing can tell them apart: every revealed number next to one is next
+    to the other, and so is every other unknown cell. Whatever is opened later shows
+    the same numbers whichever of the two is the mine, so one of them must be guessed
+    at even odds some time.
+
+    Parameters
+    ----------
+    numbers : numpy.ndarray of int8, shape (cells,)
+    table : numpy.ndarray of int64
+        The neighbour table (`minestats.game.neighbour_table`).
+    revealed, flagged : numpy.ndarray of bool, shape (cells,)
+
+    Returns
+    -------
+    a, b : int
+
+    Examples
+    --------
+    >>> from minestats.game import neighbour_counts, neighbour_table
+    >>> layout = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
+    >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
+    >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)
+    >>> unavoidable_pair(numbers, neighbour_table(2, 3), revealed, np.zeros(6, bool))
+    (4, 5)
+    """
+    cells = revealed.size
+    slots = table.shape[1]
+    for cell in range(cells):
+        if not revealed[cell]:
+            continue
+        a = b = -1
+        need = numbers[cell]
+        hidden = 0
+        for t in range(slots):
+            j = table[cell, t]
+            if j < 0:
+                break
+            if flagged[j]:
+                need -= 1
+            elif not revealed[j]:
+                hidden += 1
+                if a < 0:
+                    a = j
+                else:
+                    b = j
+        if hidden != 2 or need != 1:
+            continue
+        alike = True
+        for first, second in ((a, b), (b, a)):
+            for t in range(slots):
+                j = table[first, t]
+                if j < 0:
+                    break
+                if j == first or j == second or flagged[j]:
+                    continue
+                if revealed[j] and numbers[j] == 0:
+                    continue
+                found = False
+                for u in range(slots):
+                    if table[second, u] == j:
+                        found = True
+                        break
+                if not found:
+                    alike = False
+                    break
+            if not alike:
+                break
+        if alike:
+            return a, b
+    return -1, -1
+
+
+@numba.njit(cache=True)
+def _shape(kind, x, y, width, height, members, closing):
+    """Fill the cells of shape ``kind`` at ``(x, y)`` and its closing cells on the board.
+
+    Kind 0 is the pair (x, y), (x + 1, y); kind 1 the pair (x, y), (x, y + 1); kind 2
+    the box with corner (x, y), its members in diagonal order: (x, y), (x + 1, y + 1)
+    and then (x + 1, y), (x, y + 1). Return ``(members, closing)`` counts, or
+    ``(0, 0)`` when the shape leaves the board.
+    """
+    if kind == 0:
+        if x + 1 >= width:
+            return 0, 0
+        members[0], members[1] = x + y * width, x + 1 + y * width
+        count = 0
+        for dx in (-1, 2):
+            for dy in (-1, 0, 1):
+                if 0 <= x + dx < width and 0 <= y + dy < height:
+                    closing[count] = x + dx + (y + dy) * width
+                    count += 1
+        return 2, count
+    if kind == 1:
+        if y + 1 >= height:
+            return 0, 0
+        members[0], members[1] = x + y * width, x + (y + 1) * width
+        count = 0
+        for dy in (-1, 2):
+            for dx in (-1, 0, 1):
+                if 0 <= x + dx < width and 0 <= y + dy < height:
+                    closing[count] = x + dx + (y + dy) * width
+                    count += 1
+        return 2, count
+    if x + 1 >= width or y + 1 >= height:
+        return 0, 0
+    members[0], members[1] = x + y * width, x + 1 + (y + 1) * width
+    members[2], members[3] = x + 1 + y * width, x + (y + 1) * width
+    count = 0
+    for dx, dy in ((-1, -1), (2, -1), (-1, 2), (2, 2)):
+        if 0 <= x + dx < width and 0 <= y + dy < height:
+            closing[count] = x + dx + (y + dy) * width
+            count += 1
+    return 4, count
+
+
+@numba.njit(cache=True)
+def _touches(cell, table, revealed):
+    for t in range(table.shape[1]):
+        j = table[cell, t]
+        if j < 0:
+            break
+        if revealed[j]:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total, budget,
+                       probability, scratch):
+    """P(the cells of ``mined`` are mines) and the probabilities given that, or (0, ...)."""
+    status, log_solutions, _, _ = analyse_position(numbers, table, revealed, mined, width,
+                                                   mines, budget, True, True, probability,
+                                                   scratch[0], scratch[1])
+    if status != FITS:
+        return 0.0
+    return math.exp(log_solutions - log_total)
+
+
+@numba.njit(cache=True)
+def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probability,
+                        log_total, budget):
+    """Chance that each cell is safe in a 50/50 that may form, and the pseudo-50/50s.
+
+    Only shapes next to the revealed area are looked at (a cell of the shape, or a
+    closing cell not yet flagged, touches a revealed cell); far from it a 50/50 is
+    about as likely as any other pattern of unknown cells and no guess now decides
+    it. A position whose count passes ``budget`` leaves its shape out.
+
+    Parameters
+    ----------
+    numbers, table, revealed, flagged
+        The position, as for `unavoidable_pair`.
+    width, mines : int
+        Board width and total mines, flags included.
+    probability : numpy.ndarray of float64, shape (cells,)
+        The position's mine probabilities (`minestats.frontier.analyse_position`).
+    log_total : float
+        Natural log of the number of layouts that fit the position.
+    budget : int
+        The search budget of each count.
+
+    Returns
+    -------
+    influence : numpy.ndarray of float64, shape (cells,)
+        For each cell, the chance that it is safe and the safe half of a 50/50 that
+        may form: summed over the pairs it belongs to, plus the largest over the
+        boxes.
+    pseudo : numpy.ndarray of bool, shape (cells,)
+        The pseudo-50/50s: cells that are mines only as one half of a 50/50 of some
+        shape.
+
+    Examples
+    --------
+    The bottom row of a 2x3 board, under two 1s: nothing can tell its cells apart.
+
+    >>> from minestats.game import neighbour_counts, neighbour_table
+    >>> layout = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
+    >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
+    >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)
+    >>> probability = np.array([np.nan] * 4 + [0.5, 0.5])
+    >>> influence, pseudo = fifty_fifty_outlook(
+    ...     numbers, neighbour_table(2, 3), revealed, np.zeros(6, bool), 2, 1,
+    ...     probability, np.log(2), 10_000)
+    >>> influence[4:].round(3).tolist(), np.flatnonzero(pseudo).tolist()
+    ([0.5, 0.5], [4, 5])
+    """
+    cells = revealed.size
+    height = cells // width
+    influence = np.zeros(cells)
+    box_influence = np.zeros(cells)
+    pseudo = np.zeros(cells, dtype=np.bool_)
+    left = mines - flagged.sum()
+    members = np.empty(4, dtype=np.int64)
+    closing = np.empty(6, dtype=np.int64)
+    mined = flagged.copy()
+    given = np.empty(cells)
+    scratch = np.empty((2, cells), dtype=np.int64)
+    for kind in range(3):
+        size = 4 if kind == 2 else 2
+        allowed = BOX_MISSING if kind == 2 else PAIR_MISSING
+        for y in range(height):
+            for x in range(width):
+                n_members, n_closing = _shape(kind, x, y, width, height, members, closing)
+                if n_members == 0:
+                    continue
+                usable, near = True, False
+                for k in range(n_members):
+                    cell = members[k]
+                    if revealed[cell] or flagged[cell]:
+                        usable = False
+                    elif _touches(cell, table, revealed):
+                        near = True
+                missing = 0
+                for k in range(n_closing):
+                    cell = closing[k]
+                    if revealed[cell]:
+                        usable = False
+                    elif not flagged[cell]:
+                        missing += 1
+                        if _touches(cell, table, revealed):
+                            near = True
+                if not usable or not near or missing > allowed or missing + size // 2 > left:
+                    continue
+                # One orientation: the closing cells and the first half mined, the rest safe.
+                for k in range(n_closing):
+                    mined[closing[k]] = True
+                for k in range(size // 2):
+                    mined[members[k]] = True
+                chance = _chance_with_mines(numbers, table, revealed, mined, width, mines,
+                                            log_total, budget, given, scratch)
+                if size == 2:
+                    share = chance * (1.0 - given[members[1]])
+                elif chance > 0:
+                    first, second = given[members[2]], given[members[3]]
+                    mined[members[2]] = True
+                    both = _chance_with_mines(numbers, table, revealed, mined, width, mines,
+                                              log_total, budget, given, scratch)
+                    share = max(0.0, chance * (1.0 - first - second) + both * given[members[3]])
+                else:
+                    share = 0.0
+                mined[:] = flagged
+                if share <= 0:
+                    continue
+                for k in range(n_members):
+                    cell = members[k]
+                    if size == 2:
+                        influence[cell] += share
+                    else:
+                        box_influence[cell] = max(box_influence[cell], share)
+                    if probability[cell] - share <= _PSEUDO_TOLERANCE:
+                        pseudo[cell] = True
+    return influence + box_influence, pseudo
