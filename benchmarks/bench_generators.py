@@ -30,8 +30,8 @@ from minestats.generators import (
     generate_no_guess,
     generate_no_guess_batch,
 )
-from minestats.runs.seeds import seed_label
 from minestats.runs.sweeps import grid_seeds
+from minestats.seeds import seed_label
 
 CLICK = "centre"
 

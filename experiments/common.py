@@ -27,7 +27,7 @@ from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.rules import RULES
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
-from minestats.runs.seeds import as_seed_sequence, seed_from_text
+from minestats.seeds import as_seed_sequence, seed_from_text
 from minestats.stats import format_p_value, homogeneity_test, wilson_interval
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 

@@ -93,8 +93,8 @@ from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.plots import plot_probability_map, plot_z_map
 from minestats.rules import placement_cells
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
-from minestats.runs.seeds import seed_label
 from minestats.sampling import sample_mines
+from minestats.seeds import seed_label
 from minestats.solvers import solve_batch
 from minestats.stats import (
     P_VALUE_FLOOR,

@@ -25,9 +25,9 @@ from math import comb
 
 import numpy as np
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.rules import check_rule, max_mines
-from minestats.validation import check_board, check_map_size, check_rule_name
+from minestats.validation import check_map_size, check_rule_name
 
 __all__ = ["opening_probability", "opening_probability_map", "winxp_offset"]
 
@@ -47,7 +47,7 @@ def winxp_offset(board: Board, click) -> int:
     >>> winxp_offset(EXPERT, "centre")  # first neighbour (14, 7) has index 224
     224
     """
-    board = check_board(board)
+    board = resolve_board(board)
     index = board.index(click)
     neighbours = board.closed_neighbourhood(click)
     neighbours = neighbours[neighbours != index]
@@ -117,7 +117,7 @@ def opening_probability(board: Board, click, *, rule: str) -> Fraction:
     ...     EXPERT, (0, 0), rule="uniform")
     True
     """
-    board = check_board(board)
+    board = resolve_board(board)
     x, y = check_rule(board, click, rule)
     n, m = board.cells, board.mines
     k = len(board.closed_neighbourhood((x, y)))
@@ -188,7 +188,7 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
     >>> grid.shape, round(float(grid[4, 4]), 4), round(float(grid[0, 0]), 4)
     ((9, 9), 0.2855, 0.584)
     """
-    board = check_board(board)
+    board = resolve_board(board)
     check_map_size(board)
     check_rule_name(rule)
     fewest = min(max_mines(board, click, rule) for click in ((0, 0), board.centre))

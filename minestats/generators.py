@@ -20,7 +20,7 @@ never loop forever and never return an unverified board.
 
 A generator is deterministic given its seed: an int, a `numpy.random.SeedSequence`,
 or a string such as a date (``"2026-11-29"``), which is mapped portably to an int
-(SHA-256 of its UTF-8 bytes, read big-endian; see `minestats.runs.seeds`), so a
+(SHA-256 of its UTF-8 bytes, read big-endian; see `minestats.seeds`), so a
 "daily board" is the same board on every machine. Only the time limit depends on
 the machine: it can turn a success into a failure, never into another board.
 """
@@ -34,19 +34,18 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.perturb import perturb_once
+from minestats.rules import check_click
 from minestats.runs.chunks import chunk_seeds
-from minestats.runs.seeds import resolve_seed, seed_label
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
+from minestats.seeds import resolve_seed, seed_label
 from minestats.solvers import SolverOptions, solve
 from minestats.stats import ProportionResult
 from minestats.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_MAX_CONFIGURATIONS,
-    check_board,
-    check_click,
     check_count,
     check_n,
     check_timeout,
@@ -98,7 +97,7 @@ class _Config:
 
 def _config(board, click, method, solver, rule, use_mine_count, max_configurations,
             max_tries, timeout, patience) -> _Config:
-    board = check_board(board)
+    board = resolve_board(board)
     if method not in METHODS:
         raise ValueError(f"method {method!r} is not one of {', '.join(METHODS)}")
     options = SolverOptions(solver, use_mine_count, max_configurations)
@@ -124,7 +123,7 @@ class NoGuessResult:
     timeout : float or None
     patience : int
     seed : int or str
-        Seed label (see `minestats.runs.seeds.resolve_seed`).
+        Seed label (see `minestats.seeds.resolve_seed`).
     mines : numpy.ndarray of bool, shape (height, width), or None
         The verified layout (read-only), or None when ``ok`` is False.
     ok : bool
@@ -291,7 +290,7 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
     rule : str, optional
         First-click rule that places the mines (default ``'safe-opening'``).
     seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        See `minestats.runs.seeds`; a date string gives a daily board.
+        See `minestats.seeds`; a date string gives a daily board.
     max_tries : int, optional
         Most placements to draw (``perturb``: regenerations count).
     timeout : float or None, optional
@@ -420,7 +419,7 @@ class NoGuessBatch(ProportionResult):
     Board ``k`` of chunk ``i`` was generated from child ``k`` of chunk ``i``'s seed
     sequence (seed label ``"seed/i/k"``): `generate_no_guess` with
     ``seed=SeedSequence(as_seed_sequence(seed).entropy, spawn_key=(i, k))`` (see
-    `minestats.runs.seeds`)
+    `minestats.seeds`)
     returns the same board.
 
     Attributes
@@ -531,7 +530,7 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     n : int
         Boards to generate.
     seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the batch (see `minestats.runs.seeds`).
+        Seed of the batch (see `minestats.seeds`).
     chunk_size : int, optional
         Boards per chunk.
     workers : int, executor or map-like callable, optional

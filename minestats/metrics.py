@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.game import bbbv
-from minestats.runs.seeds import resolve_seed
+from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
+from minestats.seeds import resolve_seed
 from minestats.stats import ProportionResult
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_board, check_click, check_n
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_QUANTILES", "BBBVHistogram", "BBBVShare",
            "bbbv_histogram"]
@@ -224,7 +225,7 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     >>> share["share"], share["ci_high"]
     (1.0, 1.0)
     """
-    board = check_board(board)
+    board = resolve_board(board)
     click = check_click(board, click, rule)
     n = check_n(n)
     seed_sequence, label = resolve_seed(seed)

@@ -7,20 +7,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.exact import opening_probability, opening_probability_map
-from minestats.runs.seeds import resolve_seed
+from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import count_openings, count_openings_all_clicks
+from minestats.seeds import resolve_seed
 from minestats.stats import ProportionResult, holm_reject, two_sided_p_values, z_scores
-from minestats.validation import (
-    DEFAULT_ALPHA,
-    DEFAULT_CONFIDENCE_LEVEL,
-    check_board,
-    check_click,
-    check_n,
-    check_rule_name,
-)
+from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_n, check_rule_name
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
 
@@ -130,7 +124,7 @@ def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAUL
         ``(x, y)``, ``"centre"`` or ``"corner"``; None (default) simulates every
         position at once (see `minestats.sampling.count_openings_all_clicks`).
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.runs.seeds`). None draws fresh entropy, recorded
+        Seed of the run (`minestats.seeds`). None draws fresh entropy, recorded
         in the result's ``seed``.
     chunk_size : int, optional
         Boards per chunk. The result depends on (seed, n, chunk_size) only.
@@ -157,7 +151,7 @@ def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAUL
     >>> bool(low < result.exact < high)
     True
     """
-    board = check_board(board)
+    board = resolve_board(board)
     n = check_n(n)
     if click is None:
         exact = opening_probability_map(board, rule=check_rule_name(rule))

@@ -27,13 +27,14 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
 from minestats.play.player import Strategy, play_games
 from minestats.play.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
-from minestats.runs.seeds import resolve_seed
+from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
+from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import (
     ConfidenceInterval,
@@ -45,8 +46,6 @@ from minestats.stats import (
 from minestats.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_MAX_CONFIGURATIONS,
-    check_board,
-    check_click,
     check_count,
     check_n,
     check_policy,
@@ -430,7 +429,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     n : int
         Boards to draw; every contender plays every board.
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.runs.seeds`). Each contender's count equals the
+        Seed of the run (`minestats.seeds`). Each contender's count equals the
         count of `pass_rate` (or `win_rate`) with the same seed, n and chunk size.
     chunk_size : int, optional
         Boards per chunk; default 2,000 for solvers and 200 for policies. The result
@@ -473,7 +472,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     default_rule, default_click, default_chunk_size = DEFAULTS[kind]
     rule = default_rule if rule is None else rule
     click = default_click if click is None else click
-    board = check_board(board)
+    board = resolve_board(board)
     click = check_click(board, click, rule)
     n = check_n(n)
     chunk_size = check_count("chunk_size",

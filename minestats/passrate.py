@@ -14,19 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board
-from minestats.runs.seeds import child_label, resolve_seed
+from minestats.board import Board, resolve_board
+from minestats.rules import check_click
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import sample_mines
+from minestats.seeds import child_label, resolve_seed
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import ProportionResult
-from minestats.validation import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_MAX_CONFIGURATIONS,
-    check_board,
-    check_click,
-    check_n,
-)
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_MAX_CONFIGURATIONS, check_n
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
 
@@ -110,7 +105,7 @@ def _pass_rate_chunk(config, size, seed_sequence):
 
 
 def _config(board, solver, rule, click, use_mine_count, max_configurations):
-    board = check_board(board)
+    board = resolve_board(board)
     options = SolverOptions(solver, use_mine_count, max_configurations)
     click = check_click(board, click, rule)
     return (board, rule, click, options.solver, options.use_mine_count,
@@ -144,7 +139,7 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
     n : int
         Boards to draw.
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.runs.seeds`); None draws fresh entropy,
+        Seed of the run (`minestats.seeds`); None draws fresh entropy,
         recorded in the result.
     use_mine_count : bool, optional
         Let the solver use the total mine count (``single-point`` never does).
@@ -199,7 +194,7 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
         Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so
         ``pass_rate(**grid[i], seed=SeedSequence(entropy, spawn_key=(i,)))`` repeats
-        it, where ``entropy`` is that of `minestats.runs.seeds.as_seed_sequence`.
+        it, where ``entropy`` is that of `minestats.seeds.as_seed_sequence`.
 
     Returns
     -------

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.validation import RULES, check_board, check_rule_name
+from minestats.board import Board, resolve_board
+from minestats.validation import RULES, check_rule_name
 
-__all__ = ["RULES", "check_rule", "max_mines", "placement_cells"]
+__all__ = ["RULES", "check_click", "check_rule", "max_mines", "placement_cells"]
 
 
 def max_mines(board: Board, click, rule: str) -> int:
@@ -36,7 +36,7 @@ def max_mines(board: Board, click, rule: str) -> int:
     77
     """
     check_rule_name(rule)
-    board = check_board(board)
+    board = resolve_board(board)
     k = len(board.closed_neighbourhood(click))
     return {"uniform": board.cells, "safe-click": board.cells - 1,
             "safe-opening": board.cells - k, "winxp": board.cells - 1}[rule]
@@ -65,7 +65,7 @@ def check_rule(board: Board, click, rule: str) -> tuple[int, int]:
     ValueError: mines (1) must be at most 0 for rule 'safe-opening' on 3x3 with click (1, 1)
     """
     check_rule_name(rule)
-    board = check_board(board)
+    board = resolve_board(board)
     click = board.resolve_click(click)
     limit = max_mines(board, click, rule)
     if board.mines > limit:
@@ -89,7 +89,7 @@ def placement_cells(board: Board, click, rule: str) -> np.ndarray:
     >>> placement_cells(Board(3, 2, 1), (0, 0), "safe-opening")
     array([2, 5])
     """
-    board = check_board(board)
+    board = resolve_board(board)
     click = check_rule(board, click, rule)
     allowed = np.ones(board.cells, dtype=bool)
     if rule == "safe-click":
@@ -97,3 +97,26 @@ def placement_cells(board: Board, click, rule: str) -> np.ndarray:
     elif rule == "safe-opening":
         allowed[board.closed_neighbourhood(click)] = False
     return np.flatnonzero(allowed)
+
+
+def check_click(board, click, rule: str | None = None) -> tuple[int, int]:
+    """Return the click as ``(x, y)`` on the board; with a rule, check it can place the mines.
+
+    The board is read by `minestats.board.resolve_board` and the click by
+    `minestats.board.Board.resolve_click`. Given a first-click rule, the board's
+    mines must also fit outside the cells the rule keeps free
+    (`check_rule`).
+
+    Examples
+    --------
+    >>> check_click("expert", "centre"), check_click("beginner", "2,3", "winxp")
+    ((15, 8), (2, 3))
+    >>> check_click("3x3/1", "centre", "safe-opening")
+    Traceback (most recent call last):
+    ...
+    ValueError: mines (1) must be at most 0 for rule 'safe-opening' on 3x3 with click (1, 1)
+    """
+    board = resolve_board(board)
+    if rule is None:
+        return board.resolve_click(click)
+    return check_rule(board, click, rule)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.rules import check_rule, placement_cells
-from minestats.runs.seeds import as_generator
-from minestats.validation import check_board, check_count
+from minestats.seeds import as_generator
+from minestats.validation import check_count
 
 __all__ = [
     "count_openings",
@@ -187,7 +187,7 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
     click : tuple of int or str
         The first click, ``(x, y)``, ``"centre"`` or ``"corner"``.
     seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None
-        Source of randomness (`minestats.runs.seeds.as_generator`): a Generator's
+        Source of randomness (`minestats.seeds.as_generator`): a Generator's
         stream goes on; any other seed starts a new one.
 
     Returns
@@ -205,7 +205,7 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
     >>> bool(layouts[:, 3:6, 3:6].any())
     False
     """
-    board = check_board(board)
+    board = resolve_board(board)
     n = check_count("n", n, minimum=0)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
     generator = as_generator(seed)
@@ -225,7 +225,7 @@ def count_openings(board: Board, n: int, *, rule: str, click, seed=None) -> int:
     >>> count_openings(BEGINNER, 1000, rule="safe-opening", click="centre", seed=0)
     1000
     """
-    board = check_board(board)
+    board = resolve_board(board)
     n = check_count("n", n, minimum=0)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
     in_neighbourhood = np.zeros(board.cells, dtype=bool)
@@ -260,7 +260,7 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, seed=None) -> 
     >>> counts.tolist()
     [[50, 50, 50], [50, 50, 50], [50, 50, 50]]
     """
-    board = check_board(board)
+    board = resolve_board(board)
     n = check_count("n", n, minimum=0)
     for click in ((0, 0), board.centre):
         check_rule(board, click, rule)

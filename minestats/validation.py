@@ -1,12 +1,14 @@
 """Checks of the arguments every entry point takes, and the named defaults they share.
 
 Every public function checks its arguments here, so a bad value gets the same
-message wherever it is passed: ``n`` and other counts, the board (a `Board`, a
-preset name or ``"WxH/M"``), the first-click rule, the click, the solver options and
-the confidence level. Each check returns the value in its canonical form (an int,
-a `Board`, an ``(x, y)`` tuple...) or raises ValueError naming the argument.
+message wherever it is passed: ``n`` and other counts, the first-click rule's name,
+the policy, the solver options and the confidence level. Each check returns the
+value in its canonical form (an int, a string...) or raises ValueError naming the
+argument. The board and the click are read where they are defined
+(`minestats.board.resolve_board`, `minestats.rules.check_click`), so this module,
+at the foundation, imports nothing of the package.
 
-This module imports nothing heavy at load time (no numpy, no numba), so the command
+It imports nothing heavy at load time either (no numpy, no numba), so the command
 line can build its help from the names below without starting the library.
 """
 
@@ -27,8 +29,6 @@ __all__ = [
     "PRESET_SIZES",
     "RULES",
     "SOLVERS",
-    "check_board",
-    "check_click",
     "check_confidence_level",
     "check_count",
     "check_map_size",
@@ -185,19 +185,6 @@ def check_timeout(timeout) -> float | None:
     return float(timeout)
 
 
-def check_board(board):
-    """Return a `~minestats.board.Board` given one, a preset name or ``"WxH/M"``.
-
-    Examples
-    --------
-    >>> check_board("expert"), check_board("8x8/10")
-    (Board(30x16/99), Board(8x8/10))
-    """
-    from minestats.board import resolve_board
-
-    return resolve_board(board)
-
-
 def check_policy(policy) -> str:
     """Return ``policy`` if it is one of `POLICIES`, else raise ValueError.
 
@@ -230,31 +217,6 @@ def check_rule_name(rule) -> str:
     if not isinstance(rule, str) or rule not in RULES:
         raise ValueError(f"rule {rule!r} is not one of {', '.join(RULES)}")
     return rule
-
-
-def check_click(board, click, rule: str | None = None) -> tuple[int, int]:
-    """Return the click as ``(x, y)`` on the board; with a rule, check it can place the mines.
-
-    The board is read by `check_board` and the click by
-    `minestats.board.Board.resolve_click`. Given a first-click rule, the board's
-    mines must also fit outside the cells the rule keeps free
-    (`minestats.rules.check_rule`).
-
-    Examples
-    --------
-    >>> check_click("expert", "centre"), check_click("beginner", "2,3", "winxp")
-    ((15, 8), (2, 3))
-    >>> check_click("3x3/1", "centre", "safe-opening")
-    Traceback (most recent call last):
-    ...
-    ValueError: mines (1) must be at most 0 for rule 'safe-opening' on 3x3 with click (1, 1)
-    """
-    board = check_board(board)
-    if rule is None:
-        return board.resolve_click(click)
-    from minestats.rules import check_rule
-
-    return check_rule(board, click, rule)
 
 
 def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[str, bool, int]:

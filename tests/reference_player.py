@@ -26,7 +26,7 @@ from minestats.inference.probabilities import Position
 from minestats.play.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameMove
 from minestats.play.optimal import LayoutSolver, SearchBudgetExceeded
 from minestats.play.player import GameResult, Move
-from minestats.runs.seeds import as_seed_sequence, seed_label
+from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 from minestats.validation import check_policy

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
-from minestats.runs.seeds import seed_label
+from minestats.seeds import seed_label
 
 
 def test_chunk_plan_and_seeds():

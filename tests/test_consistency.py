@@ -7,14 +7,9 @@ from forced_play import solve_with_forced_cells
 from reference import random_layouts
 
 from minestats.game import neighbour_table
-from minestats.inference import (
-    board_consistency,
-    counts_from_mines,
-    parse_counts,
-    random_counts,
-    reconstruct,
-)
+from minestats.inference import board_consistency, counts_from_mines, random_counts, reconstruct
 from minestats.inference.engine import solve_constraints
+from minestats.io.boards import parse_counts
 from minestats.solvers import solve
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS
 

@@ -12,7 +12,7 @@ from scipy.stats import binomtest, chisquare
 from minestats.board import Board
 from minestats.generators import generate_no_guess, generate_no_guess_batch
 from minestats.rules import placement_cells
-from minestats.runs.seeds import resolve_seed
+from minestats.seeds import resolve_seed
 from minestats.solvers import solve
 from minestats.stats import holm_reject
 

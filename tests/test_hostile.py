@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 import minestats
 from minestats.cli import main
-from minestats.inference import board_consistency, parse_counts, reconstruct
-from minestats.io.boards import from_mbf, parse_position, parse_text
+from minestats.inference import board_consistency, reconstruct
+from minestats.io.boards import from_mbf, parse_counts, parse_position, parse_text
 
 FIXTURES = {
     "board.txt": b"..*.\n....\n*...\n",

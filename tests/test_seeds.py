@@ -7,7 +7,7 @@ import pytest
 from minestats.cli import main
 from minestats.generators import generate_no_guess
 from minestats.passrate import pass_rate
-from minestats.runs.seeds import (
+from minestats.seeds import (
     as_generator,
     as_seed_sequence,
     child_label,

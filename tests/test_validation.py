@@ -2,12 +2,11 @@ import numpy as np
 import pytest
 
 from minestats import opening_probability, opening_probability_map, pass_rate
-from minestats.board import EXPERT, Board
+from minestats.board import EXPERT, Board, resolve_board
+from minestats.rules import check_click
 from minestats.solvers import SolverOptions
 from minestats.validation import (
     MAX_N,
-    check_board,
-    check_click,
     check_confidence_level,
     check_count,
     check_n,
@@ -41,11 +40,11 @@ def test_every_entry_point_gives_the_same_n_message():
 
 
 def test_board_accepts_a_board_a_preset_or_a_size():
-    assert check_board(EXPERT) is EXPERT
-    assert check_board(" Expert ") == Board(30, 16, 99)
-    assert check_board("16x16/40") == Board(16, 16, 40)
+    assert resolve_board(EXPERT) is EXPERT
+    assert resolve_board(" Expert ") == Board(30, 16, 99)
+    assert resolve_board("16x16/40") == Board(16, 16, 40)
     with pytest.raises(ValueError, match="neither a preset"):
-        check_board("huge")
+        resolve_board("huge")
 
 
 def test_every_board_taking_function_accepts_a_preset_name():

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from minestats.board import resolve_board
 from minestats.cli.experiments import REPRODUCE
 from minestats.cli.output import (
     emit_table,
@@ -23,9 +24,9 @@ from minestats.cli.output import (
 from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
 from minestats.generators import generate_no_guess
-from minestats.inference import mine_probabilities, parse_counts, reconstruct
+from minestats.inference import mine_probabilities, reconstruct
 from minestats.inference.probabilities import SearchCapped
-from minestats.io.boards import format_text, parse_position, to_mbf
+from minestats.io.boards import format_text, parse_counts, parse_position, to_mbf
 from minestats.io.index import write_results_index
 from minestats.io.notebooks import render_notebooks
 from minestats.io.results import write_bytes
@@ -35,11 +36,11 @@ from minestats.paired import compare
 from minestats.passrate import pass_rate, pass_rate_sweep
 from minestats.play import play, win_rate
 from minestats.runs.chunks import check_workers
-from minestats.runs.seeds import resolve_seed
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
+from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve
-from minestats.validation import DEFAULT_ALPHA, check_board, check_n, check_policy
+from minestats.validation import DEFAULT_ALPHA, check_n, check_policy
 
 __all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
 
@@ -82,7 +83,7 @@ def _run_context(args):
 
 
 def run_opening(args) -> None:
-    board = check_board(args.board)
+    board = resolve_board(args.board)
     click = board.resolve_click(args.click)
     exact = opening_probability(board, click, rule=args.rule)
     row = {"board": str(board), "rule": args.rule, "click_x": click[0], "click_y": click[1],
@@ -103,7 +104,7 @@ def run_opening(args) -> None:
 
 
 def run_opening_map(args) -> None:
-    board = check_board(args.board)
+    board = resolve_board(args.board)
     if args.n is None:
         grid = opening_probability_map(board, rule=args.rule)
         if args.csv or args.json:
@@ -135,7 +136,7 @@ def _print_holm(result) -> None:
 
 
 def run_simulate(args) -> None:
-    board = check_board(args.board)
+    board = resolve_board(args.board)
     click = None if args.all_clicks else board.resolve_click(args.click)
     with _run_context(args) as options:
         result = simulate_opening(board, rule=args.rule, n=args.n, click=click, seed=args.seed,

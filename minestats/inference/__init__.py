@@ -12,7 +12,6 @@ from minestats.inference.consistency import ConsistencyResult, board_consistency
 from minestats.inference.counts import (
     ReconstructResult,
     counts_from_mines,
-    parse_counts,
     random_counts,
     reconstruct,
 )
@@ -25,7 +24,6 @@ __all__ = [
     "board_consistency",
     "counts_from_mines",
     "mine_probabilities",
-    "parse_counts",
     "random_counts",
     "reconstruct",
 ]

@@ -4,7 +4,8 @@
 and, when the engine's propagation leaves a hard search on a matrix at most
 `~minestats.inference.strips.STRIP_WIDTH` cells across, with the row-by-row program
 of `minestats.inference.strips`; both stop at ``max_configurations`` and then say
-``capped``. The other functions make and read matrices.
+``capped``. The other functions make matrices (`minestats.io.boards.parse_counts`
+reads them from text).
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.inference.engine import Capped, frozen, solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
-from minestats.io.boards import read_grid
-from minestats.runs.seeds import as_generator
+from minestats.seeds import as_generator
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
-__all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_mines", "parse_counts",
-           "random_counts", "reconstruct"]
+__all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_mines", "random_counts",
+           "reconstruct"]
 
 ENGINE_FIRST = 10_000
 """The configurations the engine may spend on a strip before the row-by-row program.
@@ -67,7 +67,7 @@ def random_counts(width: int, height: int, p: float, *, seed=None):
     p : float
         Per-cell mine probability, in [0, 1].
     seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None, optional
-        Random source or seed (`minestats.runs.seeds.as_generator`).
+        Random source or seed (`minestats.seeds.as_generator`).
 
     Returns
     -------
@@ -87,43 +87,6 @@ def random_counts(width: int, height: int, p: float, *, seed=None):
         raise ValueError(f"p ({p!r}) must be a probability in [0, 1]")
     mines = as_generator(seed).random(board.shape) < p
     return counts_from_mines(mines), mines
-
-
-def parse_counts(text: str) -> np.ndarray:
-    r"""Read a count matrix written as whitespace-separated rows of digits 0..9.
-
-    Blank lines are skipped; line numbers in errors count them.
-
-    Raises
-    ------
-    ValueError
-        If there are no rows, a value is not an integer in 0..9, or rows differ in
-        length; the message names the line.
-
-    Examples
-    --------
-    >>> parse_counts("1 2 1\n1 2 1\n")
-    array([[1, 2, 1],
-           [1, 2, 1]])
-    >>> parse_counts("1 2 1\n1 2\n")
-    Traceback (most recent call last):
-    ...
-    ValueError: line 2: row has 2 cells, expected 3 like line 1
-    """
-    def read_row(line):
-        row = []
-        for word in line.split():
-            try:
-                value = int(word)
-            except ValueError:
-                raise ValueError(f"{word!r} is not an integer") from None
-            if not 0 <= value <= 9:
-                raise ValueError(f"value {value} is outside 0..9")
-            row.append(value)
-        return row
-
-    rows = read_grid(text, read_row, what="no rows of counts: the input is empty")
-    return np.array(rows, dtype=np.int64)
 
 
 def _as_counts(counts) -> np.ndarray:

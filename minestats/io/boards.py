@@ -1,4 +1,4 @@
-"""Layouts as text grids and as MBF bytes, both ways.
+"""Layouts as text grids and as MBF bytes, both ways; positions and count matrices as text.
 
 Text grid
     one line per row, ``*`` for a mine and ``.`` for a safe cell; blank lines and
@@ -7,6 +7,10 @@ MBF
     the compact binary board format of Minesweeper Arbiter and tools that read it:
     byte 0 the width, byte 1 the height (1..255 each), bytes 2-3 the number of
     mines (unsigned, big-endian), then two bytes ``x, y`` per mine.
+
+Count matrix
+    one line per row of integers 0..9 separated by white space
+    (`parse_counts`; `minestats.inference.reconstruct` inverts them).
 
 Functions here convert between bool layouts (``[y, x]``, shape ``(height, width)``)
 and ``str``/``bytes``; reading and writing files is left to the caller.
@@ -18,7 +22,8 @@ import numpy as np
 
 from minestats.game import as_layouts
 
-__all__ = ["format_text", "from_mbf", "parse_position", "parse_text", "read_grid", "to_mbf"]
+__all__ = ["format_text", "from_mbf", "parse_counts", "parse_position", "parse_text", "read_grid",
+           "to_mbf"]
 
 
 def format_text(mines) -> str:
@@ -190,3 +195,40 @@ def parse_position(text: str) -> tuple[np.ndarray, np.ndarray]:
     flags = np.isin(grid, ["F", "f"])
     numbers = np.where(np.char.isdigit(grid), grid, "-1").astype(np.int64)
     return numbers, flags
+
+
+def parse_counts(text: str) -> np.ndarray:
+    r"""Read a count matrix written as whitespace-separated rows of digits 0..9.
+
+    Blank lines are skipped; line numbers in errors count them.
+
+    Raises
+    ------
+    ValueError
+        If there are no rows, a value is not an integer in 0..9, or rows differ in
+        length; the message names the line.
+
+    Examples
+    --------
+    >>> parse_counts("1 2 1\n1 2 1\n")
+    array([[1, 2, 1],
+           [1, 2, 1]])
+    >>> parse_counts("1 2 1\n1 2\n")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 2: row has 2 cells, expected 3 like line 1
+    """
+    def read_row(line):
+        row = []
+        for word in line.split():
+            try:
+                value = int(word)
+            except ValueError:
+                raise ValueError(f"{word!r} is not an integer") from None
+            if not 0 <= value <= 9:
+                raise ValueError(f"value {value} is outside 0..9")
+            row.append(value)
+        return row
+
+    rows = read_grid(text, read_row, what="no rows of counts: the input is empty")
+    return np.array(rows, dtype=np.int64)

@@ -56,7 +56,7 @@ from minestats.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.play import kernel
 from minestats.play.endgame import ENDGAME_LAYOUTS
 from minestats.play.kernel import BUG, WON, play_chunk
-from minestats.runs.seeds import as_seed_sequence, seed_label
+from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions
 from minestats.solvers.state import unsound
 from minestats.validation import POLICIES, check_policy

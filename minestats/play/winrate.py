@@ -15,20 +15,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board
+from minestats.board import Board, resolve_board
 from minestats.play.player import GUESS_KINDS, check_strategy, play_games
-from minestats.runs.seeds import as_seed_sequence, seed_label
+from minestats.rules import check_click
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import sample_mines
+from minestats.seeds import as_seed_sequence, seed_label
 from minestats.stats import ProportionResult
-from minestats.validation import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    check_board,
-    check_click,
-    check_count,
-    check_n,
-    check_policy,
-)
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_count, check_n, check_policy
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "LOSS_GUESS_EDGES", "LOSS_PROBABILITY_EDGES", "WinRate",
            "win_rate", "win_rate_sweep"]
@@ -182,7 +176,7 @@ def _win_rate_chunk(config, size, seed_sequence):
 
 def _config(board, rule, click, policy, strategy=None) -> tuple:
     """Check one row and return its ``(board, rule, click, policy, strategy)``."""
-    board = check_board(board)
+    board = resolve_board(board)
     return (board, rule, check_click(board, click, rule), check_policy(policy),
             check_strategy(strategy))
 

@@ -1,6 +1,7 @@
 """Running big computations: seeded chunks, sweeps over a pool or Dask, the chunk store.
 
-- `seeds`: the one seed vocabulary (int, string, SeedSequence, None) and its labels;
+The seeds they draw from are the foundation's (`minestats.seeds`).
+
 - `chunks`: cutting n trials into seeded chunks and mapping them over workers;
 - `sweeps`: many jobs at once, with an optional resumable store;
 - `store`: the SQLite chunk store that makes long runs resumable.
