@@ -20,7 +20,7 @@ from minestats.play.player import GUESS_KINDS, check_strategy, play_games
 from minestats.rules import check_click
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import sample_mines
-from minestats.seeds import as_seed_sequence, seed_label
+from minestats.seeds import child_label, resolve_seed
 from minestats.stats import ProportionResult
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_count, check_n, check_policy
 
@@ -181,22 +181,24 @@ def _config(board, rule, click, policy, strategy=None) -> tuple:
             check_strategy(strategy))
 
 
-def _rows(configs, seeds, *, n, chunk_size, workers, store, progress) -> list[WinRate]:
-    """Play every row's games on the sweep engine and build the results."""
+def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
+          progress) -> list[WinRate]:
+    """Play every row's games on the sweep engine and build the results (``labels``: each
+    row's seed label)."""
     n, chunk_size = check_n(n), check_count("chunk_size", chunk_size)
     totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=int(n),
                       chunk_size=int(chunk_size), workers=workers, store=store,
                       progress=progress)
     results = []
-    for (board, rule, click, policy, strategy), total, sequence in zip(configs, totals, seeds,
-                                                             strict=True):
+    for (board, rule, click, policy, strategy), total, label in zip(configs, totals, labels,
+                                                                    strict=True):
         total = np.asarray(total)
         won, first, guesses, guesses_won, capped, seconds = total[:6].tolist()
         losses = np.rint(total[6:]).astype(np.int64).reshape(_LOSS_SHAPE)
         results.append(WinRate(
             board=board, rule=rule, click=click, policy=policy,
             strategy=strategy.label() if policy == "best" else "", n=int(n),
-            seed=seed_label(sequence), chunk_size=int(chunk_size), successes=int(won),
+            seed=label, chunk_size=int(chunk_size), successes=int(won),
             lost_first_click=int(first), guesses=int(guesses), guesses_won=int(guesses_won),
             capped=int(capped), seconds=float(seconds), losses=losses))
     return results
@@ -239,7 +241,8 @@ def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed
     (100, True)
     """
     config = _config(board, rule, click, policy, strategy)
-    (result,) = _rows([config], [as_seed_sequence(seed)], n=n, chunk_size=chunk_size,
+    sequence, label = resolve_seed(seed)
+    (result,) = _rows([config], [sequence], [label], n=n, chunk_size=chunk_size,
                       workers=workers, store=store, progress=progress)
     return result
 
@@ -275,7 +278,8 @@ def win_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE, workers
     configs = [_config(options["board"], options["rule"], options["click"], options["policy"])
                for options in grid_rows(grid, required=("board",), defaults=defaults,
                                         function="win_rate")]
-    seeds = grid_seeds(seed, len(configs))
-    rows = _rows(configs, seeds, n=n, chunk_size=chunk_size, workers=workers, store=store,
-                 progress=progress)
+    sequence, label = resolve_seed(seed)
+    rows = _rows(configs, grid_seeds(sequence, len(configs)),
+                 [child_label(label, index) for index in range(len(configs))], n=n,
+                 chunk_size=chunk_size, workers=workers, store=store, progress=progress)
     return pd.DataFrame([row.to_dict() for row in rows])
