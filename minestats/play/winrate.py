@@ -183,8 +183,9 @@ def _config(board, rule, click, policy, strategy=None) -> tuple:
 
 def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
           progress) -> list[WinRate]:
-    """Play every row's games on the sweep engine and build the results (``labels``: each
-    row's seed label).
+    """Play every row's games on the sweep engine and build the results.
+
+    ``labels`` holds each row's seed label, as the result records it.
     """
     n, chunk_size = check_n(n), check_count("chunk_size", chunk_size)
     totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=int(n),
