@@ -47,6 +47,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.result import Result
 from minestats.stats import ConfidenceInterval
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 
@@ -98,8 +99,8 @@ def _short_float(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.4g}"
 
 
-@dataclass(frozen=True, repr=False, eq=False)  # arrays inside: compare by identity
-class PassRateCurve:
+@dataclass(frozen=True, repr=False, eq=False)
+class PassRateCurve(Result):
     """Result of `fit_pass_rate_curve`: a fitted pass-rate curve, its checks and its ED50.
 
     Attributes

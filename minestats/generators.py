@@ -36,6 +36,7 @@ import pandas as pd
 
 from minestats.board import Board, resolve_board
 from minestats.perturb import perturb_once
+from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.chunks import chunk_seeds
 from minestats.runs.sweeps import run_jobs
@@ -109,8 +110,8 @@ def _config(board, click, method, solver, rule, use_mine_count, max_configuratio
                    timeout=check_timeout(timeout), patience=check_count("patience", patience))
 
 
-@dataclass(frozen=True)
-class NoGuessResult:
+@dataclass(frozen=True, eq=False)
+class NoGuessResult(Result):
     """Outcome of `generate_no_guess`: the board (or failure), the effort, the inputs.
 
     Attributes
@@ -152,7 +153,7 @@ class NoGuessResult:
     timeout: float | None
     patience: int
     seed: int | str
-    mines: np.ndarray | None = field(repr=False, compare=False)
+    mines: np.ndarray | None = field(repr=False)
     ok: bool
     tries: int
     rounds: int
@@ -412,7 +413,7 @@ def _batch_chunk(config, size, seed_sequence):
                     for board_seed in chunk_seeds(seed_sequence, size)])])
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class NoGuessBatch(ProportionResult):
     """Outcome of `generate_no_guess_batch`: per-board arrays and the inputs.
 
@@ -456,12 +457,12 @@ class NoGuessBatch(ProportionResult):
     n: int
     seed: int | str
     chunk_size: int
-    mines: np.ndarray = field(repr=False, compare=False)
-    ok: np.ndarray = field(repr=False, compare=False)
-    tries: np.ndarray = field(repr=False, compare=False)
-    rounds: np.ndarray = field(repr=False, compare=False)
-    perturbations: np.ndarray = field(repr=False, compare=False)
-    seconds: np.ndarray = field(repr=False, compare=False)
+    mines: np.ndarray = field(repr=False)
+    ok: np.ndarray = field(repr=False)
+    tries: np.ndarray = field(repr=False)
+    rounds: np.ndarray = field(repr=False)
+    perturbations: np.ndarray = field(repr=False)
+    seconds: np.ndarray = field(repr=False)
 
     @property
     def successes(self) -> int:

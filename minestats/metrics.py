@@ -19,6 +19,7 @@ import pandas as pd
 
 from minestats.board import Board, resolve_board
 from minestats.game import bbbv
+from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
@@ -34,7 +35,7 @@ DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 """The quantiles of `BBBVHistogram.summary` (columns ``q05`` ... ``q95``)."""
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class BBBVShare(ProportionResult):
     """Share of a histogram's boards with ``low <= 3BV <= high`` (`BBBVHistogram.share`).
 
@@ -61,8 +62,8 @@ class BBBVShare(ProportionResult):
                 "confidence_level": confidence_level, "seed": self.seed}
 
 
-@dataclass(frozen=True)
-class BBBVHistogram:
+@dataclass(frozen=True, eq=False)
+class BBBVHistogram(Result):
     """Result of `bbbv_histogram`: how many drawn boards had each 3BV, with the inputs.
 
     Attributes
@@ -88,7 +89,7 @@ class BBBVHistogram:
     n: int
     seed: int | str
     chunk_size: int
-    counts: np.ndarray = field(repr=False, compare=False)
+    counts: np.ndarray = field(repr=False)
 
     @property
     def values(self) -> np.ndarray:

@@ -31,6 +31,7 @@ from minestats.board import Board, resolve_board
 from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
 from minestats.play.player import Strategy, play_games
 from minestats.play.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
+from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
 from minestats.sampling import sample_mines
@@ -83,8 +84,8 @@ def solver_label(options: SolverOptions) -> str:
     return options.solver + (f" ({', '.join(notes)})" if notes else "")
 
 
-@dataclass(frozen=True)
-class PairedComparison:
+@dataclass(frozen=True, eq=False)
+class PairedComparison(Result):
     """Two contenders on the same ``n`` boards: their 2x2 table and what follows from it.
 
     Attributes
@@ -201,8 +202,8 @@ class PairedComparison:
         }
 
 
-@dataclass(frozen=True, repr=False)
-class Comparison:
+@dataclass(frozen=True, repr=False, eq=False)
+class Comparison(Result):
     """Result of `compare`: ``k`` contenders on the same ``n`` boards, with the inputs.
 
     Attributes

@@ -28,7 +28,7 @@ __all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
 DEFAULT_CHUNK_SIZE = 2_000
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class PassRate(ProportionResult):
     """Result of `pass_rate`: how many boards a solver finished, with its inputs.
 

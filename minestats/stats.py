@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.result import Result
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 
 __all__ = ["P_VALUE_FLOOR", "ConfidenceInterval", "Difference", "Homogeneity",
@@ -778,10 +779,11 @@ def _short(value):
     return repr(value)
 
 
-class ProportionResult:
+class ProportionResult(Result):
     """Base of the results that count ``successes`` out of ``n`` trials.
 
-    A subclass is a frozen dataclass with fields (or properties) ``successes`` and
+    A subclass is a frozen dataclass (``eq=False``: equality and hashing are those of
+    `minestats.result.Result`) with fields (or properties) ``successes`` and
     ``n``; this base adds the proportion, its interval, a table row (``to_dict``,
     which a subclass extends with its inputs), ``to_frame`` and a short repr (arrays
     show their shape only). ``successes`` may be an array (one count per click position,
@@ -790,7 +792,7 @@ class ProportionResult:
     Examples
     --------
     >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True, repr=False)
+    >>> @dataclass(frozen=True, repr=False, eq=False)
     ... class Coin(ProportionResult):
     ...     successes: int
     ...     n: int

@@ -17,7 +17,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "minestats"
 
 LAYERS = [
-    {"validation", "seeds", "bitsets"},  # foundations: argument checks, the seed vocabulary
+    {"validation", "seeds", "result", "bitsets"},  # foundations: checks, seeds, results
     {"board", "stats", "runs"},  # the board; statistics; running chunks, sweeps, the store
     {"rules", "game", "fits"},  # first-click rules; the game's mechanics; fitted curves
     {"exact", "sampling", "frontier", "perturb"},  # closed forms, samplers, the frontier

@@ -17,13 +17,14 @@ import numpy as np
 from minestats.board import Board
 from minestats.game import neighbour_table
 from minestats.inference.engine import frozen, solve_constraints
+from minestats.result import Result
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
 __all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints"]
 
 
 @dataclass(frozen=True, eq=False)
-class ConsistencyResult:
+class ConsistencyResult(Result):
     """The mine placements that fit a partially revealed board.
 
     Attributes

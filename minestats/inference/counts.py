@@ -18,6 +18,7 @@ from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.inference.engine import Capped, frozen, solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
+from minestats.result import Result
 from minestats.seeds import as_generator
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
@@ -109,7 +110,7 @@ def _as_counts(counts) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class ReconstructResult:
+class ReconstructResult(Result):
     """The layouts whose closed-neighbourhood counts equal a count matrix.
 
     Attributes

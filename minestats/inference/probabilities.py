@@ -28,6 +28,7 @@ import numpy as np
 from minestats.frontier import OVER_BUDGET, analyse
 from minestats.inference.consistency import board_constraints
 from minestats.inference.engine import Capped, count_mined, frozen
+from minestats.result import Result
 from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
 
 __all__ = ["MineProbabilities", "Position", "SearchCapped", "mine_probabilities",
@@ -39,7 +40,7 @@ class SearchCapped(Exception):
 
 
 @dataclass(frozen=True, eq=False)
-class MineProbabilities:
+class MineProbabilities(Result):
     """Mine probabilities of a partly revealed board.
 
     Attributes

@@ -56,6 +56,7 @@ from minestats.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.play import kernel
 from minestats.play.endgame import ENDGAME_LAYOUTS
 from minestats.play.kernel import BUG, WON, play_chunk
+from minestats.result import Result
 from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions
 from minestats.solvers.state import unsound
@@ -217,8 +218,8 @@ class Move(NamedTuple):
     kind: str = "frontier"
 
 
-@dataclass(frozen=True)
-class GameResult:
+@dataclass(frozen=True, eq=False)
+class GameResult(Result):
     """One game played by `play`.
 
     Attributes

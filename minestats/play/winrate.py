@@ -35,7 +35,7 @@ LOSS_PROBABILITY_EDGES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45,
 _LOSS_SHAPE = (len(GUESS_KINDS), len(LOSS_GUESS_EDGES) - 1, len(LOSS_PROBABILITY_EDGES) - 1)
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class WinRate(ProportionResult):
     """Result of `win_rate`: games won by a policy, with its inputs and guess counts.
 
@@ -86,8 +86,7 @@ class WinRate(ProportionResult):
     guesses_won: int
     capped: int
     seconds: float
-    losses: np.ndarray = field(default_factory=lambda: np.zeros(_LOSS_SHAPE, dtype=np.int64),
-                               compare=False)
+    losses: np.ndarray = field(default_factory=lambda: np.zeros(_LOSS_SHAPE, dtype=np.int64))
 
     def loss_table(self) -> pd.DataFrame:
         """Return the games lost at a guess, one row per kind, guess bin and probability bin.

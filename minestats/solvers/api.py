@@ -25,6 +25,7 @@ import numpy as np
 
 from minestats.board import Board
 from minestats.game import as_layouts
+from minestats.result import Result
 from minestats.solvers.exhaustive import check_size, exhaustive_moves
 from minestats.solvers.logic import logic_moves
 from minestats.solvers.single_point import propagate, single_point_batch
@@ -70,8 +71,8 @@ class SolverOptions:
         object.__setattr__(self, "max_configurations", max_configurations)
 
 
-@dataclass(frozen=True)
-class SolveResult:
+@dataclass(frozen=True, eq=False)
+class SolveResult(Result):
     """Outcome of one solver run on one layout.
 
     Attributes
@@ -105,8 +106,8 @@ class SolveResult:
     capped: bool
     lost: bool
     rounds: int
-    revealed: np.ndarray = field(repr=False, compare=False)
-    flagged: np.ndarray = field(repr=False, compare=False)
+    revealed: np.ndarray = field(repr=False)
+    flagged: np.ndarray = field(repr=False)
 
     def to_dict(self) -> dict:
         """One table row: inputs and outcome, the masks summarized by their counts.
@@ -245,8 +246,8 @@ def solve(mines, click, *, solver="logic", use_mine_count=True,
     )
 
 
-@dataclass(frozen=True)
-class BatchSolveResult:
+@dataclass(frozen=True, eq=False)
+class BatchSolveResult(Result):
     """Outcome of one solver run on each layout of a batch.
 
     Attributes
@@ -264,9 +265,9 @@ class BatchSolveResult:
     solver: str
     use_mine_count: bool
     max_configurations: int
-    solved: np.ndarray = field(repr=False, compare=False)
-    capped: np.ndarray = field(repr=False, compare=False)
-    lost: np.ndarray = field(repr=False, compare=False)
+    solved: np.ndarray = field(repr=False)
+    capped: np.ndarray = field(repr=False)
+    lost: np.ndarray = field(repr=False)
 
     @property
     def n(self) -> int:

@@ -1,0 +1,97 @@
+"""The one protocol of result objects: equality that holds arrays and leaves out timings.
+
+Every result of the package (a simulation, a pass rate, a win rate, a comparison, a
+solved board, a reconstruction...) is a frozen dataclass deriving from `Result`,
+declared with ``eq=False`` so that the dataclass keeps this base's methods:
+
+- two results are equal when they are of the same class and every field is equal:
+  arrays element by element (NaN equal to NaN), containers item by item; timing
+  fields (`TIMING_FIELDS`: the CPU seconds a run spent) and fields declared with
+  ``compare=False`` are left out, so a run repeated from its seed equals the first;
+- a result hashes without raising, consistently with equality (from its integer and
+  text fields, the ones equality can never see differ while the hash does).
+
+Examples
+--------
+>>> from dataclasses import dataclass
+>>> import numpy as np
+>>> @dataclass(frozen=True, eq=False)
+... class Tally(Result):
+...     n: int
+...     counts: np.ndarray
+...     seconds: float
+>>> first = Tally(3, np.array([1.0, np.nan]), seconds=0.5)
+>>> again = Tally(3, np.array([1.0, np.nan]), seconds=0.7)
+>>> first == again, hash(first) == hash(again), first == Tally(3, np.zeros(2), 0.5)
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from numbers import Integral
+
+import numpy as np
+
+__all__ = ["TIMING_FIELDS", "Result", "same"]
+
+TIMING_FIELDS = frozenset({"seconds"})
+"""Fields that measure how long a run took, not what it found: never compared."""
+
+
+def same(first, second) -> bool:
+    """Return whether two field values are equal: arrays elementwise, NaN equal to NaN.
+
+    Examples
+    --------
+    >>> same(np.array([1, 2]), np.array([1, 2])), same(float("nan"), float("nan"))
+    (True, True)
+    >>> same({"a": (1, np.ones(2))}, {"a": (1, np.zeros(2))})
+    False
+    """
+    if isinstance(first, np.ndarray) or isinstance(second, np.ndarray):
+        first, second = np.asarray(first), np.asarray(second)
+        if first.shape != second.shape:
+            return False
+        kinds = {first.dtype.kind, second.dtype.kind}
+        return bool(np.array_equal(first, second, equal_nan=kinds <= {"f", "c"}))
+    if isinstance(first, dict) and isinstance(second, dict):
+        return first.keys() == second.keys() and all(same(first[k], second[k])
+                                                      for k in first)
+    if isinstance(first, list | tuple) and isinstance(second, list | tuple):
+        return (type(first) is type(second) and len(first) == len(second)
+                and all(same(a, b) for a, b in zip(first, second, strict=True)))
+    if isinstance(first, float) and isinstance(second, float):
+        return first == second or (math.isnan(first) and math.isnan(second))
+    return bool(first == second)
+
+
+def _hash_part(value):
+    """Return what a hash may read of a field: ints and text (tuples of them), else its type."""
+    if isinstance(value, bool | Integral):
+        return int(value)
+    if isinstance(value, str) or value is None:
+        return value
+    if isinstance(value, tuple):
+        return tuple(_hash_part(item) for item in value)
+    return type(value).__name__
+
+
+class Result:
+    """Base of every result class: array-safe equality without timings, and a hash."""
+
+    __slots__ = ()
+
+    def _compared(self):
+        return [getattr(self, item.name) for item in dataclasses.fields(self)
+                if item.compare and item.name not in TIMING_FIELDS]
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(same(a, b) for a, b in zip(self._compared(), other._compared(),
+                                              strict=True))
+
+    def __hash__(self):
+        return hash((type(self).__name__, *(_hash_part(value) for value in self._compared())))

@@ -1,0 +1,94 @@
+"""Every result class compares and hashes without raising: arrays elementwise, timings left out."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from minestats import (
+    bbbv_histogram,
+    compare,
+    generate_no_guess,
+    generate_no_guess_batch,
+    pass_rate,
+    simulate_opening,
+    win_rate,
+)
+from minestats.fits import fit_pass_rate_curve
+from minestats.inference import board_consistency, counts_from_mines, mine_probabilities
+from minestats.inference import reconstruct as reconstruct_counts
+from minestats.play import play
+from minestats.result import TIMING_FIELDS, Result
+from minestats.sampling import sample_mines
+from minestats.solvers import solve, solve_batch
+
+LAYOUTS = sample_mines("6x6/5", 4, rule="safe-click", click=(0, 0), seed=3)
+POSITION = np.array([[1, -1], [-1, -1]])
+
+MAKERS = {  # each builds its result afresh from the same inputs and seed
+    "OpeningSimulation": lambda: simulate_opening("6x6/5", rule="uniform", n=20, seed=1,
+                                                  workers=1),
+    "PassRate": lambda: pass_rate("6x6/5", solver="logic", n=20, seed=1, workers=1),
+    "BBBVHistogram": lambda: bbbv_histogram("6x6/5", n=20, seed=1, workers=1),
+    "BBBVShare": lambda: bbbv_histogram("6x6/5", n=20, seed=1, workers=1).share(3, 6),
+    "WinRate": lambda: win_rate("5x5/3", policy="best", n=20, seed=1, workers=1),
+    "Comparison": lambda: compare("5x5/3", policies=["safest", "best"], n=10, seed=1,
+                                  workers=1),
+    "PairedComparison": lambda: compare("5x5/3", policies=["safest", "best"], n=10, seed=1,
+                                        workers=1).pair("best", "safest"),
+    "NoGuessResult": lambda: generate_no_guess("6x6/4", (2, 2), seed=1),
+    "NoGuessBatch": lambda: generate_no_guess_batch("6x6/4", (2, 2), n=3, seed=1, workers=1),
+    "GameResult": lambda: play(LAYOUTS[0], (0, 0), seed=1),
+    "SolveResult": lambda: solve(LAYOUTS[0], solver="logic", click=(0, 0)),
+    "BatchSolveResult": lambda: solve_batch(LAYOUTS, (0, 0), solver="logic"),
+    "ConsistencyResult": lambda: board_consistency(POSITION, mines=1),
+    "MineProbabilities": lambda: mine_probabilities(POSITION, mines=1),
+    "ReconstructResult": lambda: reconstruct_counts(counts_from_mines(LAYOUTS[0])),
+    "PassRateCurve": lambda: fit_pass_rate_curve([90, 70, 40, 15], [100] * 4,
+                                                 [0.1, 0.15, 0.2, 0.25], degree=1),
+}
+
+
+@pytest.mark.parametrize("name", MAKERS)
+def test_a_result_equals_its_rerun_and_hashes_alike(name):
+    first, again = MAKERS[name](), MAKERS[name]()
+    assert type(first).__name__ == name and isinstance(first, Result)
+    assert first == again and not first != again
+    assert hash(first) == hash(again)
+    assert len({first, again}) == 1
+
+
+def changed(result):
+    """A copy of ``result`` with one compared field changed (an array, where it has one)."""
+    fields = [f for f in dataclasses.fields(result)
+              if f.compare and f.init and f.name not in TIMING_FIELDS]
+    for f in fields:
+        value = getattr(result, f.name)
+        if isinstance(value, np.ndarray) and value.size:
+            other = value.copy()
+            flat = other.reshape(-1)
+            if other.dtype == bool:
+                flat[0] = not flat[0]
+            elif other.dtype.kind in "iuf" and np.isfinite(flat).any():
+                k = int(np.flatnonzero(np.isfinite(flat))[0])
+                flat[k] += 1
+            else:
+                continue
+            return dataclasses.replace(result, **{f.name: other})
+    for f in fields:
+        value = getattr(result, f.name)
+        if isinstance(value, int | np.integer) and not isinstance(value, bool):
+            return dataclasses.replace(result, **{f.name: value + 1})
+    raise AssertionError(f"{type(result).__name__} has no field to change")
+
+
+@pytest.mark.parametrize("name", MAKERS)
+def test_a_result_differs_when_what_it_found_differs(name):
+    result = MAKERS[name]()
+    assert result != changed(result)
+    assert result != "something else"
+
+
+def test_timings_are_left_out_of_equality():
+    result = MAKERS["PassRate"]()
+    assert dataclasses.replace(result, seconds=result.seconds + 5) == result
