@@ -1,12 +1,14 @@
 """Exact mine probabilities against brute-force enumeration of every layout."""
 
 import math
+from collections import Counter
 from fractions import Fraction
-from itertools import product
+from itertools import combinations, product
 
 import numpy as np
 import pytest
 
+from minestats.game import neighbour_counts
 from minestats.inference import board_consistency, mine_probabilities
 
 
@@ -197,3 +199,68 @@ def test_a_search_past_its_budget_says_capped_in_the_library_and_the_command(tmp
     assert main(["probabilities", str(path), "--mines", "2", "--max-configurations", "1"]) == 3
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "capped" in err
+
+
+def winxp_deals(width, height, mines, click):
+    """Every layout Windows XP deals from ``click``, with how many draws give it.
+
+    The rule itself, not the weight formula: each of the C(cells, mines) draws, a
+    mine on the click moved to the first mine-free cell in row-major order.
+    """
+    cells, start = width * height, click[0] + click[1] * width
+    order = [cell for cell in range(cells) if cell != start]
+    deals = Counter()
+    for drawn in combinations(range(cells), mines):
+        layout = np.zeros(cells, dtype=bool)
+        layout[list(drawn)] = True
+        if layout[start]:
+            layout[start] = False
+            layout[next(cell for cell in order if not layout[cell])] = True
+        deals[layout.tobytes()] += 1
+    layouts = np.array([np.frombuffer(key, dtype=bool) for key in deals])
+    return layouts, np.array(list(deals.values()))
+
+
+def test_winxp_probabilities_equal_the_rules_own_deals_on_2000_positions():
+    rng = np.random.default_rng(19)
+    checked = weighted = 0
+    for width, height, mines in [(3, 3, 2), (4, 3, 3), (3, 4, 4), (4, 4, 3), (4, 4, 5)]:
+        for _ in range(8):
+            click = (int(rng.integers(width)), int(rng.integers(height)))
+            layouts, draws = winxp_deals(width, height, mines, click)
+            numbers = neighbour_counts(layouts.reshape(-1, height, width)).reshape(
+                len(layouts), -1)
+            for _ in range(50):
+                truth = rng.choice(len(layouts), p=draws / draws.sum())
+                safe = np.flatnonzero(~layouts[truth])
+                shown = rng.random(safe.size) < rng.random()
+                shown[safe == click[0] + click[1] * width] = True
+                revealed = np.zeros(width * height, dtype=bool)
+                revealed[safe[shown]] = True
+                flags = layouts[truth] & (rng.random(width * height) < 0.3)
+                fits = ((numbers[:, revealed] == numbers[truth, revealed]).all(axis=1)
+                        & ~layouts[:, revealed].any(axis=1) & layouts[:, flags].all(axis=1))
+                expected = [Fraction(int(draws[fits] @ layouts[fits, cell]),
+                                     int(draws[fits].sum())) for cell in range(width * height)]
+                view = np.where(revealed, numbers[truth], -1).reshape(height, width)
+                result = mine_probabilities(view, flags=flags.reshape(height, width),
+                                            mines=mines, exact=True, rule="winxp",
+                                            click=click)
+                got = result.fractions.ravel()
+                for cell in np.flatnonzero(~revealed):
+                    assert got[cell] == expected[cell], (width, height, mines, click, cell)
+                assert result.n_solutions == int(fits.sum())
+                checked += 1
+                weighted += len(set(draws[fits].tolist())) > 1
+    assert checked == 2000 and weighted > 500  # most positions weigh their layouts unequally
+
+
+def test_winxp_needs_the_click_and_the_mine_count():
+    with pytest.raises(ValueError, match="needs click"):
+        mine_probabilities([[1, -1]], mines=1, rule="winxp")
+    with pytest.raises(ValueError, match="needs mines"):
+        mine_probabilities([[1, -1]], rule="winxp", click=(0, 0))
+    with pytest.raises(ValueError, match=r"click \(1, 0\) must be a revealed cell"):
+        mine_probabilities([[1, -1]], mines=1, rule="winxp", click=(1, 0))
+    with pytest.raises(ValueError, match="rule 'xp' is not one of"):
+        mine_probabilities([[1, -1]], mines=1, rule="xp", click=(0, 0))

@@ -10,6 +10,22 @@ C(cells off the frontier, mines left over), which also gives the probability of
 every cell off the frontier. Counts are Python ints, so the probabilities are exact
 fractions; the floats are computed from the same counts.
 
+Under Windows XP's first-click rule (``rule="winxp"``) the layouts that fit are not
+alike, and `mine_probabilities` weighs them (`winxp_weight`). Let c be the first
+click and order the other cells row-major. Windows XP draws M mines uniformly over
+all cells; a mine on c moves to the first cell of that order without a mine. A
+final layout L (no mine on c) therefore comes either straight from the draw, or
+from the draw L' = L - {m} + {c} for a cell m that is the first mine-free cell of
+L' in the order: every cell before m is a mine of L' (so of L, which agrees with
+L' there), and m is a mine of L. So m is one of the r(L) mines of L's leading run
+(the mines before the first safe cell, c skipped), and P(L) is proportional to
+1 + r(L). Counting each layout 1 + r(L) times is counting it once for each r from 0
+to r(L) such that the first r cells are all mines; so the weighted count is
+N_0 + N_1 + ..., where N_r counts the layouts that fit with the first r cells
+flagged, and every probability is the same mixture of the flagged positions'
+probabilities, with weights N_r. ``tests/test_probabilities.py`` checks it against
+enumerating the rule's own draws and relocation.
+
 `position_probabilities` is the fast path for the same numbers, as floats, from the
 compiled frontier engine (`minestats.frontier.analyse`, the search the ``logic``
 solver and the player use too). It gives up (None) where that search would pass its
@@ -25,14 +41,19 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.board import Board
 from minestats.frontier import OVER_BUDGET, analyse
 from minestats.inference.consistency import board_constraints
 from minestats.inference.engine import Capped, count_mined, frozen
 from minestats.result import Result
-from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
+from minestats.validation import (
+    DEFAULT_EXACT_CONFIGURATIONS,
+    check_max_configurations,
+    check_rule_name,
+)
 
 __all__ = ["MineProbabilities", "Position", "SearchCapped", "mine_probabilities",
-           "position_probabilities"]
+           "position_probabilities", "winxp_order"]
 
 
 class SearchCapped(Exception):
@@ -79,7 +100,8 @@ class MineProbabilities(Result):
 
 
 def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=False,
-                       max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> MineProbabilities:
+                       max_configurations=DEFAULT_EXACT_CONFIGURATIONS, rule=None,
+                       click=None) -> MineProbabilities:
     """Exact probability that each unknown cell of a partly revealed board is a mine.
 
     Parameters
@@ -100,11 +122,20 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
     max_configurations : int or None, optional
         The search's budget, as in `board_consistency`
         (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000: a few seconds
-        and well under 1 GB); None for no cap.
+        and well under 1 GB); None for no cap (for ``winxp``, per flagged position).
+    rule : {None, 'uniform', 'safe-click', 'safe-opening', 'winxp'}, optional
+        The first-click rule the board was dealt by. Under every rule but ``winxp``
+        each layout that fits is equally likely (None, the default); under ``winxp``
+        a layout weighs 1 + the mines of its leading run (see the module notes),
+        which needs ``click`` and ``mines``.
+    click : tuple of int, optional
+        The first click ``(x, y)``, for ``winxp``: a revealed cell.
 
     Returns
     -------
     MineProbabilities
+        Under ``winxp``, ``n_solutions`` still counts the layouts that fit (each
+        once); the probabilities weigh them.
 
     Raises
     ------
@@ -134,11 +165,34 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
     Traceback (most recent call last):
     ...
     ValueError: no layout fits these numbers, flags and mine count
+
+    Windows XP clicked at (2, 0) of a 3x2 board with one mine: the 1 leaves (1, 0),
+    (1, 1) and (2, 1) alike under a uniform deal, but a mine drawn on the click
+    moved to (0, 0), the first cell of the row-major order, which the 1 rules out,
+    so no layout here has a leading run and they stay alike; clicked at (1, 1), the
+    mine under the click would have gone to (0, 0), which doubles its weight.
+
+    >>> print(mine_probabilities([[-1, -1, 1], [-1, -1, -1]], mines=1, exact=True,
+    ...                          rule="winxp", click=(2, 0)).fractions[0])
+    [Fraction(0, 1) Fraction(1, 3) None]
+    >>> print(mine_probabilities([[-1, -1, -1], [-1, 1, -1]], mines=1, exact=True,
+    ...                          rule="winxp", click=(1, 1)).fractions[0])
+    [Fraction(1, 3) Fraction(1, 6) Fraction(1, 6)]
     """
     if not isinstance(exact, bool | np.bool_):
         raise ValueError(f"exact ({exact!r}) must be True or False")
     if max_configurations is not None:
         max_configurations = check_max_configurations(max_configurations)
+    if rule is not None and check_rule_name(rule) == "winxp":
+        return _winxp_probabilities(numbers, unknown=unknown, flags=flags, mines=mines,
+                                    exact=exact, max_configurations=max_configurations,
+                                    click=click)
+    return _probabilities(numbers, unknown=unknown, flags=flags, mines=mines, exact=exact,
+                          max_configurations=max_configurations)
+
+
+def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations):
+    """`mine_probabilities` with every layout alike."""
     problem = board_constraints(numbers, unknown=unknown, flags=flags, mines=mines)
     open_cells = problem.open_cells
     try:
@@ -164,6 +218,67 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
     return MineProbabilities(frozen(probability.reshape(shape)), fractions, count,
                              problem.mines)
 
+
+def winxp_order(shape, click) -> np.ndarray:
+    """Return the cells a mine under ``click`` may move to, in Windows XP's order (flat).
+
+    Row-major order, the click skipped.
+
+    Examples
+    --------
+    >>> winxp_order((2, 3), (1, 0)).tolist()
+    [0, 2, 3, 4, 5]
+    """
+    height, width = shape
+    x, y = click
+    return np.delete(np.arange(height * width), x + y * width)
+
+
+def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configurations, click):
+    """Return `mine_probabilities` under ``winxp``.
+
+    The mixture of the positions with the first r cells of `winxp_order` flagged,
+    weighted by their layout counts (see the module notes).
+    """
+    if mines is None:
+        raise ValueError("rule 'winxp' needs mines: the total number of mines")
+    if click is None:
+        raise ValueError("rule 'winxp' needs click: the first click (x, y)")
+    array = np.asarray(numbers)
+    problem = board_constraints(array, unknown=unknown, flags=flags, mines=mines)
+    hidden = array == -1 if unknown is None else np.asarray(unknown, dtype=bool)
+    height, width = array.shape
+    x, y = Board(width, height, int(mines)).resolve_click(click)
+    if hidden[y, x]:
+        raise ValueError(f"click ({x}, {y}) must be a revealed cell: the first click is safe")
+    flagged = problem.flags.copy()
+    counts = []  # per r: (layouts that fit with the first r cells mined, their mine counts)
+    for r, cell in enumerate([None, *winxp_order(array.shape, (x, y)).tolist()]):
+        if r:
+            row, column = divmod(cell, width)
+            if not hidden[row, column]:
+                break  # revealed: no layout has a longer leading run
+            flagged[row, column] = True
+        try:
+            part = _probabilities(array, unknown=unknown, flags=flagged, mines=mines,
+                                  exact=True, max_configurations=max_configurations)
+        except ValueError:  # no layout has this cell mined as well
+            if r == 0:
+                raise
+            break
+        counts.append((part.n_solutions, np.vectorize(
+            lambda f, n=part.n_solutions: None if f is None else int(f * n),
+            otypes=[object])(part.fractions)))
+    total = sum(n for n, _ in counts)
+    fractions = np.full(array.shape, None, dtype=object)
+    probability = np.full(array.shape, np.nan)
+    for (row, column), value in np.ndenumerate(counts[0][1]):
+        if value is not None:
+            mined = sum(cell_counts[row, column] for _, cell_counts in counts)
+            fractions[row, column] = Fraction(mined, total)
+            probability[row, column] = mined / total  # int / int rounds correctly
+    return MineProbabilities(frozen(probability), frozen(fractions) if exact else None,
+                             counts[0][0], problem.mines)
 
 
 class Position(NamedTuple):
