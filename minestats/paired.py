@@ -359,7 +359,8 @@ def _policies_chunk(config, size, seed_sequence):
     clicks = np.full(size, board.index(click))
     for index, (policy, strategy) in enumerate(contenders):
         start = time.process_time()
-        games = play_games(layouts, clicks, policy=policy, seeds=game_seeds, strategy=strategy)
+        games = play_games(layouts, clicks, policy=policy, seeds=game_seeds, strategy=strategy,
+                           rule=rule)
         outcomes[index] = games.won
         capped[index] = games.capped.sum()
         lost[index] = (~games.won & (games.guesses == 0)).sum()

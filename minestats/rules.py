@@ -16,12 +16,13 @@ its constraint:
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from minestats.board import Board, resolve_board
 from minestats.validation import RULES, check_rule_name
 
-__all__ = ["RULES", "check_click", "check_rule", "max_mines", "placement_cells"]
+__all__ = ["RULES", "check_click", "check_rule", "max_mines", "placement_cells", "winxp_order"]
 
 
 def max_mines(board: Board, click, rule: str) -> int:
@@ -120,3 +121,25 @@ def check_click(board, click, rule: str | None = None) -> tuple[int, int]:
     if rule is None:
         return board.resolve_click(click)
     return check_rule(board, click, rule)
+
+
+@numba.njit(cache=True)
+def winxp_order(cells, click):
+    """Return the cells Windows XP may move a mine under ``click`` to, in the order it tries.
+
+    Row-major order (linear indices), the click skipped: the mine goes to the first
+    of them without a mine (`minestats.sampling`), so under ``winxp`` a layout weighs
+    1 + the mines at the start of this order (`minestats.inference.probabilities`).
+
+    Examples
+    --------
+    >>> winxp_order(6, 1).tolist()
+    [0, 2, 3, 4, 5]
+    """
+    order = np.empty(cells - 1, dtype=np.int64)
+    k = 0
+    for cell in range(cells):
+        if cell != click:
+            order[k] = cell
+            k += 1
+    return order

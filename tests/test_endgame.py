@@ -80,28 +80,33 @@ def test_listing_gives_up_past_its_limit_or_budget():
     assert consistent_layouts(numbers, table, revealed, nothing, 5, 8, budget=3) is None
 
 
+@pytest.mark.parametrize("rule", ["safe-click", "winxp"])
 @pytest.mark.parametrize("spec, click", [("4x3/3", (1, 0)), ("4x4/4", (0, 0)),
                                          ("5x3/4", (0, 0)), ("4x4/3", (1, 1))])
-def test_end_game_values_add_up_to_optimal_play(spec, click):
+def test_end_game_values_add_up_to_optimal_play(spec, click, rule):
+    """Under ``winxp`` the layouts are weighed by the rule (``layout_distribution``'s
+    weights, which count the placements before relocation), and so must the end game."""
     board = resolve_board(spec)
-    layouts, _ = layout_distribution(board, rule="safe-click", click=click)
+    layouts, weights = layout_distribution(board, rule=rule, click=click)
     shown = {}
-    for layout in layouts:
+    for layout, weight in zip(layouts, weights.tolist(), strict=True):
         game = CheckedGame(layout, click)
         key = (game.revealed.tobytes(), game.numbers[game.revealed].tobytes())
-        shown.setdefault(key, [game, 0])[1] += 1
+        shown.setdefault(key, [game, 0])[1] += weight
     total = Fraction(0)
-    for game, count in shown.values():
+    for game, weight in shown.values():
         if game.won:
-            total += count
+            total += weight
             continue
         move = endgame_move(game.numbers, game.table, game.revealed, game.flagged,
-                            board.width, board.mines, limit=10**6)
+                            board.width, board.mines, limit=10**6,
+                            rule=None if rule == "safe-click" else rule,
+                            click=board.index(click))
         assert move.cells and (not game.mines[list(move.cells)].any()
                                or move.win_probability < 1)
-        total += count * move.win_probability
-    assert total / len(layouts) == optimal_win_probability(board, rule="safe-click",
-                                                           click=click)
+        total += weight * move.win_probability
+    assert total / int(weights.sum()) == optimal_win_probability(board, rule=rule,
+                                                                 click=click)
 
 
 def test_the_end_game_search_gives_up_past_its_budget():
@@ -113,13 +118,16 @@ def test_the_end_game_search_gives_up_past_its_budget():
     assert endgame_move(*args) is not None
 
 
+@pytest.mark.parametrize("rule", ["safe-click", "winxp"])
 @pytest.mark.parametrize("spec, click", [
     ("4x3/3", (1, 0)), ("4x4/2", (0, 0)),
     ("5x3/4", (0, 0)),
 ])
-def test_best_wins_exactly_the_optimal_share_of_every_layout(spec, click):
-    """Once the first click is open, ``best`` plays every position exactly."""
-    layouts, _ = layout_distribution(spec, rule="safe-click", click=click)
-    won = sum(play(layout, click, policy="best", seed=0).won for layout in layouts)
-    assert Fraction(won, len(layouts)) == optimal_win_probability(spec, rule="safe-click",
-                                                                  click=click)
+def test_best_wins_exactly_the_optimal_share_of_every_layout(spec, click, rule):
+    """Once the first click is open, ``best`` plays every position exactly (under
+    ``winxp``, weighing the layouts by the rule, as its probabilities do)."""
+    layouts, weights = layout_distribution(spec, rule=rule, click=click)
+    won = sum(weight * play(layout, click, policy="best", seed=0, rule=rule).won
+              for layout, weight in zip(layouts, weights.tolist(), strict=True))
+    assert Fraction(won, int(weights.sum())) == optimal_win_probability(spec, rule=rule,
+                                                                        click=click)

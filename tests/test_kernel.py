@@ -151,7 +151,7 @@ def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same
     float_run, exact_run = (
         kernel.play_chunk(flat, numbers, neighbour_table(9, 9), 9, 10,
                           np.zeros(60, dtype=np.int64), kernel.BEST, True, 200_000, settings,
-                          seeds)
+                          seeds, False)
         for settings in (normal, tiny))
     outcomes, guesses, _, _, moves, chances, _ = float_run
     assert (exact_run[0] != kernel.BUG).all() and guesses.sum() > 30
@@ -234,3 +234,36 @@ def test_pseudo_fifty_fifties_are_played_as_their_kind_and_only_when_switched_on
     assert (played.kinds == pseudo).sum() > 0
     default = play_games(layouts, np.zeros(100, dtype=int), seeds=seeds)
     assert (default.kinds == pseudo).sum() == 0
+
+
+def test_the_compiled_winxp_weighing_equals_the_exact_one():
+    """The player's float mixture (`_position` with the rule's order) against the exact
+    Fractions of `mine_probabilities(rule="winxp")`, itself checked against the rule's
+    own deals in test_probabilities.py; and past the float budget (1) the same."""
+    from minestats.inference import mine_probabilities
+    from minestats.play.kernel import _position
+    from minestats.rules import winxp_order
+
+    rng = np.random.default_rng(21)
+    checked = 0
+    for _ in range(150):
+        width, height = (int(v) for v in rng.integers(3, 6, size=2))
+        board = Board(width, height, int(rng.integers(2, width * height // 3 + 2)))
+        click = (int(rng.integers(width)), int(rng.integers(height)))
+        layout = sample_mines(board, 1, rule="winxp", click=click, seed=rng)[0]
+        state = CheckedGame(layout, click)
+        deduce(state, SolverOptions())
+        if state.over:
+            continue
+        view = np.where(state.revealed, state.numbers, -1).reshape(height, width)
+        exact = mine_probabilities(view, flags=state.flagged.reshape(height, width),
+                                   mines=board.mines, rule="winxp", click=click)
+        order = winxp_order(width * height, board.index(click))
+        for budget in (100_000, 1):
+            probability = np.empty(width * height)
+            _position(state.numbers, state.table, state.revealed, state.flagged, width,
+                      board.mines, budget, probability, np.empty((2, width * height),
+                                                                 dtype=np.int64), order)
+            np.testing.assert_allclose(probability, exact.probability.ravel(), rtol=1e-9)
+        checked += 1
+    assert checked >= 50

@@ -46,6 +46,7 @@ from minestats.frontier import OVER_BUDGET, analyse
 from minestats.inference.consistency import board_constraints
 from minestats.inference.engine import Capped, count_mined, frozen
 from minestats.result import Result
+from minestats.rules import winxp_order
 from minestats.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     check_max_configurations,
@@ -53,7 +54,7 @@ from minestats.validation import (
 )
 
 __all__ = ["MineProbabilities", "Position", "SearchCapped", "mine_probabilities",
-           "position_probabilities", "winxp_order"]
+           "position_probabilities"]
 
 
 class SearchCapped(Exception):
@@ -219,26 +220,12 @@ def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations)
                              problem.mines)
 
 
-def winxp_order(shape, click) -> np.ndarray:
-    """Return the cells a mine under ``click`` may move to, in Windows XP's order (flat).
-
-    Row-major order, the click skipped.
-
-    Examples
-    --------
-    >>> winxp_order((2, 3), (1, 0)).tolist()
-    [0, 2, 3, 4, 5]
-    """
-    height, width = shape
-    x, y = click
-    return np.delete(np.arange(height * width), x + y * width)
-
-
 def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configurations, click):
     """Return `mine_probabilities` under ``winxp``.
 
-    The mixture of the positions with the first r cells of `winxp_order` flagged,
-    weighted by their layout counts (see the module notes).
+    The mixture of the positions with the first r cells of
+    `minestats.rules.winxp_order` flagged, weighted by their layout counts (see the
+    module notes).
     """
     if mines is None:
         raise ValueError("rule 'winxp' needs mines: the total number of mines")
@@ -253,7 +240,7 @@ def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configura
         raise ValueError(f"click ({x}, {y}) must be a revealed cell: the first click is safe")
     flagged = problem.flags.copy()
     counts = []  # per r: (layouts that fit with the first r cells mined, their mine counts)
-    for r, cell in enumerate([None, *winxp_order(array.shape, (x, y)).tolist()]):
+    for r, cell in enumerate([None, *winxp_order(array.size, x + y * width).tolist()]):
         if r:
             row, column = divmod(cell, width)
             if not hidden[row, column]:

@@ -31,6 +31,7 @@ import numba
 import numpy as np
 
 from minestats.frontier import closed_number_disagrees, frontier_groups
+from minestats.rules import winxp_order
 
 __all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "SMALL_STATE", "EndgameMove",
            "consistent_layouts", "endgame_move"]
@@ -492,6 +493,8 @@ def _win(counts, memo, budget, states, cell, best):
                 differs[u] = True
             if counts[s, u] >= 0:
                 safe_in[u] += 1
+    if not differs.any():  # copies of one layout (weighed layouts): every safe cell is known
+        return size
     result = 0
     safe_cells = np.flatnonzero(differs & (safe_in == size))
     if size <= SMALL_STATE:
@@ -623,14 +626,48 @@ def best_openings(counts, budget_states):
 
 
 @numba.njit(cache=True)
+def winxp_copies(layouts, unknown, revealed, flagged, order):
+    """Each layout repeated by its Windows XP weight, 1 + the mines of its leading run.
+
+    ``order`` is the rule's order of the cells (`minestats.rules.winxp_order`);
+    a layout's run stops at its first safe cell of the order. Repeated rows show the
+    same numbers everywhere, so the search keeps them together and counts each
+    layout as many times as it weighs.
+    """
+    column = np.full(revealed.size, -1, dtype=np.int64)
+    for k in range(unknown.size):
+        column[unknown[k]] = k
+    weights = np.ones(layouts.shape[0], dtype=np.int64)
+    for row in range(layouts.shape[0]):
+        for cell in order:
+            if revealed[cell] or (not flagged[cell] and not layouts[row, column[cell]]):
+                break
+            weights[row] += 1
+    repeated = np.empty((weights.sum(), layouts.shape[1]), dtype=np.bool_)
+    at = 0
+    for row in range(layouts.shape[0]):
+        for _ in range(weights[row]):
+            repeated[at] = layouts[row]
+            at += 1
+    return repeated
+
+
+@numba.njit(cache=True)
 def endgame_cells(numbers, table, revealed, flagged, width, mines, limit, listing_budget,
-                  search_budget):
-    """Return `endgame_move`'s answer as ``(cells, wins, layouts)``; ``layouts`` -1 for None."""
+                  search_budget, order):
+    """Return `endgame_move`'s answer as ``(cells, wins, layouts)``; ``layouts`` -1 for None.
+
+    With a Windows XP ``order`` (empty for every other rule) the layouts are weighed
+    by the rule (`winxp_copies`), and ``wins`` and ``layouts`` count them so.
+    """
     status, unknown, layouts = list_layouts(numbers, table, revealed, flagged, width, mines,
                                             limit, listing_budget)
     nothing = np.empty(0, dtype=np.int64)
     if status <= 0 or unknown.size == 0:
         return nothing, 0, -1
+    if order.size and status > 1:
+        layouts = winxp_copies(layouts, unknown, revealed, flagged, order)
+        status = layouts.shape[0]
     counts = numbers_table(table, flagged, unknown, layouts)
     if status == 1:  # nothing uncertain: any safe cell wins
         safe = np.flatnonzero(counts[0] >= 0)
@@ -644,13 +681,16 @@ def endgame_cells(numbers, table, revealed, flagged, width, mines, limit, listin
 
 
 def endgame_move(numbers, table, revealed, flagged, width, mines, *,
-                 limit=ENDGAME_LAYOUTS, budget=SEARCH_BUDGET) -> EndgameMove | None:
+                 limit=ENDGAME_LAYOUTS, budget=SEARCH_BUDGET, rule=None,
+                 click=None) -> EndgameMove | None:
     """Return the cells an optimal player may open next, when few enough layouts fit.
 
     Every layout that fits the position is taken as equally likely (true under the
     ``uniform``, ``safe-click`` and ``safe-opening`` rules once the first click is
-    open). Cells are compared by their exact win probability; every cell of the
-    highest is returned, in the order the search found them, so that a caller can
+    open); under ``rule="winxp"`` each weighs 1 + the mines of its leading run in the
+    rule's order from ``click`` (`minestats.inference.probabilities`, module notes).
+    Cells are compared by their exact win probability; every cell of the highest is
+    returned, in the order the search found them, so that a caller can
     break ties by its own rule.
 
     Parameters
@@ -661,6 +701,10 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *,
         Most layouts to search (`ENDGAME_LAYOUTS`).
     budget : int, optional
         Most states the search may solve (`SEARCH_BUDGET`).
+    rule : {None, 'winxp'}, optional
+        None weighs every layout alike (every rule but Windows XP's).
+    click : int, optional
+        The first click as a linear index, for ``winxp``.
 
     Returns
     -------
@@ -682,8 +726,14 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *,
     >>> move.win_probability, sorted(move.cells)
     (Fraction(1, 3), [1, 2, 4, 5])
     """
+    if rule not in (None, "winxp"):
+        raise ValueError(f"rule {rule!r} must be None or 'winxp'")
+    if rule == "winxp" and click is None:
+        raise ValueError("rule 'winxp' needs click: the first click as a linear index")
+    order = (winxp_order(revealed.size, int(click)) if rule == "winxp"
+             else np.empty(0, dtype=np.int64))
     cells, wins, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
-                                         limit, LISTING_BUDGET, budget)
+                                         limit, LISTING_BUDGET, budget, order)
     if layouts < 0:
         return None
     return EndgameMove(tuple(cells.tolist()), Fraction(int(wins), int(layouts)))

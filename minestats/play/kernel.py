@@ -27,6 +27,7 @@ from minestats.frontier import FITS, OVER_BUDGET, analyse_position, flags_and_hi
 from minestats.game import _flood
 from minestats.play.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
 from minestats.play.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
+from minestats.rules import winxp_order
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
 
@@ -37,7 +38,7 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 50/50, a cell the exact end game chose, and a pseudo-50/50
 (`minestats.play.fifty_fifty`)."""
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
- FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST) = range(10)
+ FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP) = range(11)
 """Positions in the kernel's ``settings`` array (`minestats.play.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -45,38 +46,105 @@ WON, LOST, BUG = 0, 1, 2
 _TIE = 1e-12
 
 
-def exact_position(numbers, revealed, flagged, width, mines, probability):
-    """Fill ``probability`` from the exact engine; return the log of the layouts (-inf: none).
+def exact_position(numbers, revealed, flagged, width, mines, probability, relocation):
+    """Fill ``probability`` from the exact engine; return the log of the weighed layouts.
 
-    The kernel's way out for a position whose float search passed its budget.
+    The kernel's way out for a position whose float search passed its budget. With a
+    Windows XP ``relocation`` (`minestats.rules.winxp_order`; empty for every other rule)
+    the layouts are weighed as `_position` weighs them. -inf when no layout fits.
     """
     from minestats.inference import mine_probabilities
 
     shape = (revealed.size // width, width)
     view = np.where(revealed, numbers, -1).reshape(shape)
-    try:
-        exact = mine_probabilities(view, flags=flagged.reshape(shape), mines=int(mines),
-                                   max_configurations=None)
-    except ValueError:  # no layout fits
+    marked = flagged.copy()
+    total, mixed = 0, np.zeros(revealed.size)
+    for r in range(relocation.size + 1):
+        if r:
+            cell = relocation[r - 1]
+            if revealed[cell]:
+                break
+            marked[cell] = True
+        try:
+            exact = mine_probabilities(view, flags=marked.reshape(shape), mines=int(mines),
+                                       max_configurations=None)
+        except ValueError:  # no layout fits (with these cells mined)
+            break
+        total += exact.n_solutions
+        mixed = mixed + exact.n_solutions * exact.probability.ravel()
+    if total == 0:
         probability[:] = np.nan
         return -math.inf
-    probability[:] = exact.probability.ravel()
-    return math.log(exact.n_solutions)
+    probability[:] = mixed / total
+    return math.log(total)
 
 
 @numba.njit(cache=True)
-def _position(numbers, table, revealed, flagged, width, mines, budget, probability, scratch):
-    """Probabilities of a position (the float search, else the exact engine): log layouts."""
+def _position(numbers, table, revealed, flagged, width, mines, budget, probability, scratch,
+              relocation):
+    """Probabilities of a position (the float search, else the exact engine).
+
+    Returns the log of the layouts that fit, each weighed by the rule: alike when
+    ``relocation`` is empty; under Windows XP (``relocation``, the rule's order of the
+    cells, `minestats.rules.winxp_order`) by 1 + the mines of its leading run, as the
+    mixture over r of the position with the first r cells of that order flagged,
+    weighted by its layouts (`_winxp_mixture`; `minestats.inference.probabilities`,
+    module notes). -inf when none fits.
+    """
     status, log_solutions, _, _ = analyse_position(numbers, table, revealed, flagged, width,
                                                    mines, budget, True, True, probability,
                                                    scratch[0], scratch[1])
+    if status == FITS and relocation.size and not revealed[relocation[0]]:
+        status, log_solutions = _winxp_mixture(numbers, table, revealed, flagged, width, mines,
+                                               budget, probability, scratch, relocation,
+                                               log_solutions)
     if status == OVER_BUDGET:
-        with numba.objmode(log_solutions="float64"):
-            log_solutions = exact_position(numbers, revealed, flagged, width, mines,
-                                           probability)
-    elif status != FITS:
-        log_solutions = -np.inf
+        return _exact(numbers, revealed, flagged, width, mines, probability, relocation)
+    if status != FITS:
+        return -np.inf
     return log_solutions
+
+
+@numba.njit(cache=True)
+def _exact(numbers, revealed, flagged, width, mines, probability, relocation):
+    """`exact_position`, called from compiled code (through `numba.objmode`)."""
+    with numba.objmode(log_solutions="float64"):
+        log_solutions = exact_position(numbers, revealed, flagged, width, mines, probability,
+                                       relocation)
+    return log_solutions
+
+
+@numba.njit(cache=True)
+def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, probability,
+                   scratch, relocation, log_solutions):
+    """Weigh ``probability`` (the position's, layouts alike) by Windows XP's rule.
+
+    Returns ``(status, log of the weighed layouts)``; `OVER_BUDGET` when a flagged
+    position passes the budget (``probability`` is then left half done).
+    """
+    marked = flagged.copy()
+    part = probability.copy()
+    mixed = probability.copy()
+    total = weight = 1.0
+    for cell in relocation:
+        if revealed[cell]:
+            break
+        if not marked[cell]:  # else every layout has it mined: the previous part again
+            marked[cell] = True
+            status, log_part, _, _ = analyse_position(numbers, table, revealed, marked, width,
+                                                      mines, budget, True, True, part,
+                                                      scratch[0], scratch[1])
+            if status == OVER_BUDGET:
+                return OVER_BUDGET, -np.inf
+            if status != FITS:
+                break
+            weight = math.exp(log_part - log_solutions)
+            if weight < 1e-18:  # the rest cannot move a float
+                break
+        mixed += weight * part
+        total += weight
+    probability[:] = mixed / total
+    return FITS, log_solutions + math.log(total)
 
 
 @numba.njit(cache=True)
@@ -124,7 +192,7 @@ def _safest(table, revealed, flagged, probability):
 
 @numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
-             blend, scratch):
+             blend, scratch, relocation):
     """Secondary safety, progress and deadness of opening ``cell`` (see `minestats.play.player`).
 
     The safety of the next move is that of the safest cell, or with ``blend``
@@ -141,7 +209,7 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     for value in range(flags, flags + hidden + 1):
         imagined[cell] = value
         log_solutions = _position(imagined, table, opened, flagged, width, mines, fast_budget,
-                                  after, scratch)
+                                  after, scratch, relocation)
         if log_solutions == -np.inf:  # this number cannot show
             continue
         shown += 1
@@ -169,14 +237,15 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
 
 @numba.njit(cache=True)
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
-          settings, scratch):
+          settings, scratch, relocation):
     fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
     max_candidates, off_frontier_cells = settings[MAX_CANDIDATES], settings[OFF_FRONTIER_CELLS]
     candidate_share = settings[CANDIDATE_SHARE] / 1e6
     progress_weight = settings[PROGRESS_WEIGHT] / 1e6
     if log_solutions <= math.log(endgame_layouts) + 1e-9:
         cells, _, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
-                                          endgame_layouts, LISTING_BUDGET, SEARCH_BUDGET)
+                                          endgame_layouts, LISTING_BUDGET, SEARCH_BUDGET,
+                                          relocation)
         if layouts >= 0:
             keys = np.empty((1, cells.size))
             for i in range(cells.size):
@@ -212,11 +281,11 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     standing = safety + fifty_fifty_weight * influence[unknown]
     threshold = candidate_share * safety.max() - _TIE
     by_crowd = np.argsort(crowd, kind="mergesort")
-    order = by_crowd[np.argsort(-standing[by_crowd], kind="mergesort")]
+    ranked = by_crowd[np.argsort(-standing[by_crowd], kind="mergesort")]
     chosen = np.empty(max_candidates, dtype=np.int64)
     ranks = np.empty(max_candidates, dtype=np.int64)
     count = off_frontier = 0
-    for rank in order:
+    for rank in ranked:
         if standing[rank] < threshold or count >= max_candidates:
             break
         if not frontier[rank]:
@@ -227,7 +296,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         ranks[count] = rank
         count += 1
     if count == 0:  # every eligible cell is off the frontier, and none may be a candidate
-        return unknown[order[0]], OFF_FRONTIER
+        return unknown[ranked[0]], OFF_FRONTIER
     if count == 1:
         return chosen[0], FRONTIER if frontier[ranks[0]] else OFF_FRONTIER
     survive = np.empty(count)
@@ -236,7 +305,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     for i in range(count):
         survive[i], progress[i], dead = _outlook(numbers, table, revealed, flagged, width,
                                                  mines, chosen[i], log_solutions, fast_budget,
-                                                 settings[BLEND], scratch)
+                                                 settings[BLEND], scratch, relocation)
         alive[i] = not dead
     keep = alive if alive.any() else np.ones(count, dtype=np.bool_)
     picked = np.flatnonzero(keep)
@@ -303,7 +372,7 @@ def _single_point(layout, numbers, table, revealed, flagged, queue, opened):
 
 @numba.njit(cache=True)
 def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
-          max_configurations, settings, moves, chances, kinds):
+          max_configurations, settings, moves, chances, kinds, winxp):
     """Play one game: return ``(outcome, guesses, capped, opened)``.
 
     The guesses go to ``moves``, ``chances`` and ``kinds``.
@@ -316,6 +385,8 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
     scratch = np.empty((2, cells), dtype=np.int64)
     if layout[click]:
         return LOST, 0, False, 0
+    relocation = winxp_order(cells, click) if winxp and settings[WEIGH_WINXP] else np.empty(
+        0, dtype=np.int64)
     opened = _flood(click, numbers, table, revealed, queue)
     safe_cells = cells - mines
     guesses = 0
@@ -346,19 +417,20 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
                 opened = _flood(scratch[0, k], numbers, table, revealed, queue, opened)
         if opened == safe_cells:
             return WON, guesses, capped, opened
-        if status == OVER_BUDGET:
+        if status == OVER_BUDGET or relocation.size:
             log_solutions = _position(numbers, table, revealed, flagged, width, mines,
-                                      settings[FAST_BUDGET], probability, scratch)
+                                      settings[FAST_BUDGET], probability, scratch, relocation)
         a, b = unavoidable_pair(numbers, table, revealed, flagged)
         if policy == SAFEST:
             cell = _safest(table, revealed, flagged, probability)
             kind = FRONTIER
         elif a >= 0 and settings[FIFTY_FIFTY_FIRST]:
-            coin = np.random.randint(0, 2)  # noqa: NPY002 (the API numba compiles)
-            cell, kind = (a, FIFTY_FIFTY) if coin == 0 else (b, FIFTY_FIFTY)
+            # Alike under every rule but Windows XP's, which may weigh one half more.
+            pair = np.array([a, b])
+            cell, kind = _pick(pair, -probability[pair].reshape(1, 2)), FIFTY_FIFTY
         else:
             cell, kind = _best(numbers, table, revealed, flagged, width, mines, probability,
-                               log_solutions, settings, scratch)
+                               log_solutions, settings, scratch, relocation)
         if a >= 0 and (cell == a or cell == b):
             kind = FIFTY_FIFTY
         elif kind == FRONTIER:
@@ -381,7 +453,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
 
 @numba.njit(cache=True)
 def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_count,
-               max_configurations, settings, seeds):
+               max_configurations, settings, seeds, winxp):
     """Play every game of a chunk.
 
     Parameters
@@ -404,6 +476,9 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
         `FAST_BUDGET` ... `PSEUDO_FIRST`; the shares and weights in millionths.
     seeds : numpy.ndarray of int64, shape (games,)
         Each game's tie-break seed.
+    winxp : bool
+        The layouts were dealt by Windows XP's rule: with the setting `WEIGH_WINXP`,
+        the probabilities and the end game weigh them by it (`_position`).
 
     Returns
     -------
@@ -429,5 +504,5 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
         np.random.seed(seeds[g])  # noqa: NPY002 (numba's generator, seeded per game)
         outcomes[g], guesses[g], capped[g], opened[g] = _play(
             layouts[g], numbers[g], table, width, mines, clicks[g], policy, use_mine_count,
-            max_configurations, settings, moves[g], chances[g], kinds[g])
+            max_configurations, settings, moves[g], chances[g], kinds[g], winxp)
     return outcomes, guesses, capped, opened, moves, chances, kinds

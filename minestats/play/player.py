@@ -60,7 +60,7 @@ from minestats.result import Result
 from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions
 from minestats.solvers.state import unsound
-from minestats.validation import POLICIES, check_policy
+from minestats.validation import POLICIES, check_policy, check_rule_name
 
 __all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GUESS_KINDS",
            "GameResult", "Games", "Move", "Strategy", "play", "play_games"]
@@ -113,6 +113,11 @@ class Strategy:
     pseudo_first : bool, optional
         Guess a pseudo-50/50 (a cell that is safe or else one half of a 50/50) before
         scoring candidates, once the end game has not answered (default False).
+    weigh_winxp : bool, optional
+        On layouts dealt by Windows XP's rule (``play_games(..., rule="winxp")``),
+        weigh the layouts that fit by the rule in the probabilities and the end game
+        (default True); False plays as if every layout were alike. The 50/50
+        components count layouts alike under every rule.
 
     Notes
     -----
@@ -148,6 +153,7 @@ class Strategy:
     progress_weight: float = 0.1
     fifty_fifty_weight: float = 0.0
     pseudo_first: bool = False
+    weigh_winxp: bool = True
 
     def __post_init__(self):
         for name, low, high in (("endgame_layouts", 0, 100_000), ("max_candidates", 1, 64),
@@ -164,7 +170,7 @@ class Strategy:
             if isinstance(weight, bool) or not isinstance(weight, float | int) or not (
                     0 <= weight <= 10):
                 raise ValueError(f"{name} ({weight!r}) must be a number from 0 to 10")
-        for name in ("blend", "fifty_fifty_first", "pseudo_first"):
+        for name in ("blend", "fifty_fifty_first", "pseudo_first", "weigh_winxp"):
             if not isinstance(getattr(self, name), bool | np.bool_):
                 raise ValueError(f"{name} ({getattr(self, name)!r}) must be True or False")
 
@@ -183,7 +189,7 @@ class Strategy:
 
     def settings(self) -> np.ndarray:
         """Return the kernel's ``settings`` array (`minestats.play.kernel.play_chunk`)."""
-        values = np.zeros(10, dtype=np.int64)
+        values = np.zeros(11, dtype=np.int64)
         values[kernel.FAST_BUDGET] = FAST_BUDGET
         values[kernel.ENDGAME_LAYOUTS] = self.endgame_layouts
         values[kernel.MAX_CANDIDATES] = self.max_candidates
@@ -194,6 +200,7 @@ class Strategy:
         values[kernel.PROGRESS_WEIGHT] = round(self.progress_weight * 1e6)
         values[kernel.FIFTY_FIFTY_WEIGHT] = round(self.fifty_fifty_weight * 1e6)
         values[kernel.PSEUDO_FIRST] = self.pseudo_first
+        values[kernel.WEIGH_WINXP] = self.weigh_winxp
         return values
 
 
@@ -285,7 +292,8 @@ def tie_seed(sequence: np.random.SeedSequence) -> int:
     return int(sequence.generate_state(1)[0])
 
 
-def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=None) -> Games:
+def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=None,
+               rule=None) -> Games:
     """Play a batch of games on one board, each from its layout, click and seed, compiled.
 
     Parameters
@@ -300,6 +308,10 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
         ``logic`` deductions, with the mine count (the default) or without.
     strategy : Strategy, optional
         How ``best`` guesses (the default `Strategy` when None).
+    rule : str, optional
+        The rule that dealt the layouts. Only ``winxp`` changes the play: its layouts
+        are not alike, and the player weighs them (see `Strategy`'s ``weigh_winxp``);
+        None, or any other rule, takes every layout that fits as equally likely.
 
     Returns
     -------
@@ -335,14 +347,16 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
         neighbour_table(width, height), width, int(mines[0]) if games else 0,
         np.asarray(clicks, dtype=np.int64), POLICIES.index(policy), options.use_mine_count,
         options.max_configurations, settings,
-        np.array([tie_seed(s) for s in seeds], dtype=np.int64))
+        np.array([tie_seed(s) for s in seeds], dtype=np.int64),
+        rule is not None and check_rule_name(rule) == "winxp")
     if (outcomes == BUG).any():
         game = int(np.flatnonzero(outcomes == BUG)[0])
         raise unsound("player (logic)", (-1, -1), flag=False, board=game)
     return Games(outcomes == WON, capped, guesses, opened, moves, chances, kinds)
 
 
-def play(mines, click, *, policy="best", seed=None, options=None, strategy=None) -> GameResult:
+def play(mines, click, *, policy="best", seed=None, options=None, strategy=None,
+         rule=None) -> GameResult:
     """Play one whole game on a known layout from a given first click.
 
     Parameters
@@ -362,6 +376,9 @@ def play(mines, click, *, policy="best", seed=None, options=None, strategy=None)
         default.
     strategy : Strategy, optional
         How ``best`` guesses (the default `Strategy` when None).
+    rule : str, optional
+        The rule that dealt the layout, as for `play_games` (only ``winxp`` changes
+        the play).
 
     Returns
     -------
@@ -394,7 +411,7 @@ def play(mines, click, *, policy="best", seed=None, options=None, strategy=None)
     x, y = board.resolve_click(click)
     sequence = as_seed_sequence(seed)
     games = play_games(layout[None], [board.index((x, y))], policy=policy, seeds=[sequence],
-                       options=options, strategy=strategy)
+                       options=options, strategy=strategy, rule=rule)
     guesses = int(games.guesses[0])
     cells = games.moves[0, :guesses].tolist()
     chances = games.chances[0, :guesses].tolist()

@@ -157,7 +157,7 @@ def _win_rate_chunk(config, size, seed_sequence):
     layouts = sample_mines(board, size, rule=rule, click=click,
                            seed=layouts_seed)
     games = play_games(layouts, np.full(size, board.index(click)), policy=policy,
-                       seeds=games_seed.spawn(size), strategy=strategy)
+                       seeds=games_seed.spawn(size), strategy=strategy, rule=rule)
     first = ~games.won & (games.guesses == 0)
     lost = np.flatnonzero(~games.won & (games.guesses > 0))
     last = games.guesses[lost] - 1
