@@ -282,7 +282,6 @@ class _Component:
             yield from members[:mines]
             state, left = target, rest
 
-
     def mined(self, weight: list) -> list:
         """Per group, the solutions that mine one given cell of it, weighted by total.
 
@@ -313,6 +312,7 @@ class _Component:
                              mines * comb(size, mines), self._shift(mines))
             totals.append(sum(count * w for count, w in zip(by_total, weight, strict=False)))
         return totals
+
 
 def _add(target: list, source: list, factor: int, shift: int) -> None:
     """``target += factor * x**shift * source`` for coefficient lists."""
@@ -441,48 +441,46 @@ def solve_constraints(constraints, cells: int, *, mines=None,
 
 def count_mined(constraints, cells: int, *, mines=None,
                 max_configurations=None) -> tuple[int, list]:
-    """Count the placements that meet ``constraints``, and per cell those that mine it.
+    """Count the placements meeting ``constraints`` and, per class of alike cells, the mined.
 
     Same problem as `solve_constraints`; past ``max_configurations`` (None: no cap)
-    it raises `Capped`. Returns ``(count, mined)``: the exact number
-    of placements and, for every cell, the exact number of them with a mine there
-    (Python ints, so ``mined[c] / count`` is the cell's mine probability and
-    ``Fraction(mined[c], count)`` its exact value). ``(0, [0] * cells)`` when none fits.
+    it raises `Capped`. Returns ``(count, classes)``: the exact number of placements
+    and a list of ``(members, mined)``, every cell in exactly one class, ``mined``
+    the exact number of placements with a mine on each of ``members`` (Python ints,
+    so ``mined / count`` is their mine probability and ``Fraction(mined, count)`` its
+    exact value). Cells alike (decided, off the frontier, or in one group) form one
+    class, so that a huge region, whose counts have thousands of digits, costs one
+    division, not one per cell. ``(0, [])`` when none fits.
 
     Examples
     --------
     Two cells, one mine between them, and a third cell free; two mines in all:
 
     >>> count_mined([((0, 1), 1)], 3, mines=2)
-    (2, [1, 1, 2])
+    (2, [([2], 2), ([0, 1], 1)])
     >>> count_mined([((0, 1), 1)], 3)
-    (4, [2, 2, 2])
+    (4, [([2], 2), ([0, 1], 2)])
     """
     problem = _prepare(constraints, cells, mines, Budget(max_configurations))
     if problem is None:
-        return 0, [0] * cells
+        return 0, []
     components, free, left = problem.components, problem.free, problem.left
     suffix = problem.suffixes()
     count = _ways(suffix[0], len(free), left(0))
-    mined = [0] * cells
     if count == 0:
-        return 0, mined
-    for cell, value in problem.values.items():
-        mined[cell] = count * value
+        return 0, []
+    classes = [([cell for cell, value in problem.values.items() if value == mine],
+                count * mine) for mine in (0, 1)]
     if free:
-        share = _ways(suffix[0], len(free) - 1, left(1))
-        for cell in free:
-            mined[cell] = share
+        classes.append((free, _ways(suffix[0], len(free) - 1, left(1))))
     prefix = [1]
     for k, component in enumerate(components):
         others = _times(prefix, suffix[k + 1])
         weight = [_ways(others, len(free), left(t)) for t in range(len(component.counts))]
-        for (_, members), total in zip(component.groups, component.mined(weight),
-                                       strict=True):
-            for cell in members:
-                mined[cell] = total // len(members)
+        classes += [(list(members), total // len(members)) for (_, members), total in zip(
+            component.groups, component.mined(weight), strict=True)]
         prefix = _times(prefix, component.counts)
-    return count, mined
+    return count, [(members, mined) for members, mined in classes if members]
 
 
 def frozen(array: np.ndarray) -> np.ndarray:
