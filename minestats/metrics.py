@@ -21,7 +21,7 @@ from minestats.board import Board
 from minestats.game import bbbv
 from minestats.runs.seeds import resolve_seed
 from minestats.runs.sweeps import run_jobs
-from minestats.sampling import sample_mines
+from minestats.sampling import check_sample_size, sample_mines
 from minestats.stats import ProportionResult
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_board, check_click, check_n
 
@@ -227,6 +227,7 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     board = check_board(board)
     click = check_click(board, click, rule)
     n = check_n(n)
+    check_sample_size(board, n, chunk_size)
     seed_sequence, label = resolve_seed(seed)
     [counts] = run_jobs(_bbbv_chunk, [((board, rule, click), seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers, store=store,

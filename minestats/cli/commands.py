@@ -76,9 +76,10 @@ def _run_context(args):
         raise ValueError("--store needs --seed: without a seed every run draws a new one "
                          "and never resumes from the store")
     _seed(args)
+    chunk = {} if args.chunk_size is None else {"chunk_size": args.chunk_size}
     with workers_for(args) as workers, contextlib.ExitStack() as stack:
         store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
-        yield {"workers": workers, "store": store, "progress": not args.quiet}
+        yield {"workers": workers, "store": store, "progress": not args.quiet, **chunk}
 
 
 def run_opening(args) -> None:

@@ -138,6 +138,9 @@ def _run_options(parser, *, n_required, n_help="boards to simulate"):
     parser.add_argument("--seed", type=seed_argument, default=None, help=SEED_HELP)
     parser.add_argument("--workers", type=int, default=-1,
                         help="worker processes (-1: all cores, 1: this process)")
+    parser.add_argument("--chunk-size", type=int, default=None,
+                        help="boards per chunk (default: the library's for this command); "
+                             "the numbers depend on --seed, -n and this, never on --workers")
     parser.add_argument("--scheduler", default=None,
                         help="Dask scheduler address (default $DASK_SCHEDULER_ADDRESS); "
                              "runs the chunks on that cluster")
