@@ -15,6 +15,7 @@ from minestats.cli.experiments import REPRODUCE
 from minestats.cli.output import (
     emit_table,
     format_count,
+    format_fraction,
     print_grid,
     read_board_file,
     read_text,
@@ -47,6 +48,9 @@ NO_SOLUTION = 1
 """Exit status of ``reconstruct`` when no layout fits the counts (an answer, not an error)."""
 CAPPED = 3
 """Exit status of a command whose search gave up at its configuration cap."""
+
+TEXT_FRACTION = 70
+"""The longest exact fraction the default text output writes out (it fits 100 columns)."""
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 NOTEBOOKS = "notebooks"
@@ -87,17 +91,17 @@ def run_opening(args) -> None:
     click = board.resolve_click(args.click)
     exact = opening_probability(board, click, rule=args.rule)
     row = {"board": str(board), "rule": args.rule, "click_x": click[0], "click_y": click[1],
-           "exact": float(exact), "exact_fraction": str(exact)}
+           "exact": float(exact), "exact_fraction": format_fraction(exact)}
     if args.n is not None:
         with _run_context(args) as options:
             row = simulate_opening(board, rule=args.rule, n=args.n, click=click,
                                    seed=args.seed, **options).to_dict() | {
-                "exact_fraction": str(exact)}
+                "exact_fraction": format_fraction(exact)}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
     print(f"board {board}  rule {args.rule}  click {click}")
-    print(f"exact  {float(exact):.6f}  ({exact})")
+    print(f"exact  {float(exact):.6f}  ({format_fraction(exact, limit=TEXT_FRACTION)})")
     if args.n is not None:
         print(f"mc     {row['mc']:.6f}  95% Wilson [{row['ci_low']:.6f}, {row['ci_high']:.6f}]"
               f"  z {row['z']:+.2f}  n {row['n']}  seed {row['seed']}")

@@ -21,8 +21,9 @@ import pandas as pd
 from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
 
-__all__ = ["MAX_INPUT_BYTES", "emit_table", "format_count", "print_grid", "read_board_file",
-           "read_bytes", "read_text", "workers_for"]
+__all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "emit_table", "format_count",
+           "format_fraction", "print_grid", "read_board_file", "read_bytes", "read_text",
+           "workers_for"]
 
 SCHEDULER_SECONDS = 10
 """How long the command waits for a Dask scheduler to answer before it gives up."""
@@ -79,6 +80,29 @@ def format_count(count: int, *, grouped: bool = True) -> str:
         exponent -= 1
     mantissa = (count // 10**(exponent - 15)) / 10**15
     return f"about {mantissa:.6f}e+{exponent}"
+
+
+MAX_TEXT_DIGITS = 4_000
+"""The most digits of an exact number written out in full, below Python's limit of 4,300
+digits for converting an int to text; longer ones are described by their size."""
+
+
+def format_fraction(value, *, limit: int = MAX_TEXT_DIGITS) -> str:
+    """Write a Fraction as ``p/q``, or past ``limit`` characters say how long it is.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> format_fraction(Fraction(2, 3)), format_fraction(Fraction(1, 3**9000))
+    ('2/3', 'a fraction of about 1 / 4,295 digits')
+    >>> format_fraction(Fraction(10**30, 7), limit=20)
+    'a fraction of about 31 / 1 digits'
+    """
+    digits = [max(1, math.ceil(abs(part).bit_length() * math.log10(2)))
+              for part in (value.numerator, value.denominator)]
+    if sum(digits) + 1 <= limit:
+        return str(value)
+    return f"a fraction of about {digits[0]:,} / {digits[1]:,} digits"
 
 
 def _format_cell(value, fmt: str) -> str:
