@@ -27,8 +27,10 @@ __all__ = [
     "resolve_board",
 ]
 
-MAX_CELLS = 10**8
-"""The most cells a board may have: one int64 array over them is 800 MB."""
+MAX_CELLS = 4_000_000
+"""The most cells a board may have (2000x2000): the work on one board takes about 300
+bytes a cell (solving a 2000x2000 board 1.2 GB, generating one 1.5 GB), and a bigger one
+would pass 2 GB."""
 _BOARD_PATTERN = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*/\s*(\d+)\s*$", re.IGNORECASE)
 _CLICK_PATTERN = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 

@@ -313,10 +313,10 @@ def check_map_size(board) -> None:
     --------
     >>> from minestats.board import Board
     >>> check_map_size(Board(30, 16, 99))
-    >>> check_map_size(Board(3000, 3000, 1))  # doctest: +ELLIPSIS
+    >>> check_map_size(Board(2000, 1000, 1))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: a map of every click of board 3000x3000/1 has 9,000,000 cells, more than ...
+    ValueError: a map of every click of board 2000x1000/1 has 2,000,000 cells, more than ...
     """
     if board.cells > MAX_MAP_CELLS:
         raise ValueError(f"a map of every click of board {board} has {board.cells:,} cells, "

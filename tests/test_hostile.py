@@ -66,7 +66,7 @@ CLI_CASES = [
      "workers (0)"),
     # boards
     (["opening", "--board", "100000x100000/1", "--rule", "uniform"], "MAX_CELLS"),
-    (["opening-map", "--board", "3000x3000/1", "--rule", "uniform"], "MAX_MAP_CELLS"),
+    (["opening-map", "--board", "2000x1000/1", "--rule", "uniform"], "MAX_MAP_CELLS"),
     (["opening", "--board", "0x0/0", "--rule", "uniform"], "width (0) must be at least 1"),
     (["opening", "--board", "9x0/0", "--rule", "uniform"], "height (0) must be at least 1"),
     (["opening", "--board", "9x9/100", "--rule", "uniform"], "mines (100) must be between"),
@@ -203,7 +203,7 @@ API_CASES = [
     (lambda: minestats.opening_probability("beginner", (0, 0), rule="nope"), "rule 'nope'"),
     (lambda: minestats.opening_probability("beginner", (9, 0), rule="uniform"), "(9, 0)"),
     (lambda: minestats.opening_probability("9x9/82", (0, 0), rule="uniform"), "mines (82)"),
-    (lambda: minestats.opening_probability_map("3000x3000/1", rule="uniform"), "MAX_MAP_CELLS"),
+    (lambda: minestats.opening_probability_map("2000x1000/1", rule="uniform"), "MAX_MAP_CELLS"),
     (lambda: minestats.simulate_opening("beginner", rule="uniform", n=0), "n (0)"),
     (lambda: minestats.simulate_opening("beginner", rule="uniform", n=1.5), "n (1.5)"),
     (lambda: minestats.simulate_opening("beginner", rule="uniform", n=True), "n (True)"),
