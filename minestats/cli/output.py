@@ -11,6 +11,8 @@ import errno
 import json
 import math
 import os
+import select
+import stat
 import sys
 import threading
 from pathlib import Path
@@ -27,6 +29,8 @@ __all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "emit_table", "format_count",
 
 SCHEDULER_SECONDS = 10
 """How long the command waits for a Dask scheduler to answer before it gives up."""
+FIFO_SECONDS = 10
+"""How long an input FIFO may stay silent before the command gives up on its writer."""
 MAX_INPUT_BYTES = 16 * 2**20
 """The most bytes an input file may hold (16 MiB, far above any board the library can
 solve): a bigger or endless one (``/dev/zero``) is refused, never read whole."""
@@ -124,8 +128,9 @@ def print_grid(title: str, grid: np.ndarray, fmt: str) -> None:
 def read_bytes(name: str) -> tuple[str, bytes]:
     """Return (display name, bytes) of a file, or of stdin for ``-``, at most `MAX_INPUT_BYTES`.
 
-    A FIFO is read like a file; nothing is read past the limit, so an endless input
-    ends in an error, not in all of the machine's memory.
+    A FIFO is read like a file, but one that no process writes to is an error after
+    `FIFO_SECONDS`; nothing is read past the limit, so an endless input ends in an
+    error, not in all of the machine's memory.
     """
     try:
         if name == "-":
@@ -137,8 +142,11 @@ def read_bytes(name: str) -> tuple[str, bytes]:
             display = name
             if Path(name).is_dir():
                 raise IsADirectoryError(errno.EISDIR, "Is a directory")
-            with open(name, "rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
+            if stat.S_ISFIFO(os.stat(name).st_mode):
+                data = _read_fifo(name)
+            else:
+                with open(name, "rb") as handle:
+                    data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise ValueError(f"cannot read {name!r}: {getattr(error, 'strerror', None) or error}"
                          ) from None
@@ -146,6 +154,31 @@ def read_bytes(name: str) -> tuple[str, bytes]:
         raise ValueError(f"cannot read {name!r}: more than MAX_INPUT_BYTES = "
                          f"{MAX_INPUT_BYTES:_} bytes")
     return display, data
+
+
+def _read_fifo(name: str) -> bytes:
+    """Read a FIFO to its end, at most one byte past `MAX_INPUT_BYTES`.
+
+    Opened without blocking, so a FIFO that no process writes is an error after
+    `FIFO_SECONDS` of silence, not a hang (a blocking open would wait for a writer
+    for ever).
+    """
+    descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        chunks, size = [], 0
+        while size <= MAX_INPUT_BYTES:
+            ready, _, _ = select.select([descriptor], [], [], FIFO_SECONDS)
+            if not ready:
+                raise OSError(errno.ETIMEDOUT, f"no process wrote to this FIFO within "
+                                               f"{FIFO_SECONDS:g} s")
+            chunk = os.read(descriptor, 2**16)
+            if not chunk:  # the writer closed it
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def read_text(name: str) -> tuple[str, str]:
