@@ -76,6 +76,35 @@ def test_sweep_covers_the_product_of_its_lists(capsys):
     assert table["seed"].tolist() == [f"3/{i}" for i in range(8)]
 
 
+@pytest.mark.parametrize("argv", [
+    ["pass-rate", "--board", "8x8/10", "-n", "200"],
+    ["win-rate", "--board", "6x6/5", "--policy", "safest", "-n", "50"],
+    ["sweep", "--boards", "8x8/10", "6x6/5", "--solvers", "single-point", "logic", "-n", "100"],
+])
+def test_rate_tables_fit_100_columns_and_show_estimate_interval_n_and_seed(capsys, argv):
+    # no --seed: the drawn seed, 39 digits, is the longest a table meets
+    status, out, err = run(capsys, *argv, "--workers", "1", "--quiet")
+    assert status == 0
+    lines = out.splitlines()
+    assert max(map(len, lines)) <= 100, out
+    title, header, *rows = lines
+    assert "seed" in title and "95% Wilson" in title and "n " in title
+    assert "95% interval" in header and {"board", "click", "n"} <= set(header.split())
+    assert all("[" in row and "]" in row for row in rows)
+    assert len(rows) == (4 if argv[0] == "sweep" else 1)
+
+
+@pytest.mark.parametrize("command", ["", "opening", "opening-map", "simulate", "solve",
+                                     "pass-rate", "sweep", "generate", "bbbv", "reconstruct",
+                                     "probabilities", "play", "win-rate", "compare",
+                                     "reproduce"])
+def test_help_is_wrapped_to_100_columns_on_a_wide_terminal(capsys, monkeypatch, command):
+    monkeypatch.setenv("COLUMNS", "300")
+    status, out, _ = run(capsys, *[command][:bool(command)], "--help")
+    assert status == 0 and "usage: minestats" in out
+    assert max(map(len, out.splitlines())) <= 100, out
+
+
 def test_solve_reads_text_and_mbf_files(capsys, tmp_path):
     layout = parse_text("..*.\n....\n....\n*...\n")
     (tmp_path / "board.txt").write_text(format_text(layout))

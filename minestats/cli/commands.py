@@ -17,6 +17,7 @@ from minestats.cli.output import (
     format_count,
     format_fraction,
     print_grid,
+    rate_table,
     read_board_file,
     read_text,
     workers_for,
@@ -197,7 +198,8 @@ def run_pass_rate(args) -> None:
         result = pass_rate(args.board, solver=args.solver, rule=args.rule, click=args.click,
                            n=args.n, seed=args.seed, use_mine_count=args.use_mine_count,
                            max_configurations=args.max_configurations, **options)
-    emit_table(pd.DataFrame([result.to_dict()]), args,
+    frame = pd.DataFrame([result.to_dict()])
+    emit_table(frame, args, text=rate_table(frame, "pass_rate", keep=["solver"]),
                title=f"pass rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
 
 
@@ -243,7 +245,11 @@ def run_sweep(args) -> None:
                 args.boards, args.rules, args.clicks, args.solvers)]
     with _run_context(args) as options:
         table = pass_rate_sweep(grid, n=args.n, seed=args.seed, **options)
-    emit_table(table, args, title=f"pass rates with 95% Wilson intervals, n {args.n} per row")
+    shown = rate_table(table, "pass_rate", keep=["solver"])
+    shown.insert(0, "row", range(len(shown)))
+    emit_table(table, args, text=shown,
+               title=f"pass rates, 95% Wilson, n {args.n} per row; row i: "
+                     f"seed {args.seed}/i")
 
 
 def run_generate(args) -> None:
@@ -389,7 +395,9 @@ def run_win_rate(args) -> None:
     with _run_context(args) as options:
         result = win_rate(args.board, rule=args.rule, click=args.click, policy=args.policy,
                           n=args.n, seed=args.seed, **options)
-    emit_table(pd.DataFrame([result.to_dict()]), args,
+    frame = pd.DataFrame([result.to_dict()])
+    emit_table(frame, args, text=rate_table(frame, "win_rate",
+                                            keep=["policy", "guesses_per_game"]),
                title=f"win rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
 
 

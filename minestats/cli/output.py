@@ -23,9 +23,9 @@ import pandas as pd
 from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
 
-__all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "emit_table", "format_count",
-           "format_fraction", "print_grid", "read_board_file", "read_bytes", "read_text",
-           "workers_for"]
+__all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table", "format_count",
+           "format_fraction", "print_grid", "rate_table", "read_board_file", "read_bytes",
+           "read_text", "workers_for"]
 
 SCHEDULER_SECONDS = 10
 """How long the command waits for a Dask scheduler to answer before it gives up."""
@@ -45,11 +45,48 @@ def _plain(value):
     return value
 
 
-def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
+TEXT_COLUMNS = 100
+"""The width the default text output keeps to; the rest of a table is in --csv/--json."""
+
+
+def rate_table(frame: pd.DataFrame, estimate: str, *, keep=()) -> pd.DataFrame:
+    """Select the columns of rates a person reads: what ran, the estimate, interval and n.
+
+    ``frame`` holds rows of a rate result (``board``, ``rule``, ``click_x``,
+    ``click_y``, the ``estimate`` column, ``ci_low``, ``ci_high``,
+    ``confidence_level`` and ``n``); ``keep`` names further columns to show after the
+    click. Every other column stays for ``--csv`` and ``--json``.
+
+    Examples
+    --------
+    >>> row = {"board": "9x9/10", "rule": "uniform", "click_x": 4, "click_y": 4,
+    ...        "solver": "logic", "pass_rate": 0.94, "ci_low": 0.8752, "ci_high": 0.9722,
+    ...        "confidence_level": 0.95, "n": 100}
+    >>> print(rate_table(pd.DataFrame([row]), "pass_rate", keep=["solver"]).to_string())
+        board     rule click solver pass_rate      95% interval    n
+    0  9x9/10  uniform   4,4  logic    0.9400  [0.8752, 0.9722]  100
+    """
+    shown = frame[["board", "rule"]].copy()
+    shown["click"] = [f"{x},{y}" for x, y in zip(frame["click_x"], frame["click_y"],
+                                                  strict=True)]
+    for column in keep:
+        shown[column] = frame[column]
+    shown[estimate] = [f"{value:.4f}" for value in frame[estimate]]
+    level = frame["confidence_level"].iloc[0]
+    shown[f"{level:.0%} interval"] = [f"[{low:.4f}, {high:.4f}]" for low, high in zip(
+        frame["ci_low"], frame["ci_high"], strict=True)]
+    shown["n"] = frame["n"]
+    return shown
+
+
+def emit_table(frame: pd.DataFrame, args, *, title: str | None = None,
+               text: pd.DataFrame | None = None) -> None:
     """Print a table in the format the flags ask for.
 
     JSON is always a list of row objects (one shape, whatever the row count), with
-    every float at full precision (the shortest text that reads back the same).
+    every float at full precision (the shortest text that reads back the same). The
+    default text output prints ``text`` instead of ``frame`` when it is given (the
+    columns a person reads, `rate_table`), within `TEXT_COLUMNS`.
     """
     if getattr(args, "csv", False):
         frame.to_csv(sys.stdout, index=False)
@@ -60,9 +97,9 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
     else:
         if title:
             print(title)
-        with pd.option_context("display.width", 200, "display.max_columns", 50,
+        with pd.option_context("display.width", TEXT_COLUMNS, "display.max_columns", 50,
                                "display.max_colwidth", 40):
-            print(frame.to_string(index=False))
+            print((frame if text is None else text).to_string(index=False))
 
 
 def format_count(count: int, *, grouped: bool = True) -> str:

@@ -88,6 +88,24 @@ SEED_HELP = ("an integer, or a string such as a date (2026-11-29); default: fres
              "printed with the result")
 
 
+HELP_COLUMNS = 100
+"""The widest the help is wrapped (narrower on a narrower terminal)."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Wrap the help to `HELP_COLUMNS`; keep text laid out in lines (examples) as written."""
+
+    def __init__(self, prog):
+        import shutil
+
+        super().__init__(prog, width=min(HELP_COLUMNS, shutil.get_terminal_size().columns - 2))
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text:  # an epilog of examples, laid out by hand
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2."""
 
@@ -165,16 +183,17 @@ def _output(parser):
 def build_parser() -> argparse.ArgumentParser:
     """Build the parser of the ``minestats`` command and all its subcommands."""
     parser = Parser(prog="minestats", description="Minesweeper statistics, exact and simulated.",
-                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                    epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"minestats {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
+                                     metavar="COMMAND")
 
     def command(name, summary, description):
         examples = [line for line in EXAMPLES.splitlines()
                     if line.strip().startswith(f"minestats {name} ")]
         return commands.add_parser(name, help=summary, description=description,
                                    epilog="examples:\n" + "\n".join(examples),
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   formatter_class=HelpFormatter)
 
     opening = command("opening", "probability that one first click opens (shows 0)",
                       "Exact opening probability of one first click; with -n, Monte Carlo "
@@ -282,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reconstruct a mine layout from each cell's count of mines in its 3x3 "
                     "block (itself included), count the layouts that fit and say whether "
                     "the answer is unique.",
-        epilog=RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=RECONSTRUCT_EPILOG, formatter_class=HelpFormatter)
     reconstruct.add_argument("file", nargs="?", default="-",
                              help="file holding the counts ('-' or none: stdin)")
     _exact_budget(reconstruct)
