@@ -105,6 +105,19 @@ def test_help_is_wrapped_to_100_columns_on_a_wide_terminal(capsys, monkeypatch, 
     assert max(map(len, out.splitlines())) <= 100, out
 
 
+def test_probabilities_exact_prints_the_fractions(capsys, tmp_path):
+    (tmp_path / "position.txt").write_text("F1?\n???\n???\n")
+    status, out, _ = run(capsys, "probabilities", str(tmp_path / "position.txt"), "--mines",
+                         "3", "--exact")
+    # the flag is the 1's mine: every other neighbour is safe, 2 mines among the far 3
+    assert status == 0
+    assert out.splitlines()[1:] == ["  F   .   0", "  0   0   0", "2/3 2/3 2/3"]
+    status, out, _ = run(capsys, "probabilities", str(tmp_path / "position.txt"), "--mines",
+                         "3", "--exact", "--csv")
+    table = pd.read_csv(io.StringIO(out), dtype={"fraction": str}).set_index(["x", "y"])
+    assert table.loc[(1, 2), "fraction"] == "2/3" and table.loc[(0, 0), "fraction"] == "1"
+
+
 def test_solve_reads_text_and_mbf_files(capsys, tmp_path):
     layout = parse_text("..*.\n....\n....\n*...\n")
     (tmp_path / "board.txt").write_text(format_text(layout))

@@ -339,16 +339,30 @@ def run_probabilities(args) -> int | None:
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
     try:
-        result = mine_probabilities(numbers, flags=flags, mines=args.mines,
+        result = mine_probabilities(numbers, flags=flags, mines=args.mines, exact=args.exact,
                                     max_configurations=args.max_configurations)
     except SearchCapped as capped:
         print(f"minestats probabilities: capped: {name}: {capped} (raise "
               "--max-configurations to search further)", file=sys.stderr)
         return CAPPED
+    unknown = ~np.isnan(result.probability)
     if args.csv or args.json:
-        ys, xs = np.nonzero(~np.isnan(result.probability))
-        emit_table(pd.DataFrame({"x": xs, "y": ys, "flag": flags[ys, xs],
-                                 "probability": result.probability[ys, xs]}), args)
+        ys, xs = np.nonzero(unknown)
+        table = pd.DataFrame({"x": xs, "y": ys, "flag": flags[ys, xs],
+                              "probability": result.probability[ys, xs]})
+        if args.exact:
+            table["fraction"] = [format_fraction(value) for value in result.fractions[ys, xs]]
+        emit_table(table, args)
+        return
+    mines = "not given" if args.mines is None else args.mines
+    title = (f"mine probability of each unknown cell (mines: {mines}; layouts that fit: "
+             f"{format_count(result.n_solutions)}; '.' open)")
+    if args.exact:
+        grid = np.full(result.fractions.shape, ".", dtype=object)
+        grid[unknown] = [format_fraction(value) for value in result.fractions[unknown]]
+        grid[flags] = "F"
+        width = max(map(len, grid.ravel()))
+        print_grid(f"{title}, exact:", np.char.rjust(grid.astype(str), width), "s")
         return
     grid = np.where(np.isnan(result.probability), "    .",
                     np.char.mod("%5.3f", np.nan_to_num(result.probability)))
@@ -357,9 +371,7 @@ def run_probabilities(args) -> int | None:
     grid[(probability > 0) & (probability < 0.0005)] = "<.001"
     grid[(probability < 1) & (probability > 0.9995)] = ">.999"
     grid[flags] = "    F"
-    mines = "not given" if args.mines is None else args.mines
-    print_grid(f"mine probability of each unknown cell (mines: {mines}; "
-               f"layouts that fit: {format_count(result.n_solutions)}; '.' open):", grid, "s")
+    print_grid(f"{title}:", grid, "s")
 
 
 def run_play(args) -> None:

@@ -314,6 +314,9 @@ def build_parser() -> argparse.ArgumentParser:
     probabilities.add_argument("file", help="file holding the position ('-': stdin)")
     probabilities.add_argument("--mines", type=int, default=None,
                                help="total mines, flags included (default: not known)")
+    probabilities.add_argument("--exact", action="store_true",
+                               help="print each probability as the exact fraction (with "
+                                    "--csv/--json: a column 'fraction' too)")
     _exact_budget(probabilities)
     _quiet(probabilities)
     _output(probabilities)
