@@ -11,6 +11,7 @@ return a well-formed array or raise a one-line ValueError.
 """
 
 import io
+import json
 import os
 import sqlite3
 import stat
@@ -30,6 +31,9 @@ from minestats.cli import main
 from minestats.inference import board_consistency, parse_counts, reconstruct
 from minestats.io.boards import from_mbf, parse_position, parse_text
 
+GAME = {"format": "minestats game", "version": 1, "board": "3x2/1", "layout": ["..*", "..."],
+        "click": [0, 1], "policy": "best", "seed": 1, "won": True, "moves": []}
+"""A valid game file of ``play --out``; the ``game_*.json`` fixtures each break one field."""
 FIXTURES = {
     "board.txt": b"..*.\n....\n*...\n",
     "ragged.txt": b"..*\n....\n",
@@ -51,6 +55,19 @@ FIXTURES = {
     "existing.txt": b"an earlier board\n",
     "corrupt.sqlite": b"this is not a database at all" * 10,
     "utf16.txt": "1?\n??\n".encode("utf-16"),
+    **{f"game_{name}.json": json.dumps(GAME | change).encode() for name, change in {
+        "format": {"format": "pickle"}, "version": {"version": 2},
+        "board": {"board": "3x2/2"}, "click": {"click": [5, 0]},
+        "clicktype": {"click": "corner"}, "policy": {"policy": "lucky"},
+        "seed": {"seed": 1.5}, "won": {"won": "yes"},
+        "move": {"moves": [{"x": 9, "y": 0, "mine_probability": 0.5, "kind": "frontier"}]},
+        "chance": {"moves": [{"x": 2, "y": 0, "mine_probability": 2, "kind": "frontier"}]},
+        "kind": {"moves": [{"x": 2, "y": 0, "mine_probability": 0.5, "kind": "hunch"}]},
+        "open": {"moves": [{"x": 0, "y": 1, "mine_probability": 0.5, "kind": "frontier"}]},
+        "layout": {"layout": ["*..", "x.."]}, "extra": {"colour": "red"}}.items()},
+    "game_list.json": b"[1, 2, 3]",
+    "game_deep.json": b"[" * 100_000,
+    "game_digits.json": b'{"format": "minestats game", "x": ' + b"9" * 5000 + b"}",
 }
 BIG = "99999999999999999999999"
 BEGINNER_RULE = ["--board", "beginner", "--rule", "uniform"]
@@ -196,6 +213,30 @@ CLI_CASES = [
     (["compare", "--board", "beginner", "--policies", "best", "-n", "10"],
      "at least two contenders"),
     (["solve", "--board", "beginner", "--seed", "1", "--click", "4,3,2"], "'4,3,2'"),
+    # game files of play --out, read back by play --replay
+    (["play", "--replay", "game_format.json"], "not a minestats game file"),
+    (["play", "--replay", "game_version.json"], "version (2) must be 1"),
+    (["play", "--replay", "game_board.json"], "board ('3x2/2') does not match the layout"),
+    (["play", "--replay", "game_click.json"], "click x (5)"),
+    (["play", "--replay", "game_clicktype.json"], "click ('corner') must be a list [x, y]"),
+    (["play", "--replay", "game_policy.json"], "policy ('lucky')"),
+    (["play", "--replay", "game_seed.json"], "seed (1.5)"),
+    (["play", "--replay", "game_won.json"], "won ('yes')"),
+    (["play", "--replay", "game_move.json"], "move 1 x (9)"),
+    (["play", "--replay", "game_chance.json"], "mine_probability (2)"),
+    (["play", "--replay", "game_kind.json"], "kind ('hunch')"),
+    (["play", "--replay", "game_open.json"], "guess 1 (0, 1) does not fit the game"),
+    (["play", "--replay", "game_layout.json"], "unexpected character 'x'"),
+    (["play", "--replay", "game_extra.json"], "unknown: colour"),
+    (["play", "--replay", "game_list.json"], "its format ('list')"),
+    (["play", "--replay", "game_deep.json"], "game_deep.json: not"),
+    (["play", "--replay", "game_digits.json"], "game_digits.json: not JSON"),
+    (["play", "--replay", "binary.txt"], "not UTF-8 text"),
+    (["play", "--replay", "missing.json"], "cannot read 'missing.json'"),
+    (["play", "--replay", "game_won.json", "--board", "beginner"],
+     "--replay cannot be combined with --board"),
+    (["play", "--board", "beginner", "--seed", "1", "--out", "adir"],
+     "cannot write 'adir': Is a directory"),
 ]
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from minestats.board import Board
 from minestats.cli.experiments import REPRODUCE
 from minestats.cli.output import (
     emit_table,
@@ -28,6 +29,7 @@ from minestats.generators import generate_no_guess
 from minestats.inference import mine_probabilities, parse_counts, reconstruct
 from minestats.inference.probabilities import SearchCapped
 from minestats.io.boards import format_text, parse_position, to_mbf
+from minestats.io.games import GameRecord, format_game, parse_game
 from minestats.io.index import write_results_index
 from minestats.io.notebooks import render_notebooks
 from minestats.io.results import write_bytes
@@ -41,6 +43,8 @@ from minestats.runs.seeds import resolve_seed
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, solve
+from minestats.solvers.api import deduce
+from minestats.solvers.state import CheckedGame
 from minestats.validation import DEFAULT_ALPHA, check_board, check_n, check_policy
 
 __all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
@@ -164,13 +168,14 @@ def _layout_to_solve(args) -> tuple[np.ndarray, int | str | None]:
                         seed=seed_sequence)[0], label
 
 
-def _player_view(mines: np.ndarray, result) -> np.ndarray:
-    """Show the end of a game as the player sees it: numbers, F flags, # hidden cells."""
+def _player_view(mines: np.ndarray, revealed, flagged) -> np.ndarray:
+    """Show a game as the player sees it: numbers, F flags, # hidden cells (masks any shape)."""
     numbers = neighbour_counts(mines)
-    view = np.where(result.revealed, numbers.astype(str), "#")
-    view = np.where(result.revealed & (numbers == 0), ".", view)
-    view = np.where(result.revealed & mines, "*", view)
-    return np.where(result.flagged, "F", view)
+    revealed, flagged = np.reshape(revealed, mines.shape), np.reshape(flagged, mines.shape)
+    view = np.where(revealed, numbers.astype(str), "#")
+    view = np.where(revealed & (numbers == 0), ".", view)
+    view = np.where(revealed & mines, "*", view)
+    return np.where(flagged, "F", view)
 
 
 def run_solve(args) -> None:
@@ -190,7 +195,8 @@ def run_solve(args) -> None:
     print(f"board {result.board}{drawn}  click {result.click}  solver {args.solver}  {outcome}  "
           f"rounds {result.rounds}  open {row['revealed_cells']}  flagged "
           f"{row['flagged_cells']}")
-    print_grid("final view (# hidden, F flag, . empty):", _player_view(mines, result), "s")
+    print_grid("final view (# hidden, F flag, . empty):",
+               _player_view(mines, result.revealed, result.flagged), "s")
 
 
 def run_pass_rate(args) -> None:
@@ -252,6 +258,14 @@ def run_sweep(args) -> None:
                      f"seed {args.seed}/i")
 
 
+def _write_out(path: str, data: bytes) -> None:
+    """Write ``--out`` atomically (through a device or FIFO); a failure is one line."""
+    try:
+        write_bytes(path, data)
+    except OSError as error:
+        raise ValueError(f"cannot write {path!r}: {error.strerror}") from None
+
+
 def run_generate(args) -> None:
     options = {name: value for name, value in (("max_tries", args.max_tries),
                                                ("timeout", args.timeout)) if value is not None}
@@ -266,12 +280,8 @@ def run_generate(args) -> None:
                                           and args.out.lower().endswith(".mbf"))
         # encoded first (MBF may not hold the board), then written atomically: a failed
         # command leaves an existing file as it was
-        data = (to_mbf(result.mines) if binary
-                else (format_text(result.mines) + "\n").encode())
-        try:
-            write_bytes(args.out, data)
-        except OSError as error:
-            raise ValueError(f"cannot write {args.out!r}: {error.strerror}") from None
+        _write_out(args.out, to_mbf(result.mines) if binary
+                   else (format_text(result.mines) + "\n").encode())
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
@@ -374,10 +384,63 @@ def run_probabilities(args) -> int | None:
     print_grid(f"{title}:", grid, "s")
 
 
+def _views(record: GameRecord):
+    """Yield ``(view, move)`` before each guess of a game, then ``(view, None)`` at its end.
+
+    The view is the player's between guesses: its sound deductions (``logic`` with
+    the mine count) redone from the first click and from each recorded guess.
+    """
+    state = CheckedGame(record.mines, record.click, solver="player")
+    options = SolverOptions("logic")
+    deduce(state, options)
+    for number, move in enumerate(record.moves, start=1):
+        yield _player_view(record.mines, state.revealed, state.flagged), move
+        index = state.board.index((move.x, move.y))
+        if state.over or state.revealed[index] or state.flagged[index]:
+            raise ValueError(f"guess {number} ({move.x}, {move.y}) does not fit the game: the "
+                             "cell is already open, flagged or the game is over")
+        state.open_index(index)
+        if not state.lost:
+            deduce(state, options)
+    yield _player_view(record.mines, state.revealed, state.flagged), None
+
+
+def _print_game(record: GameRecord, *, steps: bool) -> None:
+    """Print a game: its outcome, each guess (``steps``: with the board before it), the end."""
+    for _ in _views(record):  # every guess checked against the game before a line is printed
+        pass
+    guesses = len(record.moves)
+    print(f"{'won' if record.won else 'lost'} with {guesses} guess"
+          f"{'' if guesses == 1 else 'es'} from click {record.click} (policy {record.policy}, "
+          f"seed {record.seed})")
+    for number, (view, move) in enumerate(_views(record), start=1):
+        if move is None:
+            print_grid("final view (# hidden, F flag, . empty, * mine):", view, "s")
+            return
+        if steps:
+            print_grid(f"before guess {number} (# hidden, F flag, . empty):", view, "s")
+        print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
+              f"{move.mine_probability:.4f} ({move.kind})")
+
+
 def run_play(args) -> None:
     check_policy(args.policy)
+    if args.replay is not None:
+        given = [flag for flag, value in (("--board", args.board), ("--file", args.file),
+                                          ("--seed", args.seed), ("--out", args.out))
+                 if value is not None]
+        if given:
+            raise ValueError(f"--replay cannot be combined with {', '.join(given)}: the game "
+                             "file holds the layout, the click and the guesses")
+        name, text = read_text(args.replay)
+        try:
+            record = parse_game(text)
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
+        _print_game(record, steps=True)
+        return
     if (args.file is None) == (args.board is None):
-        raise ValueError("give either --file or --board (with --rule and --seed)")
+        raise ValueError("give either --file or --board (with --rule and --seed), or --replay")
     sequence, label = resolve_seed(_seed(args))
     board_seed, game_seed = sequence.spawn(2)
     if args.file is not None:
@@ -386,21 +449,25 @@ def run_play(args) -> None:
         mines = sample_mines(args.board, 1, rule=args.rule, click=args.click,
                              seed=board_seed)[0]
     result = play(mines, args.click, policy=args.policy, seed=game_seed)
-    row = {"won": result.won, "guesses": result.guesses, "opened": result.opened,
-           "policy": args.policy, "seed": label,
-           "guess_cells": " ".join(f"{m.x},{m.y}" for m in result.moves),
-           "guess_mine_probabilities": " ".join(f"{m.mine_probability:.17g}"
-                                                for m in result.moves),
-           "guess_kinds": " ".join(m.kind for m in result.moves)}
+    record = GameRecord(mines, Board(*mines.shape[::-1], int(mines.sum())).resolve_click(
+        args.click), result.moves, args.policy, label, result.won)
+    if args.out is not None:
+        _write_out(args.out, format_game(record))
+    cells = [[m.x, m.y] for m in result.moves]
+    chances = [m.mine_probability for m in result.moves]
+    kinds = [m.kind for m in result.moves]
+    if args.csv:  # a CSV field holds no list: each list as one field, joined by spaces
+        cells = " ".join(f"{x},{y}" for x, y in cells)
+        chances = " ".join(f"{chance:.17g}" for chance in chances)
+        kinds = " ".join(kinds)
     if args.csv or args.json:
-        emit_table(pd.DataFrame([row]), args)
+        emit_table(pd.DataFrame([{"won": result.won, "guesses": result.guesses,
+                                  "opened": result.opened, "policy": args.policy,
+                                  "seed": label, "guess_cells": cells,
+                                  "guess_mine_probabilities": chances, "guess_kinds": kinds}]),
+                   args)
         return
-    print(f"{'won' if result.won else 'lost'} with {result.guesses} guess"
-          f"{'' if result.guesses == 1 else 'es'}, {result.opened} cells open "
-          f"(policy {args.policy}, seed {label})")
-    for number, move in enumerate(result.moves, start=1):
-        print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
-              f"{move.mine_probability:.4f} ({move.kind})")
+    _print_game(record, steps=False)
 
 
 def run_win_rate(args) -> None:

@@ -331,6 +331,11 @@ def build_parser() -> argparse.ArgumentParser:
     _policy(play)
     play.add_argument("--seed", type=seed_argument, default=None,
                       help="seed of the board and the tie-breaks: " + SEED_HELP)
+    play.add_argument("--out", default=None,
+                      help="save the game (layout, click, guesses) as JSON for --replay")
+    play.add_argument("--replay", default=None, metavar="GAME",
+                      help="step through a game saved by --out: the board before each guess "
+                           "and its mine probability")
     _quiet(play)
     _output(play)
 
