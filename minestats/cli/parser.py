@@ -22,14 +22,16 @@ EXAMPLES = """examples:
   minestats opening-map --board beginner --rule uniform
   minestats simulate --board expert --rule winxp --all-clicks -n 1000000 --csv > xp.csv
   minestats solve --board expert --seed 7 --solver logic
-  minestats solve --file board.txt --click 3,4 --solver subset
+  minestats solve --file examples/board.txt --click 3,4 --solver subset
   minestats pass-rate --board intermediate --solver single-point -n 100000 --seed 1
   minestats sweep --boards beginner expert --solvers single-point logic -n 20000 --csv
   minestats generate --board expert --method perturb --seed 2026-11-29 --out daily.mbf
   minestats bbbv --board expert --rule safe-opening -n 100000 --between 70 130
-  minestats reconstruct counts.txt
-  minestats probabilities position.txt --mines 10
+  minestats reconstruct examples/counts.txt
+  minestats probabilities examples/position.txt --mines 10 --exact
   minestats play --board expert --rule safe-click --click corner --policy best --seed 7
+  minestats play --board intermediate --seed 6 --out game.json
+  minestats play --replay game.json
   minestats win-rate --board beginner --rule safe-click --click corner -n 2000 --seed 1
   minestats reproduce --quiet
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
