@@ -23,9 +23,9 @@ import pandas as pd
 from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
 
-__all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table", "format_count",
-           "format_fraction", "print_grid", "rate_table", "read_board_file", "read_bytes",
-           "read_text", "workers_for"]
+__all__ = ["COMPILING", "MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table",
+           "format_count", "format_fraction", "print_grid", "rate_table", "read_board_file",
+           "read_bytes", "read_text", "say_when_compiling", "workers_for"]
 
 SCHEDULER_SECONDS = 10
 """How long the command waits for a Dask scheduler to answer before it gives up."""
@@ -34,6 +34,49 @@ FIFO_SECONDS = 10
 MAX_INPUT_BYTES = 16 * 2**20
 """The most bytes an input file may hold (16 MiB, far above any board the library can
 solve): a bigger or endless one (``/dev/zero``) is refused, never read whole."""
+
+
+COMPILING = ("minestats: compiling the kernels for this machine, once (about two minutes; "
+             "cached afterwards)")
+"""What a run says when it compiles a kernel the disk cache does not hold (a first run)."""
+
+
+def say_when_compiling(stream=None) -> None:
+    """Say `COMPILING` on ``stream`` (stderr) when numba first compiles in this process.
+
+    Numba announces a compilation only when its disk cache misses, so a warm cache
+    stays silent. Only a person at a terminal is told (like a progress bar): piped
+    or captured stderr keeps its one line per error.
+
+    Examples
+    --------
+    >>> import io, numba
+    >>> said = io.StringIO()
+    >>> said.isatty = lambda: True
+    >>> say_when_compiling(said)
+    >>> numba.njit(lambda x: x + 1)(1), numba.njit(lambda x: x + 2)(1)
+    (2, 3)
+    >>> said.getvalue().splitlines() == [COMPILING]  # once, for two compilations
+    True
+    """
+    from numba.core import event
+
+    stream = sys.stderr if stream is None else stream
+    if not stream.isatty():
+        return
+
+    class Compiling(event.Listener):
+        said = False
+
+        def on_start(self, _):
+            if not self.said:
+                self.said = True
+                print(COMPILING, file=stream, flush=True)
+
+        def on_end(self, _):
+            pass
+
+    event.register("numba:compile", Compiling())
 
 
 def _plain(value):
