@@ -150,9 +150,11 @@ def run_simulate(args) -> None:
     with _run_context(args) as options:
         result = simulate_opening(board, rule=args.rule, n=args.n, click=click, seed=args.seed,
                                   **options)
-    emit_table(result.to_frame(), args,
-               title=f"board {board}, rule {args.rule}, n {result.n} per click, "
-                     f"seed {result.seed}, 95% Wilson intervals")
+    frame = result.to_frame()
+    shown = rate_table(frame, "mc", keep=["exact"])
+    shown["z"] = [f"{z:+.2f}" for z in frame["z"]]
+    emit_table(frame, args, text=shown,
+               title=f"n {result.n} per click, 95% Wilson intervals, seed {result.seed}")
     if click is None and not (args.csv or args.json):
         _print_holm(result)
 
@@ -232,16 +234,22 @@ def run_compare(args) -> None:
     if args.csv or args.json:
         emit_table(pairs, args)
         return
-    emit_table(pd.DataFrame(result.rates()), args,
-               title=f"every contender on the same {result.n:,} boards ({result.rule}, click "
-                     f"{result.click}), 95% Wilson intervals, seed {result.seed}")
-    columns = ["first", "second", "both", "first_only", "second_only", "neither",
-               "difference", "difference_ci_low", "difference_ci_high", "width_ratio",
-               "mcnemar_p"]
+    rates = pd.DataFrame(result.rates())
+    emit_table(rates, args, text=rate_table(rates, "rate", keep=["contender"]),
+               title=f"all contenders on the same {result.n:,} boards, 95% Wilson, seed "
+                     f"{result.seed}")
+    # the discordant boards, which McNemar's test reads; both and neither are in --csv
+    shown = pairs[["first", "second", "first_only", "second_only"]].rename(
+        columns={"first_only": "only 1st", "second_only": "only 2nd"})
+    shown["difference"] = [f"{d:+.4f}" for d in pairs["difference"]]
+    shown["95% interval"] = [f"[{low:+.4f}, {high:+.4f}]" for low, high in zip(
+        pairs["difference_ci_low"], pairs["difference_ci_high"], strict=True)]
+    shown["width"] = [f"{ratio:.2f}" for ratio in pairs["width_ratio"]]
+    shown["McNemar p"] = [f"{p:.3g}" for p in pairs["mcnemar_p"]]
     print()
-    emit_table(pairs[columns], args,
-               title="first minus second, 95% Newcombe paired interval, width against the "
-                     "unpaired interval at the same n, McNemar exact p")
+    emit_table(pairs, args, text=shown,
+               title="first minus second, 95% Newcombe paired interval, its width against the "
+                     "unpaired one, McNemar p")
 
 
 def run_sweep(args) -> None:
@@ -316,8 +324,18 @@ def run_bbbv(args) -> None:
     if args.between is not None:
         # the share's n and seed are the summary's: one column each
         summary |= histogram.share(*args.between).to_dict()
-    emit_table(pd.DataFrame([summary]), args,
-               title=f"3BV over n {histogram.n} boards, seed {histogram.seed}")
+    frame = pd.DataFrame([summary])
+    shown = frame[["board", "rule", "n"]].copy()
+    shown["mean"], shown["sd"] = f"{summary['mean']:.2f}", f"{summary['sd']:.2f}"
+    quantiles = [column for column in frame if column[0] == "q" and column[1:].isdigit()]
+    shown[[*quantiles, "min", "max"]] = frame[[*quantiles, "min", "max"]]
+    title = f"3BV over n {histogram.n} boards, seed {histogram.seed}"
+    if args.between is not None:
+        low, high = args.between
+        shown[f"share {low}..{high}"] = (f"{summary['share']:.4f} [{summary['ci_low']:.4f}, "
+                                         f"{summary['ci_high']:.4f}]")
+        title += ", 95% Wilson interval"
+    emit_table(frame, args, text=shown, title=title)
 
 
 def run_reconstruct(args) -> int:
