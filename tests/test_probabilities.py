@@ -197,3 +197,20 @@ def test_a_search_past_its_budget_says_capped_in_the_library_and_the_command(tmp
     assert main(["probabilities", str(path), "--mines", "2", "--max-configurations", "1"]) == 3
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "capped" in err
+
+
+def test_binomials_walked_from_their_neighbours_are_exact(monkeypatch):
+    from math import comb
+
+    from minestats.inference import engine
+
+    computed = []
+    monkeypatch.setattr(engine, "comb", lambda n, k: computed.append((n, k)) or comb(n, k))
+    binomial = engine._Binomials()
+    rng = np.random.default_rng(5)
+    asked = [(200, 100), (199, 99), (199, 100), (200, 37), (200, 163), (0, 0), (5, 7)]
+    asked += [(int(n), int(k)) for n, k in zip(rng.integers(195, 201, 300),
+                                               rng.integers(-2, 203, 300), strict=True)]
+    for n, k in asked:
+        assert binomial(n, k) == (comb(n, k) if 0 <= k <= n else 0), (n, k)
+    assert len(computed) <= 12  # the rest came from a neighbour: one step each
