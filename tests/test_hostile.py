@@ -2,10 +2,13 @@
 
 The command-line cases run the ``minestats`` command (its `main`, in this process) in a
 folder of fixture files (an existing output file, a foreign SQLite file, a
-corrupt store, malformed boards and count matrices); each must exit with status 2 and
-one line on stderr naming the fault, print nothing on stdout, and leave every file of
-the folder byte for byte as it was. The API cases call the library directly and expect a
-one-line ValueError naming the bad value. The parsers of board text, MBF bytes,
+corrupt store, malformed boards, count matrices and game files), in a folder of special
+files (a FIFO, symlinks in a loop or to nowhere and, as root, null, zero and full
+devices made there, never in ``/dev``), on inputs past a size limit, or on an endless
+stdin; each must exit with status 2 and one line on stderr naming the fault, print
+nothing on stdout, finish within `SECONDS`, and leave every file of the folder as it
+was (a special file still of its kind). The API cases call the library directly and
+expect a one-line ValueError naming the bad value. The parsers of board text, MBF bytes,
 positions and count matrices are fuzzed with hypothesis: whatever the input, they
 return a well-formed array or raise a one-line ValueError.
 """
