@@ -21,7 +21,7 @@ the Notes of `opening_probability`.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb
+from math import prod
 
 import numpy as np
 
@@ -29,7 +29,25 @@ from minestats.board import Board, resolve_board
 from minestats.rules import check_rule, max_mines
 from minestats.validation import check_map_size, check_rule_name
 
-__all__ = ["opening_probability", "opening_probability_map", "winxp_offset"]
+__all__ = ["MAX_FRACTION_TERMS", "opening_probability", "opening_probability_map",
+           "winxp_offset"]
+
+MAX_FRACTION_TERMS = 20_000
+"""The most factors of an exact `opening_probability` (about 0.3 s and numbers of 80,000
+digits): the ``winxp`` value multiplies one per cell before the click's first neighbour,
+when it is less than the mine count; past this the float map is the answer."""
+
+
+def _all_of_kind_exact(kind: int, total: int, cells: int) -> Fraction:
+    """P(``cells`` given cells are all of one kind), exactly: `_all_of_kind` as a Fraction.
+
+    A ratio of falling factorials, prod_{i < cells} (kind - i) / (total - i): a few
+    factors where the binomials it stands for have millions of digits.
+    """
+    if cells > kind:
+        return Fraction(0)
+    return Fraction(prod(range(kind - cells + 1, kind + 1)),
+                    prod(range(total - cells + 1, total + 1)))
 
 
 def winxp_offset(board: Board, click) -> int:
@@ -123,15 +141,20 @@ def opening_probability(board: Board, click, *, rule: str) -> Fraction:
     k = len(board.closed_neighbourhood((x, y)))
     if rule == "safe-opening" or m == 0:
         return Fraction(1)
+    # The closed forms as products of ratios (see `opening_probability_map`): the same
+    # Fractions, from a few small factors instead of binomials of huge boards.
     if rule == "uniform":
-        return Fraction(comb(n - k, m), comb(n, m))
+        return _all_of_kind_exact(n - m, n, k)
     if rule == "safe-click":
-        return Fraction(comb(n - k, m), comb(n - 1, m))
+        return _all_of_kind_exact(n - 1 - m, n - 1, k - 1)
     if k == 1:  # winxp on a 1x1 board: feasible only with m == 0, handled above
         return Fraction(1)
     j = winxp_offset(board, (x, y))
-    stuck = comb(n - k - j, m - 1 - j) if j <= m - 1 else 0
-    return Fraction(comb(n - k + 1, m) - stuck, comb(n, m))
+    if m > j >= MAX_FRACTION_TERMS:  # with j >= m the second product is 0, no factors
+        raise ValueError(f"the exact winxp value of click ({x}, {y}) on {board} is a product "
+                         f"of {j + 1:,} factors, more than MAX_FRACTION_TERMS = "
+                         f"{MAX_FRACTION_TERMS:,}: opening_probability_map gives it as a float")
+    return _all_of_kind_exact(n - m, n, k - 1) * (1 - _all_of_kind_exact(m, n - k + 1, j + 1))
 
 
 def _all_of_kind(kind: int, total: int, cells: np.ndarray) -> np.ndarray:

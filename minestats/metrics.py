@@ -22,7 +22,7 @@ from minestats.game import bbbv
 from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
-from minestats.sampling import sample_mines
+from minestats.sampling import check_sample_size, sample_mines
 from minestats.seeds import resolve_seed
 from minestats.stats import ProportionResult
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
@@ -229,6 +229,7 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     board = resolve_board(board)
     click = check_click(board, click, rule)
     n = check_n(n)
+    check_sample_size(board, n, chunk_size)
     seed_sequence, label = resolve_seed(seed)
     [counts] = run_jobs(_bbbv_chunk, [((board, rule, click), seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers, store=store,

@@ -34,7 +34,7 @@ from minestats.play.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
 from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
-from minestats.sampling import sample_mines
+from minestats.sampling import check_sample_size, sample_mines
 from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import (
@@ -479,6 +479,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     n = check_n(n)
     chunk_size = check_count("chunk_size",
                              default_chunk_size if chunk_size is None else chunk_size)
+    check_sample_size(board, n, chunk_size)
     seed_sequence, label = resolve_seed(seed)
     chunk = _solvers_chunk if kind == "solvers" else _policies_chunk
     [totals] = run_jobs(chunk, [((board, rule, click, contenders), seed_sequence)], n=n,

@@ -17,7 +17,7 @@ import pandas as pd
 from minestats.board import Board, resolve_board
 from minestats.rules import check_click
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
-from minestats.sampling import sample_mines
+from minestats.sampling import check_sample_size, sample_mines
 from minestats.seeds import child_label, resolve_seed
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import ProportionResult
@@ -172,6 +172,7 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
     """
     config = _config(board, solver, rule, click, use_mine_count, max_configurations)
     n = check_n(n)
+    check_sample_size(config[0], n, chunk_size)
     seed_sequence, label = resolve_seed(seed)
     [totals] = run_jobs(_pass_rate_chunk, [(config, seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers, store=store,
@@ -216,6 +217,8 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
                for options in grid_rows(grid, required=("board", "solver"), defaults=defaults,
                                         function="pass_rate")]
     n = check_n(n)
+    for config in configs:
+        check_sample_size(config[0], n, chunk_size)
     seed_sequence, label = resolve_seed(seed)
     seeds = grid_seeds(seed_sequence, len(configs))
     totals = run_jobs(_pass_rate_chunk, list(zip(configs, seeds, strict=True)), n=n,

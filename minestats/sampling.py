@@ -21,10 +21,39 @@ from minestats.seeds import as_generator
 from minestats.validation import check_count
 
 __all__ = [
+    "MAX_SAMPLE_CELLS",
+    "check_sample_size",
     "count_openings",
     "count_openings_all_clicks",
     "sample_mines",
 ]
+
+MAX_SAMPLE_CELLS = 2**28
+"""The most cells (layouts times cells per layout) one call of `sample_mines` draws: 256
+MiB of bools, so that a chunk of work stays in bounded memory on every worker."""
+
+
+def check_sample_size(board: Board, n: int, chunk_size: int | None = None) -> None:
+    """Refuse to draw ``n`` layouts at once (``chunk_size`` at a time) past `MAX_SAMPLE_CELLS`.
+
+    Drivers that draw their chunks with `sample_mines` check the chunk before any
+    work starts, so a big board with the default chunk size is one line, not a
+    worker's MemoryError.
+
+    Examples
+    --------
+    >>> from minestats.board import Board
+    >>> check_sample_size(Board(30, 16, 99), 10**12, 2_000)
+    >>> check_sample_size(Board(1000, 1000, 10), 10**6, 2_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 2,000 layouts of board 1000x1000/10 at once hold 2,000,000,000 cells, more ...
+    """
+    count = n if chunk_size is None else min(n, check_count("chunk_size", chunk_size))
+    if count * board.cells > MAX_SAMPLE_CELLS:
+        raise ValueError(f"{count:,} layouts of board {board} at once hold "
+                         f"{count * board.cells:,} cells, more than MAX_SAMPLE_CELLS = "
+                         f"{MAX_SAMPLE_CELLS:,}: ask for fewer at a time (n or chunk_size)")
 
 _TWO_TO_53 = 9007199254740992.0
 
@@ -207,6 +236,7 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
     """
     board = resolve_board(board)
     n = check_count("n", n, minimum=0)
+    check_sample_size(board, n)
     index, allowed, relocate = _kernel_arguments(board, click, rule)
     generator = as_generator(seed)
     out = np.zeros((n, board.cells), dtype=bool)

@@ -23,6 +23,7 @@ __all__ = [
     "DEFAULT_EXACT_CONFIGURATIONS",
     "DEFAULT_MAX_CONFIGURATIONS",
     "MAX_CONFIGURATIONS",
+    "MAX_CONSTRAINTS",
     "MAX_MAP_CELLS",
     "MAX_N",
     "POLICIES",
@@ -30,6 +31,7 @@ __all__ = [
     "RULES",
     "SOLVERS",
     "check_confidence_level",
+    "check_constraints",
     "check_count",
     "check_map_size",
     "check_max_configurations",
@@ -83,7 +85,13 @@ MAX_CONFIGURATIONS = 10**15
 """The largest configuration cap a search accepts: beyond it, years of search."""
 
 MAX_MAP_CELLS = 1_000_000
-"""The most cells of a per-click map (a 1000x1000 board; a 2000x2000 map takes 1.3 GB)."""
+"""The most cells of a per-click map or of a position (a 1000x1000 board; a 2000x2000 map
+takes 1.3 GB)."""
+
+MAX_CONSTRAINTS = 250_000
+"""The most constraints (revealed numbers, or counts of a matrix) the exact engine takes:
+it holds them as Python objects, and a 500x500 count matrix takes about 6 s and 0.7 GB
+(a 1000x1000 one 22 s and 2.4 GB)."""
 
 
 def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
@@ -244,6 +252,22 @@ def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[st
     return solver, bool(use_mine_count), check_max_configurations(max_configurations)
 
 
+def check_constraints(count: int, what: str) -> None:
+    """Raise ValueError if ``what`` asks the exact engine for more than `MAX_CONSTRAINTS`.
+
+    Examples
+    --------
+    >>> check_constraints(100, "the counts (10x10)")
+    >>> check_constraints(4_000_000, "the counts (2000x2000)")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the counts (2000x2000) give 4,000,000 constraints, more than MAX_CONSTRAINTS ...
+    """
+    if count > MAX_CONSTRAINTS:
+        raise ValueError(f"{what} give {count:,} constraints, more than MAX_CONSTRAINTS = "
+                         f"{MAX_CONSTRAINTS:,} that the exact engine takes")
+
+
 def check_map_size(board) -> None:
     """Raise ValueError if a per-click map of ``board`` has more than `MAX_MAP_CELLS` cells.
 
@@ -251,10 +275,10 @@ def check_map_size(board) -> None:
     --------
     >>> from minestats.board import Board
     >>> check_map_size(Board(30, 16, 99))
-    >>> check_map_size(Board(3000, 3000, 1))  # doctest: +ELLIPSIS
+    >>> check_map_size(Board(2000, 1000, 1))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: a map of every click of board 3000x3000/1 has 9,000,000 cells, more than ...
+    ValueError: a map of every click of board 2000x1000/1 has 2,000,000 cells, more than ...
     """
     if board.cells > MAX_MAP_CELLS:
         raise ValueError(f"a map of every click of board {board} has {board.cells:,} cells, "

@@ -63,7 +63,7 @@ def test_compare_prints_the_library_pairs(capsys):
     status, out, err = run(capsys, "compare", "--board", "6x6/5", "--policies", "safest",
                            "best", "-n", "40", "--seed", "4", "--workers", "1", "--quiet")
     assert status == 0 and err == ""
-    assert "safest" in out and "mcnemar_p" in out and "seed 4" in out
+    assert "safest" in out and "McNemar p" in out and "seed 4" in out
 
 
 def test_sweep_covers_the_product_of_its_lists(capsys):
@@ -74,6 +74,50 @@ def test_sweep_covers_the_product_of_its_lists(capsys):
     table = pd.read_csv(io.StringIO(out))
     assert len(table) == 8
     assert table["seed"].tolist() == [f"3/{i}" for i in range(8)]
+
+
+@pytest.mark.parametrize("argv", [
+    ["pass-rate", "--board", "8x8/10", "-n", "200"],
+    ["win-rate", "--board", "6x6/5", "--policy", "safest", "-n", "50"],
+    ["sweep", "--boards", "8x8/10", "6x6/5", "--solvers", "single-point", "logic", "-n", "100"],
+    ["simulate", "--board", "8x8/10", "--rule", "uniform", "-n", "100"],
+    ["compare", "--board", "8x8/10", "--solvers", "logic", "logic:no-mine-count", "-n", "50"],
+])
+def test_rate_tables_fit_100_columns_and_show_estimate_interval_n_and_seed(capsys, argv):
+    # no --seed: the drawn seed, 39 digits, is the longest a table meets
+    status, out, err = run(capsys, *argv, "--workers", "1", "--quiet")
+    assert status == 0
+    lines = out.splitlines()
+    assert max(map(len, lines)) <= 100, out
+    title, header, *rows = lines
+    assert "seed" in title and "95% Wilson" in title
+    assert "95% interval" in header and {"board", "click", "n"} <= set(header.split())
+    assert all("[" in row and "]" in row for row in rows[:2])
+    assert len(rows) == {"sweep": 4, "compare": 6}.get(argv[0], 1)  # compare: 2 tables
+
+
+@pytest.mark.parametrize("command", ["", "opening", "opening-map", "simulate", "solve",
+                                     "pass-rate", "sweep", "generate", "bbbv", "reconstruct",
+                                     "probabilities", "play", "win-rate", "compare",
+                                     "reproduce"])
+def test_help_is_wrapped_to_100_columns_on_a_wide_terminal(capsys, monkeypatch, command):
+    monkeypatch.setenv("COLUMNS", "300")
+    status, out, _ = run(capsys, *[command][:bool(command)], "--help")
+    assert status == 0 and "usage: minestats" in out
+    assert max(map(len, out.splitlines())) <= 100, out
+
+
+def test_probabilities_exact_prints_the_fractions(capsys, tmp_path):
+    (tmp_path / "position.txt").write_text("F1?\n???\n???\n")
+    status, out, _ = run(capsys, "probabilities", str(tmp_path / "position.txt"), "--mines",
+                         "3", "--exact")
+    # the flag is the 1's mine: every other neighbour is safe, 2 mines among the far 3
+    assert status == 0
+    assert out.splitlines()[1:] == ["  F   .   0", "  0   0   0", "2/3 2/3 2/3"]
+    status, out, _ = run(capsys, "probabilities", str(tmp_path / "position.txt"), "--mines",
+                         "3", "--exact", "--csv")
+    table = pd.read_csv(io.StringIO(out), dtype={"fraction": str}).set_index(["x", "y"])
+    assert table.loc[(1, 2), "fraction"] == "2/3" and table.loc[(0, 0), "fraction"] == "1"
 
 
 def test_solve_reads_text_and_mbf_files(capsys, tmp_path):

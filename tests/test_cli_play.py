@@ -57,3 +57,43 @@ def test_win_rate_matches_the_library(capsys):
     library = win_rate("6x6/5", policy="safest", n=80, seed=9, workers=1)
     assert row["successes"] == library.successes and row["n"] == 80
     assert np.isclose(row["ci_low"], library.proportion_ci()[0])
+
+
+def test_play_json_gives_its_lists_as_lists(capsys):
+    import json
+
+    status, out, _ = run(capsys, "play", "--board", "intermediate", "--seed", "6", "--json")
+    assert status == 0
+    [row] = json.loads(out)
+    assert row["won"] is False and row["guesses"] == 2
+    assert row["guess_kinds"] == ["off-frontier", "fifty-fifty"]
+    assert all(isinstance(cell, list) and len(cell) == 2 for cell in row["guess_cells"])
+    assert all(0 <= p <= 1 for p in row["guess_mine_probabilities"])
+    status, out, _ = run(capsys, "play", "--board", "intermediate", "--seed", "6", "--csv")
+    assert pd.read_csv(io.StringIO(out))["guess_kinds"][0] == "off-frontier fifty-fifty"
+
+
+def test_play_out_saves_the_game_and_replay_steps_through_every_guess(capsys, tmp_path):
+    import json
+
+    game = tmp_path / "game.json"
+    status, played, _ = run(capsys, "play", "--board", "intermediate", "--seed", "6", "--out",
+                            str(game))
+    assert status == 0
+    saved = json.loads(game.read_text())  # plain JSON, never pickle
+    assert saved["format"] == "minestats game" and len(saved["layout"]) == 16
+    assert saved["click"] == [0, 0] and [m["kind"] for m in saved["moves"]] == [
+        "off-frontier", "fifty-fifty"]
+    status, replayed, _ = run(capsys, "play", "--replay", str(game))
+    assert status == 0
+    guesses = [line for line in played.splitlines() if line.startswith("  guess")]
+    assert guesses == [line for line in replayed.splitlines() if line.startswith("  guess")]
+    lines = replayed.splitlines()
+    # the board before each guess: 16 rows, the guessed cell still hidden in it
+    for number, move in enumerate(saved["moves"], start=1):
+        start = lines.index(f"before guess {number} (# hidden, F flag, . empty):")
+        board = [row.split() for row in lines[start + 1:start + 17]]
+        assert board[move["y"]][move["x"]] == "#"
+        assert lines[start + 17].startswith(f"  guess {number}: ({move['x']}, {move['y']})")
+    final = [row.split() for row in lines[-16:]]
+    assert sum(row.count("*") for row in final) == 1  # lost: the mine the last guess opened

@@ -2,17 +2,26 @@
 
 The command-line cases run the ``minestats`` command (its `main`, in this process) in a
 folder of fixture files (an existing output file, a foreign SQLite file, a
-corrupt store, malformed boards and count matrices); each must exit with status 2 and
-one line on stderr naming the fault, print nothing on stdout, and leave every file of
-the folder byte for byte as it was. The API cases call the library directly and expect a
-one-line ValueError naming the bad value. The parsers of board text, MBF bytes,
+corrupt store, malformed boards, count matrices and game files), in a folder of special
+files (a FIFO, symlinks in a loop or to nowhere and, as root, null, zero and full
+devices made there, never in ``/dev``), on inputs past a size limit, or on an endless
+stdin; each must exit with status 2 and one line on stderr naming the fault, print
+nothing on stdout, finish within `SECONDS`, and leave every file of the folder as it
+was (a special file still of its kind). The API cases call the library directly and
+expect a one-line ValueError naming the bad value. The parsers of board text, MBF bytes,
 positions and count matrices are fuzzed with hypothesis: whatever the input, they
 return a well-formed array or raise a one-line ValueError.
 """
 
+import io
+import json
+import os
 import sqlite3
+import stat
 import subprocess
 import sys
+import time
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +34,9 @@ from minestats.cli import main
 from minestats.inference import board_consistency, reconstruct
 from minestats.io.boards import from_mbf, parse_counts, parse_position, parse_text
 
+GAME = {"format": "minestats game", "version": 1, "board": "3x2/1", "layout": ["..*", "..."],
+        "click": [0, 1], "policy": "best", "seed": 1, "won": True, "moves": []}
+"""A valid game file of ``play --out``; the ``game_*.json`` fixtures each break one field."""
 FIXTURES = {
     "board.txt": b"..*.\n....\n*...\n",
     "ragged.txt": b"..*\n....\n",
@@ -45,6 +57,20 @@ FIXTURES = {
     "existing.mbf": b"an earlier board\n",
     "existing.txt": b"an earlier board\n",
     "corrupt.sqlite": b"this is not a database at all" * 10,
+    "utf16.txt": "1?\n??\n".encode("utf-16"),
+    **{f"game_{name}.json": json.dumps(GAME | change).encode() for name, change in {
+        "format": {"format": "pickle"}, "version": {"version": 2},
+        "board": {"board": "3x2/2"}, "click": {"click": [5, 0]},
+        "clicktype": {"click": "corner"}, "policy": {"policy": "lucky"},
+        "seed": {"seed": 1.5}, "won": {"won": "yes"},
+        "move": {"moves": [{"x": 9, "y": 0, "mine_probability": 0.5, "kind": "frontier"}]},
+        "chance": {"moves": [{"x": 2, "y": 0, "mine_probability": 2, "kind": "frontier"}]},
+        "kind": {"moves": [{"x": 2, "y": 0, "mine_probability": 0.5, "kind": "hunch"}]},
+        "open": {"moves": [{"x": 0, "y": 1, "mine_probability": 0.5, "kind": "frontier"}]},
+        "layout": {"layout": ["*..", "x.."]}, "extra": {"colour": "red"}}.items()},
+    "game_list.json": b"[1, 2, 3]",
+    "game_deep.json": b"[" * 100_000,
+    "game_digits.json": b'{"format": "minestats game", "x": ' + b"9" * 5000 + b"}",
 }
 BIG = "99999999999999999999999"
 BEGINNER_RULE = ["--board", "beginner", "--rule", "uniform"]
@@ -66,7 +92,7 @@ CLI_CASES = [
      "workers (0)"),
     # boards
     (["opening", "--board", "100000x100000/1", "--rule", "uniform"], "MAX_CELLS"),
-    (["opening-map", "--board", "3000x3000/1", "--rule", "uniform"], "MAX_MAP_CELLS"),
+    (["opening-map", "--board", "2000x1000/1", "--rule", "uniform"], "MAX_MAP_CELLS"),
     (["opening", "--board", "0x0/0", "--rule", "uniform"], "width (0) must be at least 1"),
     (["opening", "--board", "9x0/0", "--rule", "uniform"], "height (0) must be at least 1"),
     (["opening", "--board", "9x9/100", "--rule", "uniform"], "mines (100) must be between"),
@@ -149,6 +175,71 @@ CLI_CASES = [
       "--store", "no/such/dir/run.sqlite"], "no/such/dir/run.sqlite"),
     (["simulate", *BEGINNER_RULE, "-n", "5", "--scheduler", "tcp://127.0.0.1:9"],
      "cannot reach the Dask scheduler"),
+    (["simulate", *BEGINNER_RULE, "-n", "5", "--scheduler", "notaurl"],
+     "cannot reach the Dask scheduler at 'notaurl'"),
+    (["pass-rate", "--board", "beginner", "-n", "10", "--seed", "1", "--store", ""],
+     "chunk store '': an empty name names no file"),
+    (["generate", "--board", "beginner", "--seed", "1", "--out", "board.txt/x"],
+     "cannot write 'board.txt/x': Not a directory"),
+    (["probabilities", "utf16.txt"], "cannot read 'utf16.txt': not UTF-8 text"),
+    # --chunk-size, where the library takes chunk_size, checked before any work
+    (["pass-rate", "--board", "beginner", "-n", "10", "--chunk-size", "0"], "chunk_size (0)"),
+    (["win-rate", "--board", "beginner", "-n", "10", "--chunk-size", "-3"], "chunk_size (-3)"),
+    ([*["opening"], *BEGINNER_RULE, "-n", "10", "--chunk-size", "0"], "chunk_size (0)"),
+    (["bbbv", "--board", "beginner", "-n", "10", "--chunk-size", "0"], "chunk_size (0)"),
+    (["sweep", "--boards", "beginner", "-n", "10", "--chunk-size", "0"], "chunk_size (0)"),
+    (["compare", "--board", "beginner", "--policies", "safest", "best", "-n", "10",
+      "--chunk-size", "0"], "chunk_size (0)"),
+    (["simulate", *BEGINNER_RULE, "-n", "10", "--chunk-size", "x"], "invalid int value: 'x'"),
+    # sizes: every one either runs in bounded memory or is refused, naming the limit
+    (["opening", "--board", "2001x2000/1", "--rule", "uniform"], "MAX_CELLS = 4,000,000"),
+    (["solve", "--board", "5000x5000/10", "--seed", "1"], "MAX_CELLS"),
+    (["play", "--board", "5000x5000/10", "--seed", "1"], "MAX_CELLS"),
+    (["generate", "--board", "5000x5000/10", "--seed", "1"], "MAX_CELLS"),
+    (["opening", "--board", "300x300/80000", "--rule", "winxp"], "MAX_FRACTION_TERMS = 20,000"),
+    (["bbbv", "--board", "1000x1000/10", "-n", "1000000000"], "MAX_SAMPLE_CELLS"),
+    (["pass-rate", "--board", "1000x1000/10", "-n", "10000"], "MAX_SAMPLE_CELLS"),
+    (["sweep", "--boards", "beginner", "1000x1000/10", "-n", "10000"], "MAX_SAMPLE_CELLS"),
+    (["compare", "--board", "1000x1000/10", "--solvers", "logic", "subset", "-n", "10000"],
+     "MAX_SAMPLE_CELLS"),
+    (["win-rate", "--board", "beginner", "-n", "100000000", "--chunk-size", "100000000",
+      "--quiet"], "MAX_SAMPLE_CELLS"),
+    (["probabilities", "position.txt", "--max-configurations", BIG], "max_configurations"),
+    # more values
+    ([*["opening"], *BEGINNER_RULE, "--seed", ""], "seed must not be empty"),
+    (["generate", "--board", "beginner", "--timeout", "inf"], "timeout (inf)"),
+    (["reproduce", "--workers", "1000"], "MAX_WORKERS = 64"),
+    (["compare", "--board", "beginner", "--solvers", "logic", "logic", "-n", "10"],
+     "'logic' twice"),
+    (["compare", "--board", "beginner", "--solvers", "logic:foo", "subset", "-n", "10"],
+     "'logic:foo'"),
+    (["compare", "--board", "beginner", "--policies", "best", "-n", "10"],
+     "at least two contenders"),
+    (["solve", "--board", "beginner", "--seed", "1", "--click", "4,3,2"], "'4,3,2'"),
+    # game files of play --out, read back by play --replay
+    (["play", "--replay", "game_format.json"], "not a minestats game file"),
+    (["play", "--replay", "game_version.json"], "version (2) must be 1"),
+    (["play", "--replay", "game_board.json"], "board ('3x2/2') does not match the layout"),
+    (["play", "--replay", "game_click.json"], "click x (5)"),
+    (["play", "--replay", "game_clicktype.json"], "click ('corner') must be a list [x, y]"),
+    (["play", "--replay", "game_policy.json"], "policy ('lucky')"),
+    (["play", "--replay", "game_seed.json"], "seed (1.5)"),
+    (["play", "--replay", "game_won.json"], "won ('yes')"),
+    (["play", "--replay", "game_move.json"], "move 1 x (9)"),
+    (["play", "--replay", "game_chance.json"], "mine_probability (2)"),
+    (["play", "--replay", "game_kind.json"], "kind ('hunch')"),
+    (["play", "--replay", "game_open.json"], "guess 1 (0, 1) does not fit the game"),
+    (["play", "--replay", "game_layout.json"], "unexpected character 'x'"),
+    (["play", "--replay", "game_extra.json"], "unknown: colour"),
+    (["play", "--replay", "game_list.json"], "its format ('list')"),
+    (["play", "--replay", "game_deep.json"], "game_deep.json: not"),
+    (["play", "--replay", "game_digits.json"], "game_digits.json: not JSON"),
+    (["play", "--replay", "binary.txt"], "not UTF-8 text"),
+    (["play", "--replay", "missing.json"], "cannot read 'missing.json'"),
+    (["play", "--replay", "game_won.json", "--board", "beginner"],
+     "--replay cannot be combined with --board"),
+    (["play", "--board", "beginner", "--seed", "1", "--out", "adir"],
+     "cannot write 'adir': Is a directory"),
 ]
 
 
@@ -172,11 +263,19 @@ def test_there_are_at_least_sixty_distinct_bad_command_lines():
     assert len({tuple(argv) for argv, _ in CLI_CASES}) == len(CLI_CASES) >= 60
 
 
-@pytest.mark.parametrize(("argv", "message"), CLI_CASES, ids=[" ".join(a) for a, _ in CLI_CASES])
-def test_bad_command_line_is_one_line_exit_2_and_changes_no_file(fixture_folder, monkeypatch,
-                                                                  capsys, argv, message):
-    monkeypatch.chdir(fixture_folder)
-    before = snapshot(fixture_folder)
+SECONDS = 10
+"""The most a refusal may take (each takes well under a second here)."""
+
+
+def assert_refused(monkeypatch, capsys, argv, message, *, stdin=None):
+    """Run the command; assert exit 2, one line naming ``message``, nothing on stdout, fast."""
+    from minestats.cli import output
+
+    monkeypatch.setattr(output, "SCHEDULER_SECONDS", 2)
+    monkeypatch.setattr(output, "FIFO_SECONDS", 0.2)
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", stdin)
+    start = time.monotonic()
     try:
         status = main(argv)
     except SystemExit as exit_:  # argparse's usage errors
@@ -187,6 +286,15 @@ def test_bad_command_line_is_one_line_exit_2_and_changes_no_file(fixture_folder,
     assert len(lines) == 1 and lines[0].startswith("minestats"), err
     assert message in lines[0], err
     assert out == ""
+    assert time.monotonic() - start < SECONDS
+
+
+@pytest.mark.parametrize(("argv", "message"), CLI_CASES, ids=[" ".join(a) for a, _ in CLI_CASES])
+def test_bad_command_line_is_one_line_exit_2_and_changes_no_file(fixture_folder, monkeypatch,
+                                                                  capsys, argv, message):
+    monkeypatch.chdir(fixture_folder)
+    before = snapshot(fixture_folder)
+    assert_refused(monkeypatch, capsys, argv, message)
     assert snapshot(fixture_folder) == before
 
 
@@ -203,7 +311,7 @@ API_CASES = [
     (lambda: minestats.opening_probability("beginner", (0, 0), rule="nope"), "rule 'nope'"),
     (lambda: minestats.opening_probability("beginner", (9, 0), rule="uniform"), "(9, 0)"),
     (lambda: minestats.opening_probability("9x9/82", (0, 0), rule="uniform"), "mines (82)"),
-    (lambda: minestats.opening_probability_map("3000x3000/1", rule="uniform"), "MAX_MAP_CELLS"),
+    (lambda: minestats.opening_probability_map("2000x1000/1", rule="uniform"), "MAX_MAP_CELLS"),
     (lambda: minestats.simulate_opening("beginner", rule="uniform", n=0), "n (0)"),
     (lambda: minestats.simulate_opening("beginner", rule="uniform", n=1.5), "n (1.5)"),
     (lambda: minestats.simulate_opening("beginner", rule="uniform", n=True), "n (True)"),
@@ -230,6 +338,22 @@ API_CASES = [
     (lambda: minestats.optimal_win_probability("10x10/10"), "MAX_LAYOUTS"),
     (lambda: minestats.generate_no_guess("beginner", "centre", method="magic"), "'magic'"),
     (lambda: minestats.bbbv_histogram("beginner", n=10, seed=1).share(5, 1), "low <= high"),
+    # sizes a caller can pass: refused at once, naming the limit
+    (lambda: minestats.Board(2001, 2000, 1), "MAX_CELLS"),
+    (lambda: minestats.sample_mines("beginner", 10**9, rule="uniform", click="centre"),
+     "MAX_SAMPLE_CELLS"),
+    (lambda: minestats.sample_mines("beginner", -1, rule="uniform", click="centre"), "n (-1)"),
+    (lambda: minestats.pass_rate("1000x1000/10", solver="logic", n=10**4), "MAX_SAMPLE_CELLS"),
+    (lambda: minestats.pass_rate_sweep([{"board": "1000x1000/10", "solver": "logic"}], n=10**4),
+     "MAX_SAMPLE_CELLS"),
+    (lambda: minestats.bbbv_histogram("1000x1000/10", n=10**5), "MAX_SAMPLE_CELLS"),
+    (lambda: minestats.compare("1000x1000/10", solvers=["logic", "subset"], n=10**4),
+     "MAX_SAMPLE_CELLS"),
+    (lambda: minestats.opening_probability("300x300/80000", "centre", rule="winxp"),
+     "MAX_FRACTION_TERMS"),
+    (lambda: minestats.mine_probabilities(np.full((1001, 1000), -1)), "MAX_MAP_CELLS"),
+    (lambda: reconstruct(np.zeros((501, 500), dtype=int)), "MAX_CONSTRAINTS = 250,000"),
+    (lambda: board_consistency(np.tile([[1, -1]], (600, 500))), "MAX_CONSTRAINTS"),
 ]
 
 
@@ -289,33 +413,36 @@ def test_fuzzed_count_matrices_parse_or_fail_in_one_line(text):
 GENERATE = ["generate", "--board", "4x4/2", "--click", "0,0", "--seed", "3"]
 
 
-def special_folder(tmp_path):
-    """A folder with a symlink to a board file, a FIFO, and char devices like null and zero."""
-    import os
-    import stat
+def special_folder(tmp_path, *, devices=True):
+    """A folder with symlinks (to a file, in a loop, dangling), a FIFO and, as root, devices.
 
+    The devices are char devices like null, zero and full, made in the folder (never
+    the real ``/dev``); making them needs root.
+    """
     (tmp_path / "target.txt").write_bytes(b"old\n")
     (tmp_path / "link.txt").symlink_to(tmp_path / "target.txt")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop")
+    (tmp_path / "dangling.txt").symlink_to(tmp_path / "nowhere.txt")
     os.mkfifo(tmp_path / "fifo")
-    os.mknod(tmp_path / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
-    os.mknod(tmp_path / "zero", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+    if devices:
+        for name, minor in (("null", 3), ("zero", 5), ("full", 7)):
+            os.mknod(tmp_path / name, stat.S_IFCHR | 0o666, os.makedev(1, minor))
     return tmp_path
 
 
 def kinds(folder: Path) -> dict:
-    """Each entry's kind (link, FIFO, char device, file) and a regular file's bytes."""
-    import stat
-
+    """Each entry's kind (link and its target, FIFO, char device, file) and a file's bytes."""
     found = {}
     for path in sorted(folder.iterdir()):
         mode = path.lstat().st_mode
-        found[path.name] = ("link" if stat.S_ISLNK(mode) else "fifo" if stat.S_ISFIFO(mode)
+        found[path.name] = (("link", os.readlink(path)) if stat.S_ISLNK(mode)
+                            else "fifo" if stat.S_ISFIFO(mode)
                             else "char" if stat.S_ISCHR(mode) else path.read_bytes())
     return found
 
 
-needs_root = pytest.mark.skipif(not hasattr(__import__("os"), "geteuid")
-                                or __import__("os").geteuid() != 0,
+needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
                                 reason="mknod of a char device needs root")
 
 
@@ -348,7 +475,6 @@ def test_out_to_a_fifo_nobody_reads_is_one_line_not_a_hang(tmp_path, capsys):
 
 
 def test_out_to_a_fifo_being_read_delivers_the_board(tmp_path, capsys):
-    import os
     import threading
 
     fifo = tmp_path / "fifo"
@@ -379,6 +505,125 @@ def test_out_to_a_fifo_being_read_delivers_the_board(tmp_path, capsys):
     thread.join(5)
     assert received and received[0].count(b"\n") == 4
     assert fifo.is_fifo()
+
+
+STORE = ["pass-rate", "--board", "beginner", "-n", "10", "--seed", "1", "--store"]
+SPECIAL_CASES = [
+    # a FIFO no process writes: one line after FIFO_SECONDS, for every reading command
+    (["probabilities", "fifo"], "no process wrote to this FIFO"),
+    (["reconstruct", "fifo"], "no process wrote to this FIFO"),
+    (["solve", "--file", "fifo"], "no process wrote to this FIFO"),
+    (["bbbv", "--file", "fifo"], "no process wrote to this FIFO"),
+    (["play", "--file", "fifo"], "no process wrote to this FIFO"),
+    # symlinks that lead nowhere, read or written
+    (["probabilities", "loop"], "cannot read 'loop': Too many levels of symbolic links"),
+    (["probabilities", "dangling.txt"], "cannot read 'dangling.txt': No such file"),
+    ([*GENERATE, "--out", "loop"], "cannot write 'loop': Too many levels of symbolic links"),
+    ([*STORE, "loop"], "Too many levels of symbolic links"),
+    ([*STORE, "fifo"], "is not a regular file"),
+    ([*STORE, "link.txt"], "not a minestats chunk store"),
+    # devices, as root: endless or empty inputs, a full disk, a store that is no file
+    pytest.param(["reconstruct", "zero"], "MAX_INPUT_BYTES", marks=needs_root),
+    pytest.param(["bbbv", "--file", "zero"], "MAX_INPUT_BYTES", marks=needs_root),
+    pytest.param(["play", "--file", "zero"], "MAX_INPUT_BYTES", marks=needs_root),
+    pytest.param(["probabilities", "full"], "MAX_INPUT_BYTES", marks=needs_root),
+    pytest.param(["probabilities", "null"], "the position is empty", marks=needs_root),
+    pytest.param(["reconstruct", "null"], "null", marks=needs_root),
+    pytest.param([*GENERATE, "--out", "full"], "No space left on device", marks=needs_root),
+    pytest.param([*STORE, "null"], "is not a regular file", marks=needs_root),
+    pytest.param([*STORE, "zero"], "is not a regular file", marks=needs_root),
+]
+
+
+def _argv(case):
+    return case.values[0] if hasattr(case, "values") else case[0]
+
+
+@pytest.mark.parametrize(("argv", "message"), SPECIAL_CASES,
+                         ids=[" ".join(_argv(case)) for case in SPECIAL_CASES])
+def test_a_special_file_is_one_line_and_stays_as_it_was(tmp_path, monkeypatch, capsys, argv,
+                                                         message):
+    folder = special_folder(tmp_path, devices=os.geteuid() == 0)
+    monkeypatch.chdir(folder)
+    before = kinds(folder)
+    assert_refused(monkeypatch, capsys, argv, message)
+    assert kinds(folder) == before
+
+
+LARGE_INPUTS = {
+    "unknown.txt": ("?" * 1000 + "\n") * 1001,  # past MAX_MAP_CELLS
+    "zeros.txt": ("0 " * 500 + "\n") * 501,  # past MAX_CONSTRAINTS
+}
+LARGE_CASES = [
+    (["probabilities", "unknown.txt"], "MAX_MAP_CELLS = 1,000,000"),
+    (["reconstruct", "zeros.txt"], "MAX_CONSTRAINTS = 250,000"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), LARGE_CASES, ids=[a[1] for a, _ in LARGE_CASES])
+def test_a_large_input_is_refused_naming_the_limit(tmp_path, monkeypatch, capsys, argv,
+                                                   message):
+    (tmp_path / argv[1]).write_text(LARGE_INPUTS[argv[1]])
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(tmp_path)
+    assert_refused(monkeypatch, capsys, argv, message)
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("argv", [["probabilities", "-"], ["reconstruct"]])
+def test_an_endless_stdin_is_refused_without_reading_it_whole(monkeypatch, capsys, argv):
+    from minestats.cli.output import MAX_INPUT_BYTES
+
+    endless = io.TextIOWrapper(io.BytesIO(b"?" * (MAX_INPUT_BYTES + 10)))
+    assert_refused(monkeypatch, capsys, argv, "more than MAX_INPUT_BYTES", stdin=endless)
+
+
+def test_there_are_at_least_150_distinct_bad_inputs_and_faults():
+    cases = [tuple(argv) for argv, _ in CLI_CASES]
+    cases += [("special", *_argv(case)) for case in SPECIAL_CASES]
+    cases += [("large", *argv) for argv, _ in LARGE_CASES] + [("stdin", "probabilities"),
+                                                               ("stdin", "reconstruct")]
+    assert len(set(cases)) == len(cases)
+    assert len(cases) + len(API_CASES) >= 150
+
+
+def test_a_fifo_being_written_is_read_to_its_end(tmp_path, capsys):
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def write():
+        with open(fifo, "wb") as handle:  # blocks until the command opens it
+            handle.write(b"1?\n??\n")
+
+    threading.Thread(target=write, daemon=True).start()
+    assert main(["probabilities", str(fifo), "--mines", "1"]) == 0
+    assert "layouts that fit: 3;" in capsys.readouterr().out
+    assert fifo.is_fifo()
+
+
+def test_a_huge_unconstrained_region_is_answered_by_its_closed_form():
+    """The issue's 1 x 1,000,000 row: one division per class of alike cells."""
+    from math import comb
+
+    start = time.monotonic()
+    unknown = np.full((1, 10**6), -1)
+    counted = minestats.mine_probabilities(unknown, mines=10, exact=True)
+    free = minestats.mine_probabilities(unknown)
+    assert time.monotonic() - start < SECONDS
+    assert counted.n_solutions == comb(10**6, 10) and free.n_solutions == 2**10**6
+    assert counted.fractions[0, 123] == Fraction(1, 10**5)
+    assert (counted.probability == 1e-5).all() and (free.probability == 0.5).all()
+
+
+def test_a_long_exact_fraction_is_described_not_printed(capsys):
+    # winxp at the centre of 200x200/20000: 19,900 factors, fractions of ~11,800 digits
+    assert main(["opening", "--board", "200x200/20000", "--rule", "winxp"]) == 0
+    exact = capsys.readouterr().out.splitlines()[1]
+    assert exact == "exact  0.003904  (a fraction of about 11,790 / 11,792 digits)"
+    assert main(["opening", "--board", "200x200/20000", "--rule", "winxp", "--json"]) == 0
+    assert "a fraction of about" in capsys.readouterr().out
 
 
 @needs_root

@@ -264,3 +264,20 @@ def test_winxp_needs_the_click_and_the_mine_count():
         mine_probabilities([[1, -1]], mines=1, rule="winxp", click=(1, 0))
     with pytest.raises(ValueError, match="rule 'xp' is not one of"):
         mine_probabilities([[1, -1]], mines=1, rule="xp", click=(0, 0))
+
+
+def test_binomials_walked_from_their_neighbours_are_exact(monkeypatch):
+    from math import comb
+
+    from minestats.inference import engine
+
+    computed = []
+    monkeypatch.setattr(engine, "comb", lambda n, k: computed.append((n, k)) or comb(n, k))
+    binomial = engine._Binomials()
+    rng = np.random.default_rng(5)
+    asked = [(200, 100), (199, 99), (199, 100), (200, 37), (200, 163), (0, 0), (5, 7)]
+    asked += [(int(n), int(k)) for n, k in zip(rng.integers(195, 201, 300),
+                                               rng.integers(-2, 203, 300), strict=True)]
+    for n, k in asked:
+        assert binomial(n, k) == (comb(n, k) if 0 <= k <= n else 0), (n, k)
+    assert len(computed) <= 12  # the rest came from a neighbour: one step each

@@ -3,17 +3,21 @@
 Python blocks run as extracted scripts, in order, each in a fresh namespace inside a
 temporary folder (a block may write files such as a chunk store). Shell blocks are
 checked without running hours of work: the set-up block is exactly the two make
-commands, every ``minestats`` line parses with the command's own parser, and every
-``make`` target named exists in the Makefile.
+commands, every ``minestats`` line parses with the command's own parser and runs as
+written (in a copy of ``examples/``, with ``-n`` cut to `QUICK_N`: the same code path in
+a second), and so does every example of ``minestats --help``; every ``make`` target
+named exists in the Makefile.
 """
 
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
 
-from minestats.cli.parser import build_parser
+from minestats.cli import main
+from minestats.cli.parser import EXAMPLES, build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -55,3 +59,48 @@ def test_make_targets_exist():
     targets = set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), re.MULTILINE))
     named = {line.split()[1] for line in shell_lines() if line.startswith("make ")}
     assert named and named <= targets
+
+
+QUICK_N = 100
+"""The most trials a README or help example runs here (its -n is cut to this)."""
+NOT_RUN = {"reproduce": "regenerates results/ (make results)",
+           "--scheduler": "needs a Dask cluster"}
+"""Lines that parse but are not run here, and why."""
+
+
+def example_lines():
+    readme = [line for line in shell_lines() if line.startswith("minestats")]
+    helped = [line.split(">")[0].strip() for line in EXAMPLES.splitlines()
+              if line.strip().startswith("minestats ")]
+    return list(dict.fromkeys(readme + helped))
+
+
+def quick(argv):
+    """The line's arguments with any -n above `QUICK_N` cut to it."""
+    return [str(min(int(value), QUICK_N)) if i and argv[i - 1] in ("-n", "--n") else value
+            for i, value in enumerate(argv)]
+
+
+RUN = [line for line in example_lines() if not any(word in shlex.split(line)
+                                                   for word in NOT_RUN)]
+
+
+def test_every_example_not_run_is_named_with_its_reason():
+    skipped = set(example_lines()) - set(RUN)
+    assert skipped == {"minestats reproduce", "minestats reproduce --quiet",
+                       "minestats simulate --board expert --rule uniform -n 100000000 "
+                       "--scheduler tcp://HOST:8786"}
+
+
+@pytest.mark.parametrize("line", RUN)
+def test_readme_and_help_examples_run_as_written(line, tmp_path, monkeypatch, capsys):
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    argv = quick(shlex.split(line)[1:])
+    if "--replay" in argv:  # the game the example before it saves
+        assert main(["play", "--board", "intermediate", "--seed", "6", "--out", "game.json"]) == 0
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    assert out or "--out" in argv, err
+    assert "Traceback" not in err

@@ -229,6 +229,31 @@ def test_git_revision_clean_dirty_and_outside(tmp_path):
     assert revision(repository) == f"{sha}-dirty"
 
 
+PINNED = """
+import subprocess
+real_run = subprocess.run
+
+def git_at(sha):
+    def run(arguments, **options):
+        if arguments[:1] != ["git"]:
+            return real_run(arguments, **options)
+        return subprocess.CompletedProcess(arguments, 0, sha if "rev-parse" in arguments
+                                           else "", "")
+    return run
+
+subprocess.run = git_at("a" * 40)  # the tree when the run starts
+from minestats.io.results import collect_metadata
+subprocess.run = git_at("b" * 40)  # a commit made while the run computes
+print(collect_metadata(seed=1, n=1, chunk_size=1, wall_time_s=0.0)["git_revision"])
+"""
+
+
+def test_sidecars_record_the_revision_the_run_started_at_not_the_one_at_writing():
+    run = subprocess.run([sys.executable, "-c", PINNED], capture_output=True, text=True,
+                         timeout=120, cwd=Path(store.__file__).parents[2], check=True)
+    assert run.stdout.strip() == "a" * 40
+
+
 def test_git_revision_without_git_never_raises(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     assert store.git_revision.__wrapped__(tmp_path) is None

@@ -31,7 +31,10 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     # The library is imported only once the flags parse: `--help` stays fast.
     from minestats.cli.commands import COMMANDS
+    from minestats.cli.output import say_when_compiling
 
+    if not getattr(args, "quiet", False):
+        say_when_compiling()
     try:
         status = COMMANDS[args.command](args)
     except ValueError as error:

@@ -11,12 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from minestats.board import resolve_board
+from minestats.board import Board, resolve_board
 from minestats.cli.experiments import REPRODUCE
 from minestats.cli.output import (
     emit_table,
     format_count,
+    format_fraction,
     print_grid,
+    rate_table,
     read_board_file,
     read_text,
     workers_for,
@@ -27,6 +29,7 @@ from minestats.generators import generate_no_guess
 from minestats.inference import mine_probabilities, reconstruct
 from minestats.inference.probabilities import SearchCapped
 from minestats.io.boards import format_text, parse_counts, parse_position, to_mbf
+from minestats.io.games import GameRecord, format_game, parse_game
 from minestats.io.index import write_results_index
 from minestats.io.notebooks import render_notebooks
 from minestats.io.results import write_bytes
@@ -40,6 +43,8 @@ from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve
+from minestats.solvers.api import deduce
+from minestats.solvers.state import CheckedGame
 from minestats.validation import DEFAULT_ALPHA, check_n, check_policy
 
 __all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
@@ -48,6 +53,9 @@ NO_SOLUTION = 1
 """Exit status of ``reconstruct`` when no layout fits the counts (an answer, not an error)."""
 CAPPED = 3
 """Exit status of a command whose search gave up at its configuration cap."""
+
+TEXT_FRACTION = 70
+"""The longest exact fraction the default text output writes out (it fits 100 columns)."""
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 NOTEBOOKS = "notebooks"
@@ -77,9 +85,10 @@ def _run_context(args):
         raise ValueError("--store needs --seed: without a seed every run draws a new one "
                          "and never resumes from the store")
     _seed(args)
+    chunk = {} if args.chunk_size is None else {"chunk_size": args.chunk_size}
     with workers_for(args) as workers, contextlib.ExitStack() as stack:
         store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
-        yield {"workers": workers, "store": store, "progress": not args.quiet}
+        yield {"workers": workers, "store": store, "progress": not args.quiet, **chunk}
 
 
 def run_opening(args) -> None:
@@ -87,17 +96,17 @@ def run_opening(args) -> None:
     click = board.resolve_click(args.click)
     exact = opening_probability(board, click, rule=args.rule)
     row = {"board": str(board), "rule": args.rule, "click_x": click[0], "click_y": click[1],
-           "exact": float(exact), "exact_fraction": str(exact)}
+           "exact": float(exact), "exact_fraction": format_fraction(exact)}
     if args.n is not None:
         with _run_context(args) as options:
             row = simulate_opening(board, rule=args.rule, n=args.n, click=click,
                                    seed=args.seed, **options).to_dict() | {
-                "exact_fraction": str(exact)}
+                "exact_fraction": format_fraction(exact)}
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
     print(f"board {board}  rule {args.rule}  click {click}")
-    print(f"exact  {float(exact):.6f}  ({exact})")
+    print(f"exact  {float(exact):.6f}  ({format_fraction(exact, limit=TEXT_FRACTION)})")
     if args.n is not None:
         print(f"mc     {row['mc']:.6f}  95% Wilson [{row['ci_low']:.6f}, {row['ci_high']:.6f}]"
               f"  z {row['z']:+.2f}  n {row['n']}  seed {row['seed']}")
@@ -141,9 +150,11 @@ def run_simulate(args) -> None:
     with _run_context(args) as options:
         result = simulate_opening(board, rule=args.rule, n=args.n, click=click, seed=args.seed,
                                   **options)
-    emit_table(result.to_frame(), args,
-               title=f"board {board}, rule {args.rule}, n {result.n} per click, "
-                     f"seed {result.seed}, 95% Wilson intervals")
+    frame = result.to_frame()
+    shown = rate_table(frame, "mc", keep=["exact"])
+    shown["z"] = [f"{z:+.2f}" for z in frame["z"]]
+    emit_table(frame, args, text=shown,
+               title=f"n {result.n} per click, 95% Wilson intervals, seed {result.seed}")
     if click is None and not (args.csv or args.json):
         _print_holm(result)
 
@@ -159,13 +170,14 @@ def _layout_to_solve(args) -> tuple[np.ndarray, int | str | None]:
                         seed=seed_sequence)[0], label
 
 
-def _player_view(mines: np.ndarray, result) -> np.ndarray:
-    """Show the end of a game as the player sees it: numbers, F flags, # hidden cells."""
+def _player_view(mines: np.ndarray, revealed, flagged) -> np.ndarray:
+    """Show a game as the player sees it: numbers, F flags, # hidden cells (masks any shape)."""
     numbers = neighbour_counts(mines)
-    view = np.where(result.revealed, numbers.astype(str), "#")
-    view = np.where(result.revealed & (numbers == 0), ".", view)
-    view = np.where(result.revealed & mines, "*", view)
-    return np.where(result.flagged, "F", view)
+    revealed, flagged = np.reshape(revealed, mines.shape), np.reshape(flagged, mines.shape)
+    view = np.where(revealed, numbers.astype(str), "#")
+    view = np.where(revealed & (numbers == 0), ".", view)
+    view = np.where(revealed & mines, "*", view)
+    return np.where(flagged, "F", view)
 
 
 def run_solve(args) -> None:
@@ -185,7 +197,8 @@ def run_solve(args) -> None:
     print(f"board {result.board}{drawn}  click {result.click}  solver {args.solver}  {outcome}  "
           f"rounds {result.rounds}  open {row['revealed_cells']}  flagged "
           f"{row['flagged_cells']}")
-    print_grid("final view (# hidden, F flag, . empty):", _player_view(mines, result), "s")
+    print_grid("final view (# hidden, F flag, . empty):",
+               _player_view(mines, result.revealed, result.flagged), "s")
 
 
 def run_pass_rate(args) -> None:
@@ -193,7 +206,8 @@ def run_pass_rate(args) -> None:
         result = pass_rate(args.board, solver=args.solver, rule=args.rule, click=args.click,
                            n=args.n, seed=args.seed, use_mine_count=args.use_mine_count,
                            max_configurations=args.max_configurations, **options)
-    emit_table(pd.DataFrame([result.to_dict()]), args,
+    frame = pd.DataFrame([result.to_dict()])
+    emit_table(frame, args, text=rate_table(frame, "pass_rate", keep=["solver"]),
                title=f"pass rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
 
 
@@ -220,16 +234,22 @@ def run_compare(args) -> None:
     if args.csv or args.json:
         emit_table(pairs, args)
         return
-    emit_table(pd.DataFrame(result.rates()), args,
-               title=f"every contender on the same {result.n:,} boards ({result.rule}, click "
-                     f"{result.click}), 95% Wilson intervals, seed {result.seed}")
-    columns = ["first", "second", "both", "first_only", "second_only", "neither",
-               "difference", "difference_ci_low", "difference_ci_high", "width_ratio",
-               "mcnemar_p"]
+    rates = pd.DataFrame(result.rates())
+    emit_table(rates, args, text=rate_table(rates, "rate", keep=["contender"]),
+               title=f"all contenders on the same {result.n:,} boards, 95% Wilson, seed "
+                     f"{result.seed}")
+    # the discordant boards, which McNemar's test reads; both and neither are in --csv
+    shown = pairs[["first", "second", "first_only", "second_only"]].rename(
+        columns={"first_only": "only 1st", "second_only": "only 2nd"})
+    shown["difference"] = [f"{d:+.4f}" for d in pairs["difference"]]
+    shown["95% interval"] = [f"[{low:+.4f}, {high:+.4f}]" for low, high in zip(
+        pairs["difference_ci_low"], pairs["difference_ci_high"], strict=True)]
+    shown["width"] = [f"{ratio:.2f}" for ratio in pairs["width_ratio"]]
+    shown["McNemar p"] = [f"{p:.3g}" for p in pairs["mcnemar_p"]]
     print()
-    emit_table(pairs[columns], args,
-               title="first minus second, 95% Newcombe paired interval, width against the "
-                     "unpaired interval at the same n, McNemar exact p")
+    emit_table(pairs, args, text=shown,
+               title="first minus second, 95% Newcombe paired interval, its width against the "
+                     "unpaired one, McNemar p")
 
 
 def run_sweep(args) -> None:
@@ -239,7 +259,19 @@ def run_sweep(args) -> None:
                 args.boards, args.rules, args.clicks, args.solvers)]
     with _run_context(args) as options:
         table = pass_rate_sweep(grid, n=args.n, seed=args.seed, **options)
-    emit_table(table, args, title=f"pass rates with 95% Wilson intervals, n {args.n} per row")
+    shown = rate_table(table, "pass_rate", keep=["solver"])
+    shown.insert(0, "row", range(len(shown)))
+    emit_table(table, args, text=shown,
+               title=f"pass rates, 95% Wilson, n {args.n} per row; row i: "
+                     f"seed {args.seed}/i")
+
+
+def _write_out(path: str, data: bytes) -> None:
+    """Write ``--out`` atomically (through a device or FIFO); a failure is one line."""
+    try:
+        write_bytes(path, data)
+    except OSError as error:
+        raise ValueError(f"cannot write {path!r}: {error.strerror}") from None
 
 
 def run_generate(args) -> None:
@@ -256,12 +288,8 @@ def run_generate(args) -> None:
                                           and args.out.lower().endswith(".mbf"))
         # encoded first (MBF may not hold the board), then written atomically: a failed
         # command leaves an existing file as it was
-        data = (to_mbf(result.mines) if binary
-                else (format_text(result.mines) + "\n").encode())
-        try:
-            write_bytes(args.out, data)
-        except OSError as error:
-            raise ValueError(f"cannot write {args.out!r}: {error.strerror}") from None
+        _write_out(args.out, to_mbf(result.mines) if binary
+                   else (format_text(result.mines) + "\n").encode())
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
@@ -296,8 +324,18 @@ def run_bbbv(args) -> None:
     if args.between is not None:
         # the share's n and seed are the summary's: one column each
         summary |= histogram.share(*args.between).to_dict()
-    emit_table(pd.DataFrame([summary]), args,
-               title=f"3BV over n {histogram.n} boards, seed {histogram.seed}")
+    frame = pd.DataFrame([summary])
+    shown = frame[["board", "rule", "n"]].copy()
+    shown["mean"], shown["sd"] = f"{summary['mean']:.2f}", f"{summary['sd']:.2f}"
+    quantiles = [column for column in frame if column[0] == "q" and column[1:].isdigit()]
+    shown[[*quantiles, "min", "max"]] = frame[[*quantiles, "min", "max"]]
+    title = f"3BV over n {histogram.n} boards, seed {histogram.seed}"
+    if args.between is not None:
+        low, high = args.between
+        shown[f"share {low}..{high}"] = (f"{summary['share']:.4f} [{summary['ci_low']:.4f}, "
+                                         f"{summary['ci_high']:.4f}]")
+        title += ", 95% Wilson interval"
+    emit_table(frame, args, text=shown, title=title)
 
 
 def run_reconstruct(args) -> int:
@@ -329,16 +367,30 @@ def run_probabilities(args) -> int | None:
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
     try:
-        result = mine_probabilities(numbers, flags=flags, mines=args.mines,
+        result = mine_probabilities(numbers, flags=flags, mines=args.mines, exact=args.exact,
                                     max_configurations=args.max_configurations)
     except SearchCapped as capped:
         print(f"minestats probabilities: capped: {name}: {capped} (raise "
               "--max-configurations to search further)", file=sys.stderr)
         return CAPPED
+    unknown = ~np.isnan(result.probability)
     if args.csv or args.json:
-        ys, xs = np.nonzero(~np.isnan(result.probability))
-        emit_table(pd.DataFrame({"x": xs, "y": ys, "flag": flags[ys, xs],
-                                 "probability": result.probability[ys, xs]}), args)
+        ys, xs = np.nonzero(unknown)
+        table = pd.DataFrame({"x": xs, "y": ys, "flag": flags[ys, xs],
+                              "probability": result.probability[ys, xs]})
+        if args.exact:
+            table["fraction"] = [format_fraction(value) for value in result.fractions[ys, xs]]
+        emit_table(table, args)
+        return
+    mines = "not given" if args.mines is None else args.mines
+    title = (f"mine probability of each unknown cell (mines: {mines}; layouts that fit: "
+             f"{format_count(result.n_solutions)}; '.' open)")
+    if args.exact:
+        grid = np.full(result.fractions.shape, ".", dtype=object)
+        grid[unknown] = [format_fraction(value) for value in result.fractions[unknown]]
+        grid[flags] = "F"
+        width = max(map(len, grid.ravel()))
+        print_grid(f"{title}, exact:", np.char.rjust(grid.astype(str), width), "s")
         return
     grid = np.where(np.isnan(result.probability), "    .",
                     np.char.mod("%5.3f", np.nan_to_num(result.probability)))
@@ -347,15 +399,66 @@ def run_probabilities(args) -> int | None:
     grid[(probability > 0) & (probability < 0.0005)] = "<.001"
     grid[(probability < 1) & (probability > 0.9995)] = ">.999"
     grid[flags] = "    F"
-    mines = "not given" if args.mines is None else args.mines
-    print_grid(f"mine probability of each unknown cell (mines: {mines}; "
-               f"layouts that fit: {format_count(result.n_solutions)}; '.' open):", grid, "s")
+    print_grid(f"{title}:", grid, "s")
+
+
+def _views(record: GameRecord):
+    """Yield ``(view, move)`` before each guess of a game, then ``(view, None)`` at its end.
+
+    The view is the player's between guesses: its sound deductions (``logic`` with
+    the mine count) redone from the first click and from each recorded guess.
+    """
+    state = CheckedGame(record.mines, record.click, solver="player")
+    options = SolverOptions("logic")
+    deduce(state, options)
+    for number, move in enumerate(record.moves, start=1):
+        yield _player_view(record.mines, state.revealed, state.flagged), move
+        index = state.board.index((move.x, move.y))
+        if state.over or state.revealed[index] or state.flagged[index]:
+            raise ValueError(f"guess {number} ({move.x}, {move.y}) does not fit the game: the "
+                             "cell is already open, flagged or the game is over")
+        state.open_index(index)
+        if not state.lost:
+            deduce(state, options)
+    yield _player_view(record.mines, state.revealed, state.flagged), None
+
+
+def _print_game(record: GameRecord, *, steps: bool) -> None:
+    """Print a game: its outcome, each guess (``steps``: with the board before it), the end."""
+    for _ in _views(record):  # every guess checked against the game before a line is printed
+        pass
+    guesses = len(record.moves)
+    print(f"{'won' if record.won else 'lost'} with {guesses} guess"
+          f"{'' if guesses == 1 else 'es'} from click {record.click} (policy {record.policy}, "
+          f"seed {record.seed})")
+    for number, (view, move) in enumerate(_views(record), start=1):
+        if move is None:
+            print_grid("final view (# hidden, F flag, . empty, * mine):", view, "s")
+            return
+        if steps:
+            print_grid(f"before guess {number} (# hidden, F flag, . empty):", view, "s")
+        print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
+              f"{move.mine_probability:.4f} ({move.kind})")
 
 
 def run_play(args) -> None:
     check_policy(args.policy)
+    if args.replay is not None:
+        given = [flag for flag, value in (("--board", args.board), ("--file", args.file),
+                                          ("--seed", args.seed), ("--out", args.out))
+                 if value is not None]
+        if given:
+            raise ValueError(f"--replay cannot be combined with {', '.join(given)}: the game "
+                             "file holds the layout, the click and the guesses")
+        name, text = read_text(args.replay)
+        try:
+            record = parse_game(text)
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
+        _print_game(record, steps=True)
+        return
     if (args.file is None) == (args.board is None):
-        raise ValueError("give either --file or --board (with --rule and --seed)")
+        raise ValueError("give either --file or --board (with --rule and --seed), or --replay")
     sequence, label = resolve_seed(_seed(args))
     board_seed, game_seed = sequence.spawn(2)
     if args.file is not None:
@@ -364,28 +467,34 @@ def run_play(args) -> None:
         mines = sample_mines(args.board, 1, rule=args.rule, click=args.click,
                              seed=board_seed)[0]
     result = play(mines, args.click, policy=args.policy, seed=game_seed)
-    row = {"won": result.won, "guesses": result.guesses, "opened": result.opened,
-           "policy": args.policy, "seed": label,
-           "guess_cells": " ".join(f"{m.x},{m.y}" for m in result.moves),
-           "guess_mine_probabilities": " ".join(f"{m.mine_probability:.17g}"
-                                                for m in result.moves),
-           "guess_kinds": " ".join(m.kind for m in result.moves)}
+    record = GameRecord(mines, Board(*mines.shape[::-1], int(mines.sum())).resolve_click(
+        args.click), result.moves, args.policy, label, result.won)
+    if args.out is not None:
+        _write_out(args.out, format_game(record))
+    cells = [[m.x, m.y] for m in result.moves]
+    chances = [m.mine_probability for m in result.moves]
+    kinds = [m.kind for m in result.moves]
+    if args.csv:  # a CSV field holds no list: each list as one field, joined by spaces
+        cells = " ".join(f"{x},{y}" for x, y in cells)
+        chances = " ".join(f"{chance:.17g}" for chance in chances)
+        kinds = " ".join(kinds)
     if args.csv or args.json:
-        emit_table(pd.DataFrame([row]), args)
+        emit_table(pd.DataFrame([{"won": result.won, "guesses": result.guesses,
+                                  "opened": result.opened, "policy": args.policy,
+                                  "seed": label, "guess_cells": cells,
+                                  "guess_mine_probabilities": chances, "guess_kinds": kinds}]),
+                   args)
         return
-    print(f"{'won' if result.won else 'lost'} with {result.guesses} guess"
-          f"{'' if result.guesses == 1 else 'es'}, {result.opened} cells open "
-          f"(policy {args.policy}, seed {label})")
-    for number, move in enumerate(result.moves, start=1):
-        print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
-              f"{move.mine_probability:.4f} ({move.kind})")
+    _print_game(record, steps=False)
 
 
 def run_win_rate(args) -> None:
     with _run_context(args) as options:
         result = win_rate(args.board, rule=args.rule, click=args.click, policy=args.policy,
                           n=args.n, seed=args.seed, **options)
-    emit_table(pd.DataFrame([result.to_dict()]), args,
+    frame = pd.DataFrame([result.to_dict()])
+    emit_table(frame, args, text=rate_table(frame, "win_rate",
+                                            keep=["policy", "guesses_per_game"]),
                title=f"win rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
 
 

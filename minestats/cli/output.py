@@ -11,6 +11,8 @@ import errno
 import json
 import math
 import os
+import select
+import stat
 import sys
 import threading
 from pathlib import Path
@@ -21,14 +23,60 @@ import pandas as pd
 from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
 
-__all__ = ["MAX_INPUT_BYTES", "emit_table", "format_count", "print_grid", "read_board_file",
-           "read_bytes", "read_text", "workers_for"]
+__all__ = ["COMPILING", "MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table",
+           "format_count", "format_fraction", "print_grid", "rate_table", "read_board_file",
+           "read_bytes", "read_text", "say_when_compiling", "workers_for"]
 
 SCHEDULER_SECONDS = 10
 """How long the command waits for a Dask scheduler to answer before it gives up."""
+FIFO_SECONDS = 10
+"""How long an input FIFO may stay silent before the command gives up on its writer."""
 MAX_INPUT_BYTES = 16 * 2**20
 """The most bytes an input file may hold (16 MiB, far above any board the library can
 solve): a bigger or endless one (``/dev/zero``) is refused, never read whole."""
+
+
+COMPILING = ("minestats: compiling the kernels for this machine, once (about two minutes; "
+             "cached afterwards)")
+"""What a run says when it compiles a kernel the disk cache does not hold (a first run)."""
+
+
+def say_when_compiling(stream=None) -> None:
+    """Say `COMPILING` on ``stream`` (stderr) when numba first compiles in this process.
+
+    Numba announces a compilation only when its disk cache misses, so a warm cache
+    stays silent. Only a person at a terminal is told (like a progress bar): piped
+    or captured stderr keeps its one line per error.
+
+    Examples
+    --------
+    >>> import io, numba
+    >>> said = io.StringIO()
+    >>> said.isatty = lambda: True
+    >>> say_when_compiling(said)
+    >>> numba.njit(lambda x: x + 1)(1), numba.njit(lambda x: x + 2)(1)
+    (2, 3)
+    >>> said.getvalue().splitlines() == [COMPILING]  # once, for two compilations
+    True
+    """
+    from numba.core import event
+
+    stream = sys.stderr if stream is None else stream
+    if not stream.isatty():
+        return
+
+    class Compiling(event.Listener):
+        said = False
+
+        def on_start(self, _):
+            if not self.said:
+                self.said = True
+                print(COMPILING, file=stream, flush=True)
+
+        def on_end(self, _):
+            pass
+
+    event.register("numba:compile", Compiling())
 
 
 def _plain(value):
@@ -40,11 +88,48 @@ def _plain(value):
     return value
 
 
-def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
+TEXT_COLUMNS = 100
+"""The width the default text output keeps to; the rest of a table is in --csv/--json."""
+
+
+def rate_table(frame: pd.DataFrame, estimate: str, *, keep=()) -> pd.DataFrame:
+    """Select the columns of rates a person reads: what ran, the estimate, interval and n.
+
+    ``frame`` holds rows of a rate result (``board``, ``rule``, ``click_x``,
+    ``click_y``, the ``estimate`` column, ``ci_low``, ``ci_high``,
+    ``confidence_level`` and ``n``); ``keep`` names further columns to show after the
+    click. Every other column stays for ``--csv`` and ``--json``.
+
+    Examples
+    --------
+    >>> row = {"board": "9x9/10", "rule": "uniform", "click_x": 4, "click_y": 4,
+    ...        "solver": "logic", "pass_rate": 0.94, "ci_low": 0.8752, "ci_high": 0.9722,
+    ...        "confidence_level": 0.95, "n": 100}
+    >>> print(rate_table(pd.DataFrame([row]), "pass_rate", keep=["solver"]).to_string())
+        board     rule click solver pass_rate      95% interval    n
+    0  9x9/10  uniform   4,4  logic    0.9400  [0.8752, 0.9722]  100
+    """
+    shown = frame[["board", "rule"]].copy()
+    shown["click"] = [f"{x},{y}" for x, y in zip(frame["click_x"], frame["click_y"],
+                                                  strict=True)]
+    for column in keep:
+        shown[column] = frame[column]
+    shown[estimate] = [f"{value:.4f}" for value in frame[estimate]]
+    level = frame["confidence_level"].iloc[0]
+    shown[f"{level:.0%} interval"] = [f"[{low:.4f}, {high:.4f}]" for low, high in zip(
+        frame["ci_low"], frame["ci_high"], strict=True)]
+    shown["n"] = frame["n"]
+    return shown
+
+
+def emit_table(frame: pd.DataFrame, args, *, title: str | None = None,
+               text: pd.DataFrame | None = None) -> None:
     """Print a table in the format the flags ask for.
 
     JSON is always a list of row objects (one shape, whatever the row count), with
-    every float at full precision (the shortest text that reads back the same).
+    every float at full precision (the shortest text that reads back the same). The
+    default text output prints ``text`` instead of ``frame`` when it is given (the
+    columns a person reads, `rate_table`), within `TEXT_COLUMNS`.
     """
     if getattr(args, "csv", False):
         frame.to_csv(sys.stdout, index=False)
@@ -55,9 +140,9 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None) -> None:
     else:
         if title:
             print(title)
-        with pd.option_context("display.width", 200, "display.max_columns", 50,
+        with pd.option_context("display.width", TEXT_COLUMNS, "display.max_columns", 50,
                                "display.max_colwidth", 40):
-            print(frame.to_string(index=False))
+            print((frame if text is None else text).to_string(index=False))
 
 
 def format_count(count: int, *, grouped: bool = True) -> str:
@@ -81,6 +166,29 @@ def format_count(count: int, *, grouped: bool = True) -> str:
     return f"about {mantissa:.6f}e+{exponent}"
 
 
+MAX_TEXT_DIGITS = 4_000
+"""The most digits of an exact number written out in full, below Python's limit of 4,300
+digits for converting an int to text; longer ones are described by their size."""
+
+
+def format_fraction(value, *, limit: int = MAX_TEXT_DIGITS) -> str:
+    """Write a Fraction as ``p/q``, or past ``limit`` characters say how long it is.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> format_fraction(Fraction(2, 3)), format_fraction(Fraction(1, 3**9000))
+    ('2/3', 'a fraction of about 1 / 4,295 digits')
+    >>> format_fraction(Fraction(10**30, 7), limit=20)
+    'a fraction of about 31 / 1 digits'
+    """
+    digits = [max(1, math.ceil(abs(part).bit_length() * math.log10(2)))
+              for part in (value.numerator, value.denominator)]
+    if sum(digits) + 1 <= limit:
+        return str(value)
+    return f"a fraction of about {digits[0]:,} / {digits[1]:,} digits"
+
+
 def _format_cell(value, fmt: str) -> str:
     """Format one grid value; a float that rounds to zero never prints as ``-0``."""
     text = format(value, fmt)
@@ -100,8 +208,9 @@ def print_grid(title: str, grid: np.ndarray, fmt: str) -> None:
 def read_bytes(name: str) -> tuple[str, bytes]:
     """Return (display name, bytes) of a file, or of stdin for ``-``, at most `MAX_INPUT_BYTES`.
 
-    A FIFO is read like a file; nothing is read past the limit, so an endless input
-    ends in an error, not in all of the machine's memory.
+    A FIFO is read like a file, but one that no process writes to is an error after
+    `FIFO_SECONDS`; nothing is read past the limit, so an endless input ends in an
+    error, not in all of the machine's memory.
     """
     try:
         if name == "-":
@@ -113,8 +222,11 @@ def read_bytes(name: str) -> tuple[str, bytes]:
             display = name
             if Path(name).is_dir():
                 raise IsADirectoryError(errno.EISDIR, "Is a directory")
-            with open(name, "rb") as handle:
-                data = handle.read(MAX_INPUT_BYTES + 1)
+            if stat.S_ISFIFO(os.stat(name).st_mode):
+                data = _read_fifo(name)
+            else:
+                with open(name, "rb") as handle:
+                    data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise ValueError(f"cannot read {name!r}: {getattr(error, 'strerror', None) or error}"
                          ) from None
@@ -122,6 +234,31 @@ def read_bytes(name: str) -> tuple[str, bytes]:
         raise ValueError(f"cannot read {name!r}: more than MAX_INPUT_BYTES = "
                          f"{MAX_INPUT_BYTES:_} bytes")
     return display, data
+
+
+def _read_fifo(name: str) -> bytes:
+    """Read a FIFO to its end, at most one byte past `MAX_INPUT_BYTES`.
+
+    Opened without blocking, so a FIFO that no process writes is an error after
+    `FIFO_SECONDS` of silence, not a hang (a blocking open would wait for a writer
+    for ever).
+    """
+    descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        chunks, size = [], 0
+        while size <= MAX_INPUT_BYTES:
+            ready, _, _ = select.select([descriptor], [], [], FIFO_SECONDS)
+            if not ready:
+                raise OSError(errno.ETIMEDOUT, f"no process wrote to this FIFO within "
+                                               f"{FIFO_SECONDS:g} s")
+            chunk = os.read(descriptor, 2**16)
+            if not chunk:  # the writer closed it
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def read_text(name: str) -> tuple[str, str]:

@@ -22,14 +22,16 @@ EXAMPLES = """examples:
   minestats opening-map --board beginner --rule uniform
   minestats simulate --board expert --rule winxp --all-clicks -n 1000000 --csv > xp.csv
   minestats solve --board expert --seed 7 --solver logic
-  minestats solve --file board.txt --click 3,4 --solver subset
+  minestats solve --file examples/board.txt --click 3,4 --solver subset
   minestats pass-rate --board intermediate --solver single-point -n 100000 --seed 1
   minestats sweep --boards beginner expert --solvers single-point logic -n 20000 --csv
   minestats generate --board expert --method perturb --seed 2026-11-29 --out daily.mbf
   minestats bbbv --board expert --rule safe-opening -n 100000 --between 70 130
-  minestats reconstruct counts.txt
-  minestats probabilities position.txt --mines 10
+  minestats reconstruct examples/counts.txt
+  minestats probabilities examples/position.txt --mines 10 --exact
   minestats play --board expert --rule safe-click --click corner --policy best --seed 7
+  minestats play --board intermediate --seed 6 --out game.json
+  minestats play --replay game.json
   minestats win-rate --board beginner --rule safe-click --click corner -n 2000 --seed 1
   minestats reproduce --quiet
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
@@ -88,6 +90,24 @@ SEED_HELP = ("an integer, or a string such as a date (2026-11-29); default: fres
              "printed with the result")
 
 
+HELP_COLUMNS = 100
+"""The widest the help is wrapped (narrower on a narrower terminal)."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Wrap the help to `HELP_COLUMNS`; keep text laid out in lines (examples) as written."""
+
+    def __init__(self, prog):
+        import shutil
+
+        super().__init__(prog, width=min(HELP_COLUMNS, shutil.get_terminal_size().columns - 2))
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text:  # an epilog of examples, laid out by hand
+            return "".join(indent + line for line in text.splitlines(keepends=True))
+        return super()._fill_text(text, width, indent)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2."""
 
@@ -138,6 +158,9 @@ def _run_options(parser, *, n_required, n_help="boards to simulate"):
     parser.add_argument("--seed", type=seed_argument, default=None, help=SEED_HELP)
     parser.add_argument("--workers", type=int, default=-1,
                         help="worker processes (-1: all cores, 1: this process)")
+    parser.add_argument("--chunk-size", type=int, default=None,
+                        help="boards per chunk (default: the library's for this command); "
+                             "the numbers depend on --seed, -n and this, never on --workers")
     parser.add_argument("--scheduler", default=None,
                         help="Dask scheduler address (default $DASK_SCHEDULER_ADDRESS); "
                              "runs the chunks on that cluster")
@@ -162,16 +185,17 @@ def _output(parser):
 def build_parser() -> argparse.ArgumentParser:
     """Build the parser of the ``minestats`` command and all its subcommands."""
     parser = Parser(prog="minestats", description="Minesweeper statistics, exact and simulated.",
-                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                    epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"minestats {_version()}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
+                                     metavar="COMMAND")
 
     def command(name, summary, description):
         examples = [line for line in EXAMPLES.splitlines()
                     if line.strip().startswith(f"minestats {name} ")]
         return commands.add_parser(name, help=summary, description=description,
                                    epilog="examples:\n" + "\n".join(examples),
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   formatter_class=HelpFormatter)
 
     opening = command("opening", "probability that one first click opens (shows 0)",
                       "Exact opening probability of one first click; with -n, Monte Carlo "
@@ -279,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reconstruct a mine layout from each cell's count of mines in its 3x3 "
                     "block (itself included), count the layouts that fit and say whether "
                     "the answer is unique.",
-        epilog=RECONSTRUCT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=RECONSTRUCT_EPILOG, formatter_class=HelpFormatter)
     reconstruct.add_argument("file", nargs="?", default="-",
                              help="file holding the counts ('-' or none: stdin)")
     _exact_budget(reconstruct)
@@ -292,6 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
     probabilities.add_argument("file", help="file holding the position ('-': stdin)")
     probabilities.add_argument("--mines", type=int, default=None,
                                help="total mines, flags included (default: not known)")
+    probabilities.add_argument("--exact", action="store_true",
+                               help="print each probability as the exact fraction (with "
+                                    "--csv/--json: a column 'fraction' too)")
     _exact_budget(probabilities)
     _quiet(probabilities)
     _output(probabilities)
@@ -306,6 +333,11 @@ def build_parser() -> argparse.ArgumentParser:
     _policy(play)
     play.add_argument("--seed", type=seed_argument, default=None,
                       help="seed of the board and the tie-breaks: " + SEED_HELP)
+    play.add_argument("--out", default=None,
+                      help="save the game (layout, click, guesses) as JSON for --replay")
+    play.add_argument("--replay", default=None, metavar="GAME",
+                      help="step through a game saved by --out: the board before each guess "
+                           "and its mine probability")
     _quiet(play)
     _output(play)
 

@@ -18,7 +18,12 @@ from minestats.board import Board
 from minestats.game import neighbour_table
 from minestats.inference.engine import frozen, solve_constraints
 from minestats.result import Result
-from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
+from minestats.validation import (
+    DEFAULT_EXACT_CONFIGURATIONS,
+    MAX_MAP_CELLS,
+    check_constraints,
+    check_max_configurations,
+)
 
 __all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints"]
 
@@ -131,6 +136,9 @@ def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> Board
     if array.ndim != 2 or 0 in array.shape or not np.issubdtype(array.dtype, np.integer):
         raise ValueError(f"numbers (shape {array.shape}, dtype {array.dtype}) must be a 2-D "
                          "integer array with at least one cell")
+    if array.size > MAX_MAP_CELLS:
+        raise ValueError(f"numbers (shape {array.shape}) has {array.size:,} cells, more than "
+                         f"MAX_MAP_CELLS = {MAX_MAP_CELLS:,}")
     hidden = _mask("unknown", array == -1 if unknown is None else unknown, array.shape)
     flagged = _mask("flags", np.zeros(array.shape, bool) if flags is None else flags,
                     array.shape)
@@ -158,6 +166,7 @@ def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> Board
     # A number with no unknown neighbours left constrains nothing if it is met; if it is
     # not, it stays as an empty constraint that the engine finds impossible.
     keep = inside.any(axis=1) | (need != 0)
+    check_constraints(int(keep.sum()), f"the revealed numbers ({width}x{height})")
     engine_cells = local[rows]
     constraints = [(tuple(members[row_inside].tolist()), mines_needed)
                    for members, row_inside, mines_needed in zip(

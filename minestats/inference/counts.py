@@ -20,7 +20,11 @@ from minestats.inference.engine import Capped, frozen, solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from minestats.result import Result
 from minestats.seeds import as_generator
-from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS, check_max_configurations
+from minestats.validation import (
+    DEFAULT_EXACT_CONFIGURATIONS,
+    check_constraints,
+    check_max_configurations,
+)
 
 __all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_mines", "random_counts",
            "reconstruct"]
@@ -179,6 +183,7 @@ class ReconstructResult(Result):
 def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray | None]:
     """Count the layouts behind a checked matrix and find one; raise Capped past the budget."""
     height, width = array.shape
+    check_constraints(array.size, f"the counts ({width}x{height})")
     strip = min(height, width) <= STRIP_WIDTH
     table = neighbour_table(width, height)
     constraints = [(tuple(row[row >= 0].tolist()), need)

@@ -282,7 +282,6 @@ class _Component:
             yield from members[:mines]
             state, left = target, rest
 
-
     def mined(self, weight: list) -> list:
         """Per group, the solutions that mine one given cell of it, weighted by total.
 
@@ -314,6 +313,7 @@ class _Component:
             totals.append(sum(count * w for count, w in zip(by_total, weight, strict=False)))
         return totals
 
+
 def _add(target: list, source: list, factor: int, shift: int) -> None:
     """``target += factor * x**shift * source`` for coefficient lists."""
     if not any(source):
@@ -337,14 +337,53 @@ def _support(counts: list) -> int:
     return sum(1 << t for t, count in enumerate(counts) if count)
 
 
-def _ways(counts: list, free: int, left) -> int:
+class _Binomials:
+    """C(n, k) for the few n and many nearby k one problem asks for, each computed once.
+
+    A value is derived from a known neighbour, C(n, k +- 1), C(n + 1, k) or
+    C(n + 1, k + 1), by one multiplication and one exact division by small numbers, so
+    a region of a million free cells costs one full binomial (up to 300,000 digits,
+    about 12 s at half mines), not one per question.
+    """
+
+    STEPS = 64
+    """The farthest a value is walked from a known one before it is computed afresh."""
+
+    def __init__(self):
+        self.known = {}
+
+    def __call__(self, n: int, k: int) -> int:
+        if not 0 <= k <= n:
+            return 0
+        if (n, k) in self.known:
+            return self.known[n, k]
+        steps, j = min(((abs(k - j), j) for m, j in self.known if m == n),
+                       default=(self.STEPS + 1, k))
+        if steps <= self.STEPS:
+            value = self.known[n, j]
+            for i in range(j, k):  # up: C(n, i + 1) = C(n, i) (n - i) / (i + 1)
+                value = value * (n - i) // (i + 1)
+            for i in range(j, k, -1):  # down: C(n, i - 1) = C(n, i) i / (n - i + 1)
+                value = value * i // (n - i + 1)
+        elif (n + 1, k) in self.known:  # C(n, k) = C(n + 1, k) (n + 1 - k) / (n + 1)
+            value = self.known[n + 1, k] * (n + 1 - k) // (n + 1)
+        elif (n + 1, k + 1) in self.known:  # C(n, k) = C(n + 1, k + 1) (k + 1) / (n + 1)
+            value = self.known[n + 1, k + 1] * (k + 1) // (n + 1)
+        else:
+            value = comb(n, k)
+        self.known[n, k] = value
+        return value
+
+
+def _ways(counts: list, free: int, left, binomial) -> int:
     """Sum of ``counts[s]`` times the ways to put ``left - s`` mines on ``free`` cells.
 
     ``left`` None means any number of mines: every subset of the free cells counts.
+    ``binomial(n, k)`` gives C(n, k) (a problem's `_Binomials`).
     """
     if left is None:
         return sum(counts) << free
-    return sum(count * comb(free, left - s) for s, count in enumerate(counts) if s <= left)
+    return sum(count * binomial(free, left - s) for s, count in enumerate(counts) if s <= left)
 
 
 class _Problem(NamedTuple):
@@ -354,6 +393,11 @@ class _Problem(NamedTuple):
     components: list
     free: list
     target: int | None
+    binomial: _Binomials
+
+    def ways(self, counts: list, free: int, left) -> int:
+        """`_ways` with this problem's cache of binomials."""
+        return _ways(counts, free, left, self.binomial)
 
     def left(self, used: int):
         """Mines left for the free cells when the components hold ``used``; None: any."""
@@ -383,7 +427,7 @@ def _prepare(constraints, cells: int, mines, budget: Budget) -> _Problem | None:
                   for groups in grouped]
     free = [cell for cell in range(cells) if cell not in values and cell not in frontier]
     target = None if mines is None else mines - sum(values.values())
-    return _Problem(values, components, free, target)
+    return _Problem(values, components, free, target, _Binomials())
 
 
 def solve_constraints(constraints, cells: int, *, mines=None,
@@ -412,26 +456,26 @@ def solve_constraints(constraints, cells: int, *, mines=None,
     values, components, free, left = (problem.values, problem.components, problem.free,
                                       problem.left)
     suffix = problem.suffixes()
-    count = _ways(suffix[0], len(free), left(0))
+    count = problem.ways(suffix[0], len(free), left(0))
     if count == 0:
         return Outcome(0, nothing, nothing, None)
     can_mine, can_safe = nothing.copy(), nothing.copy()
     for cell, value in values.items():
         (can_mine if value else can_safe)[cell] = True
     if free:
-        can_mine[free] = _ways(suffix[0], len(free) - 1, left(1)) > 0
-        can_safe[free] = _ways(suffix[0], len(free) - 1, left(0)) > 0
+        can_mine[free] = problem.ways(suffix[0], len(free) - 1, left(1)) > 0
+        can_safe[free] = problem.ways(suffix[0], len(free) - 1, left(0)) > 0
     example = nothing.copy()
     example[[cell for cell, value in values.items() if value]] = True
     prefix, used = [1], 0
     for k, component in enumerate(components):
         others = _times(prefix, suffix[k + 1])
-        totals = _support([_ways(others, len(free), left(t)) if n else 0
+        totals = _support([problem.ways(others, len(free), left(t)) if n else 0
                            for t, n in enumerate(component.counts)])
         for members, may_mine, may_be_safe in component.decided(totals):
             can_mine[members], can_safe[members] = may_mine, may_be_safe
         total = next(t for t, n in enumerate(component.counts)
-                     if n and _ways(suffix[k + 1], len(free), left(used + t)))
+                     if n and problem.ways(suffix[k + 1], len(free), left(used + t)))
         example[list(component.example(total))] = True
         used += total
         prefix = _times(prefix, component.counts)
@@ -441,48 +485,47 @@ def solve_constraints(constraints, cells: int, *, mines=None,
 
 def count_mined(constraints, cells: int, *, mines=None,
                 max_configurations=None) -> tuple[int, list]:
-    """Count the placements that meet ``constraints``, and per cell those that mine it.
+    """Count the placements meeting ``constraints`` and, per class of alike cells, the mined.
 
     Same problem as `solve_constraints`; past ``max_configurations`` (None: no cap)
-    it raises `Capped`. Returns ``(count, mined)``: the exact number
-    of placements and, for every cell, the exact number of them with a mine there
-    (Python ints, so ``mined[c] / count`` is the cell's mine probability and
-    ``Fraction(mined[c], count)`` its exact value). ``(0, [0] * cells)`` when none fits.
+    it raises `Capped`. Returns ``(count, classes)``: the exact number of placements
+    and a list of ``(members, mined)``, every cell in exactly one class, ``mined``
+    the exact number of placements with a mine on each of ``members`` (Python ints,
+    so ``mined / count`` is their mine probability and ``Fraction(mined, count)`` its
+    exact value). Cells alike (decided, off the frontier, or in one group) form one
+    class, so that a huge region, whose counts have thousands of digits, costs one
+    division, not one per cell. ``(0, [])`` when none fits.
 
     Examples
     --------
     Two cells, one mine between them, and a third cell free; two mines in all:
 
     >>> count_mined([((0, 1), 1)], 3, mines=2)
-    (2, [1, 1, 2])
+    (2, [([2], 2), ([0, 1], 1)])
     >>> count_mined([((0, 1), 1)], 3)
-    (4, [2, 2, 2])
+    (4, [([2], 2), ([0, 1], 2)])
     """
     problem = _prepare(constraints, cells, mines, Budget(max_configurations))
     if problem is None:
-        return 0, [0] * cells
+        return 0, []
     components, free, left = problem.components, problem.free, problem.left
     suffix = problem.suffixes()
-    count = _ways(suffix[0], len(free), left(0))
-    mined = [0] * cells
+    count = problem.ways(suffix[0], len(free), left(0))
     if count == 0:
-        return 0, mined
-    for cell, value in problem.values.items():
-        mined[cell] = count * value
+        return 0, []
+    classes = [([cell for cell, value in problem.values.items() if value == mine],
+                count * mine) for mine in (0, 1)]
     if free:
-        share = _ways(suffix[0], len(free) - 1, left(1))
-        for cell in free:
-            mined[cell] = share
+        classes.append((free, problem.ways(suffix[0], len(free) - 1, left(1))))
     prefix = [1]
     for k, component in enumerate(components):
         others = _times(prefix, suffix[k + 1])
-        weight = [_ways(others, len(free), left(t)) for t in range(len(component.counts))]
-        for (_, members), total in zip(component.groups, component.mined(weight),
-                                       strict=True):
-            for cell in members:
-                mined[cell] = total // len(members)
+        weight = [problem.ways(others, len(free), left(t))
+                  for t in range(len(component.counts))]
+        classes += [(list(members), total // len(members)) for (_, members), total in zip(
+            component.groups, component.mined(weight), strict=True)]
         prefix = _times(prefix, component.counts)
-    return count, mined
+    return count, [(members, mined) for members, mined in classes if members]
 
 
 def frozen(array: np.ndarray) -> np.ndarray:

@@ -197,24 +197,26 @@ def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations)
     problem = board_constraints(numbers, unknown=unknown, flags=flags, mines=mines)
     open_cells = problem.open_cells
     try:
-        count, mined = count_mined(problem.constraints, int(open_cells.sum()),
-                                   mines=problem.left, max_configurations=max_configurations)
+        count, classes = count_mined(problem.constraints, int(open_cells.sum()),
+                                     mines=problem.left, max_configurations=max_configurations)
     except Capped:
         raise SearchCapped(f"the probability search passed max_configurations = "
                            f"{max_configurations:_} configurations") from None
     if count == 0:
         raise ValueError("no layout fits these numbers, flags and mine count")
     shape = problem.numbers.shape
+    cells = np.flatnonzero(open_cells)  # engine cell i is board cell cells[i]
     probability = np.full(open_cells.size, np.nan)
     probability[problem.flags.ravel()] = 1.0
-    probability[open_cells] = [m / count for m in mined]  # int / int rounds correctly
     fractions = None
     if exact:
         fractions = np.full(open_cells.size, None, dtype=object)
         fractions[problem.flags.ravel()] = Fraction(1)
-        cells = np.flatnonzero(open_cells)
-        for cell, m in zip(cells.tolist(), mined, strict=True):
-            fractions[cell] = Fraction(m, count)
+    for members, mined in classes:  # one division per class of alike cells
+        probability[cells[members]] = mined / count  # int / int rounds correctly
+        if exact:
+            fractions[cells[members]] = Fraction(mined, count)
+    if exact:
         fractions = frozen(fractions.reshape(shape))
     return MineProbabilities(frozen(probability.reshape(shape)), fractions, count,
                              problem.mines)

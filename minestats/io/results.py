@@ -128,6 +128,12 @@ def git_revision(folder=_PACKAGE_ROOT) -> str | None:
     return f"{sha}-dirty" if changes else sha
 
 
+# The revision of the code this process runs is the one checked out when it started: pin
+# it now, at import, before any computation, so that a commit or an edit made while a
+# long run computes does not end up in the sidecars of numbers the older code computed.
+git_revision()
+
+
 def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=None) -> dict:
     """How a result was made: inputs, software, revision, timing; for a sidecar.
 
@@ -150,8 +156,10 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
     -------
     dict
         Keys ``seed``, ``n``, ``chunk_size``, ``wall_time_s``, ``command``,
-        ``timestamp_utc`` (ISO 8601), ``git_revision`` (see `git_revision`) and
-        ``versions`` (see `package_versions`), then those of ``extra``.
+        ``timestamp_utc`` (ISO 8601), ``git_revision`` (see `git_revision`: the
+        revision when this module was imported, at the start of the run, with
+        ``-dirty`` if tracked files had changed) and ``versions`` (see
+        `package_versions`), then those of ``extra``.
 
     Raises
     ------

@@ -31,6 +31,7 @@ import functools
 import hashlib
 import importlib
 import json
+import os
 import sqlite3
 import stat
 from pathlib import Path
@@ -258,6 +259,8 @@ class ChunkStore:
     """
 
     def __init__(self, path):
+        if not os.fspath(path):  # Path("") would be the current folder
+            raise ValueError("chunk store '': an empty name names no file")
         self.path = Path(path)
         self.reused = 0
         self.written = 0

@@ -1,0 +1,148 @@
+"""A played game as a JSON file (``minestats play --out``), both ways.
+
+The file holds what it takes to see the game again: the layout (rows of ``*`` and
+``.``, as `minestats.io.boards` writes them), the first click, and every guess with
+the mine probability the player saw and its kind; then the policy, the seed and the
+outcome. It is plain data, never pickled, and `parse_game` checks every field, so a
+file from anywhere is either a game or a one-line ValueError::
+
+    {"format": "minestats game", "version": 1, "board": "4x3/2",
+     "layout": ["*...", "....", "...*"], "click": [1, 1], "policy": "best",
+     "seed": "7", "won": true,
+     "moves": [{"x": 3, "y": 0, "mine_probability": 0.5, "kind": "fifty-fifty"}]}
+"""
+
+from __future__ import annotations
+
+import json
+from numbers import Integral, Real
+from typing import NamedTuple
+
+import numpy as np
+
+from minestats.game import as_layouts
+from minestats.io.boards import format_text, parse_text
+from minestats.play.player import GUESS_KINDS, Move
+from minestats.validation import POLICIES
+
+__all__ = ["FORMAT", "GameRecord", "format_game", "parse_game"]
+
+FORMAT = "minestats game"
+"""The ``format`` field of a game file (its ``version`` is 1)."""
+
+
+class GameRecord(NamedTuple):
+    """A game read from a file: layout ``(height, width)``, click ``(x, y)``, guesses."""
+
+    mines: np.ndarray
+    click: tuple[int, int]
+    moves: tuple[Move, ...]
+    policy: str
+    seed: int | str | None
+    won: bool
+
+
+def format_game(record: GameRecord) -> bytes:
+    """Write a game as the JSON of a game file (UTF-8, one field a line).
+
+    Examples
+    --------
+    >>> record = GameRecord(np.array([[1, 0, 0]], bool), (2, 0),
+    ...                     (Move(1, 0, 0.5, "fifty-fifty"),), "best", 7, True)
+    >>> back = parse_game(format_game(record).decode())
+    >>> back.mines.tolist(), back.click, back.moves[0].mine_probability, back.won
+    ([[True, False, False]], (2, 0), 0.5, True)
+    """
+    layout = as_layouts(record.mines, ndims=(2,))
+    height, width = layout.shape
+    data = {"format": FORMAT, "version": 1, "board": f"{width}x{height}/{int(layout.sum())}",
+            "layout": format_text(layout).splitlines(), "click": list(record.click),
+            "policy": record.policy, "seed": record.seed, "won": bool(record.won),
+            "moves": [{"x": int(m.x), "y": int(m.y),
+                       "mine_probability": float(m.mine_probability), "kind": m.kind}
+                      for m in record.moves]}
+    return (json.dumps(data, indent=1) + "\n").encode()
+
+
+def _integer(value, what: str, below: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, Integral) or not 0 <= value < below:
+        raise ValueError(f"{what} ({value!r}) must be an integer from 0 to {below - 1}")
+    return int(value)
+
+
+def _cell(value, what: str, width: int, height: int) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError(f"{what} ({value!r}) must be a list [x, y]")
+    return _integer(value[0], f"{what} x", width), _integer(value[1], f"{what} y", height)
+
+
+def _move(value, number: int, width: int, height: int) -> Move:
+    what = f"move {number}"
+    if not isinstance(value, dict) or set(value) != {"x", "y", "mine_probability", "kind"}:
+        raise ValueError(f"{what} must be an object with the keys x, y, mine_probability "
+                         "and kind")
+    x, y = _cell([value["x"], value["y"]], what, width, height)
+    chance = value["mine_probability"]
+    if isinstance(chance, bool) or not isinstance(chance, Real) or not 0 <= chance <= 1:
+        raise ValueError(f"{what}: mine_probability ({chance!r}) must be a number in [0, 1]")
+    if value["kind"] not in GUESS_KINDS:
+        raise ValueError(f"{what}: kind ({value['kind']!r}) must be one of "
+                         f"{', '.join(GUESS_KINDS)}")
+    return Move(x, y, float(chance), value["kind"])
+
+
+def parse_game(text: str) -> GameRecord:
+    """Read a game file's text, checking every field; a bad one is a one-line ValueError.
+
+    Examples
+    --------
+    >>> parse_game('{"format": "minestats game"}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a game file holds the fields board, click, ...; missing: board, click, ...
+    >>> parse_game("[1, 2")
+    Traceback (most recent call last):
+    ...
+    ValueError: not JSON: Expecting ',' delimiter: line 1 column 6 (char 5)
+    """
+    try:
+        data = json.loads(text)
+    except ValueError as error:  # JSONDecodeError, or a number of too many digits
+        raise ValueError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise ValueError("not a minestats game file: JSON nested too deep") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"not a minestats game file: its format ({found!r}) must be "
+                         f"{FORMAT!r}")
+    fields = {"format", "version", "board", "layout", "click", "policy", "seed", "won",
+              "moves"}
+    if set(data) != fields:
+        missing = ", ".join(sorted(fields - set(data))) or "none"
+        unknown = ", ".join(sorted(map(str, set(data) - fields))) or "none"
+        raise ValueError(f"a game file holds the fields {', '.join(sorted(fields))}; "
+                         f"missing: {missing}; unknown: {unknown}")
+    if data["version"] != 1 or isinstance(data["version"], bool):
+        raise ValueError(f"version ({data['version']!r}) must be 1")
+    layout = data["layout"]
+    if not isinstance(layout, list) or not all(isinstance(row, str) for row in layout):
+        raise ValueError("layout must be a list of rows of '*' and '.'")
+    mines = parse_text("\n".join(layout))
+    height, width = mines.shape
+    if data["board"] != f"{width}x{height}/{int(mines.sum())}":
+        raise ValueError(f"board ({data['board']!r}) does not match the layout, a "
+                         f"{width}x{height} board with {int(mines.sum())} mines")
+    click = _cell(data["click"], "click", width, height)
+    if data["policy"] not in POLICIES:
+        raise ValueError(f"policy ({data['policy']!r}) must be one of {', '.join(POLICIES)}")
+    if not (data["seed"] is None or isinstance(data["seed"], str)
+            or isinstance(data["seed"], int) and not isinstance(data["seed"], bool)):
+        raise ValueError(f"seed ({data['seed']!r}) must be an integer, a string or null")
+    if not isinstance(data["won"], bool):
+        raise ValueError(f"won ({data['won']!r}) must be true or false")
+    moves = data["moves"]
+    if not isinstance(moves, list) or len(moves) > mines.size:
+        raise ValueError(f"moves must be a list of at most {mines.size} guesses")
+    return GameRecord(mines, click, tuple(_move(move, number, width, height)
+                                          for number, move in enumerate(moves, start=1)),
+                      data["policy"], data["seed"], data["won"])
