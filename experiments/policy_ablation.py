@@ -52,21 +52,28 @@ COLUMNS = ["component", "full", "variant", "n", "full_rate", "variant_rate", "di
            "variant_games_per_second", "seed"]
 
 
-def variants(full: Strategy) -> dict[str, Strategy]:
+def variants(full: Strategy, components=COMPONENTS) -> dict[str, Strategy]:
     """Return each row's variant of the full strategy (leaving out rows that change nothing)."""
     found = {}
-    for component, change in COMPONENTS.items():
+    for component, change in components.items():
         variant = replace(full, **change)
         if variant != full:
             found[component] = variant
     return found
 
 
-def ablation_table(*, seed, n, chunk_size, workers, store=None) -> pd.DataFrame:
+def ablation_table(*, seed, n, chunk_size, workers, store=None, board=BOARD, rule=RULE,
+                   click=CLICK, components=COMPONENTS) -> pd.DataFrame:
+    """Play the full player and each row's variant on the same games; one row per variant.
+
+    The games are ``n`` layouts of ``board`` dealt by ``rule`` from ``click``
+    (`minestats.compare`, common random numbers); ``components`` maps each row's
+    name to the strategy fields it changes.
+    """
     full = Strategy()
-    rows = variants(full)
+    rows = variants(full, components)
     contenders = [full, *rows.values()]
-    result = compare(BOARD, policies=contenders, rule=RULE, click=CLICK, n=n, seed=seed,
+    result = compare(board, policies=contenders, rule=rule, click=click, n=n, seed=seed,
                      chunk_size=chunk_size, workers=workers, store=store)
     rates = {row["contender"]: row for row in result.rates()}
     table = []
@@ -89,28 +96,31 @@ def ablation_table(*, seed, n, chunk_size, workers, store=None) -> pd.DataFrame:
     return frame[COLUMNS]
 
 
-def main(argv=None):
+def run(argv, *, description, experiment, board=BOARD, rule=RULE, click=CLICK,
+        components=COMPONENTS, games="Expert games (safe corner"):
+    """Parse the script's flags, play the table and write ``<experiment>.csv``."""
     start = time.perf_counter()
-    parser = base_parser(__doc__.splitlines()[0], experiment="policy_ablation")
+    parser = base_parser(description, experiment=experiment)
     parser.add_argument("--n", type=int, default=200,
-                        help="Expert games every contender plays (default 200)")
+                        help="games every contender plays (default 200)")
     parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
     parser.add_argument("--store", type=Path, default=None,
                         help="chunk store (SQLite) that makes the run resumable")
     args = parser.parse_args(argv)
     store = None if args.store is None else ChunkStore(args.store)
     table = ablation_table(seed=args.seed, n=args.n, chunk_size=args.chunk_size,
-                           workers=args.workers, store=store)
+                           workers=args.workers, store=store, board=board, rule=rule,
+                           click=click, components=components)
     metadata = collect_metadata(
         seed=args.seed, n=args.n, chunk_size=args.chunk_size,
         wall_time_s=time.perf_counter() - start,
-        extra={"board": BOARD, "rule": RULE, "click": list(CLICK),
+        extra={"board": board, "rule": rule, "click": list(click),
                "holm_alpha": DEFAULT_ALPHA, "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
                "interval": "Newcombe (1998) method 10 for paired proportions",
                "test": "McNemar exact"})
-    path = write_csv(table, args.out / "policy_ablation.csv", metadata=metadata, summary=True)
+    path = write_csv(table, args.out / f"{experiment}.csv", metadata=metadata, summary=True)
     print(f"Each component of best, switched against the full player, on the same "
-          f"{args.n:,} Expert games (safe corner; seed stream {args.seed}): full minus "
+          f"{args.n:,} {games}; seed stream {args.seed}): full minus "
           f"variant, 95 % Newcombe paired interval, McNemar exact p (Holm over "
           f"{len(table)} rows):")
     for row in table.itertuples():
@@ -120,6 +130,10 @@ def main(argv=None):
               f"{row.full_games_per_second:.0f} against {row.variant_games_per_second:.0f} "
               f"games/s")
     print(f"Wrote {path}; {time.perf_counter() - start:.1f} s wall")
+
+
+def main(argv=None):
+    run(argv, description=__doc__.splitlines()[0], experiment="policy_ablation")
 
 
 if __name__ == "__main__":

@@ -111,3 +111,13 @@ def test_policy_ablation(tmp_path):
     assert (table["holm_p"] >= table["mcnemar_p"]).all()
     assert_sidecar(tmp_path / "policy_ablation.csv", seed=7)
     assert "switched against the full player" in out
+
+
+def test_winxp_player(tmp_path):
+    out = run_script("winxp_player.py", tmp_path, "--n", "6", "--chunk-size", "3")
+    table = pd.read_csv(tmp_path / "winxp_player.csv")
+    assert table["variant"].tolist() == ["best (weigh_winxp=False)"] and table["n"].item() == 6
+    assert table["difference"].item() * 6 == table["full_only"].item() - table[
+        "variant_only"].item()
+    assert_sidecar(tmp_path / "winxp_player.csv", seed=7)
+    assert "Windows XP's deal" in out

@@ -22,6 +22,7 @@ REPRODUCE = {
     "optimal_play": ["--n", "200000", "--boards", "4x4/2", "4x4/4", "4x4/6", "5x3/4", "4x5/5",
                      "5x4/6"],
     "policy_ablation": ["--n", "100000", "--store", "results/policy_ablation.sqlite"],
+    "winxp_player": ["--n", "100000", "--store", "results/winxp_player.sqlite"],
 }
 """Experiment scripts (experiments/NAME.py) in the order `reproduce` runs them, each with
 the arguments of its paper-grade sizes (``--full``)."""
@@ -30,7 +31,7 @@ EXPERIMENT_STREAMS = {
     "first_click": 1, "opening_maps": 2, "solver_pass_rates": 3, "pass_rate_by_density": 4,
     "pass_rate_fits": 5, "pass_rate_by_click": 6, "bbbv": 7, "no_guess_generation": 8,
     "no_guess_bias": 9, "win_rates": 10, "win_rate_by_click": 11, "win_rate_by_density": 12,
-    "optimal_play": 13, "policy_ablation": 14,
+    "optimal_play": 13, "policy_ablation": 14, "winxp_player": 15,
 }
 """Each experiment's own stream: run with ``--seed S``, it draws from child ``k`` of ``S``
 (seed label ``"S/k"``), so no two experiments share a board. Fixed numbers, never

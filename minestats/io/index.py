@@ -37,6 +37,7 @@ SUMMARY_TABLES = (
     "pass_rate_by_click_classes.csv",
     "pass_rate_fits.csv",
     "policy_ablation.csv",
+    "winxp_player.csv",
     "solver_pass_rates.csv",
     "solver_pass_rates_paired.csv",
     "solver_pass_rates_published.csv",
