@@ -24,6 +24,23 @@ def test_probabilities_prints_the_exact_values(capsys, tmp_path):
     assert status == 0 and "layouts that fit: 15" in out and "0.333" in out
 
 
+def test_probabilities_under_winxp_weigh_the_layouts_as_the_library_does(capsys, tmp_path):
+    # Clicked at (1, 1) of a 3x2 board with one mine: a mine drawn on the click moved to
+    # (0, 0), the first cell of the rule's order, which so weighs twice as much.
+    path = tmp_path / "position.txt"
+    path.write_text("???\n?1?\n")
+    status, out, _ = run(capsys, "probabilities", str(path), "--mines", "1", "--rule",
+                         "winxp", "--click", "1,1", "--exact", "--csv")
+    assert status == 0
+    table = pd.read_csv(io.StringIO(out)).set_index(["x", "y"])
+    assert table.loc[(0, 0), "fraction"] == "1/3" and table.loc[(2, 1), "fraction"] == "1/6"
+    status, out, err = run(capsys, "probabilities", str(path), "--rule", "winxp", "--click",
+                           "1,1")
+    assert status == 2 and out == ""
+    assert err.strip() == ("minestats probabilities: error: rule 'winxp' needs mines: the "
+                           "total number of mines")
+
+
 def test_probabilities_refuses_an_impossible_position_in_one_line(capsys, tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("2?\n")

@@ -336,6 +336,13 @@ API_CASES = [
     (lambda: reconstruct([[10]]), "10"),
     (lambda: reconstruct([[1, 1], [1]]), "rows differ in length"),
     (lambda: minestats.optimal_win_probability("10x10/10"), "MAX_LAYOUTS"),
+    (lambda: minestats.optimal_win_probability("100x100/1"), "MAX_LAYOUT_CELLS"),
+    (lambda: minestats.optimal_win_probability("400x400/1", rule="safe-click", click=(0, 0)),
+     "MAX_LAYOUT_CELLS"),
+    (lambda: minestats.win_rate("1000x1000/10", n=10**4, chunk_size=1000, progress=True),
+     "MAX_SAMPLE_CELLS"),
+    (lambda: minestats.win_rate_sweep([{"board": "1000x1000/10"}], n=10**4, chunk_size=1000),
+     "MAX_SAMPLE_CELLS"),
     (lambda: minestats.generate_no_guess("beginner", "centre", method="magic"), "'magic'"),
     (lambda: minestats.bbbv_histogram("beginner", n=10, seed=1).share(5, 1), "low <= high"),
     # sizes a caller can pass: refused at once, naming the limit

@@ -368,7 +368,8 @@ def run_probabilities(args) -> int | None:
         raise ValueError(f"{name}: {error}") from None
     try:
         result = mine_probabilities(numbers, flags=flags, mines=args.mines, exact=args.exact,
-                                    max_configurations=args.max_configurations)
+                                    max_configurations=args.max_configurations,
+                                    rule=args.rule, click=args.click)
     except SearchCapped as capped:
         print(f"minestats probabilities: capped: {name}: {capped} (raise "
               "--max-configurations to search further)", file=sys.stderr)
@@ -383,8 +384,9 @@ def run_probabilities(args) -> int | None:
         emit_table(table, args)
         return
     mines = "not given" if args.mines is None else args.mines
-    title = (f"mine probability of each unknown cell (mines: {mines}; layouts that fit: "
-             f"{format_count(result.n_solutions)}; '.' open)")
+    dealt = "" if args.rule is None else f"rule: {args.rule} from {args.click}; "
+    title = (f"mine probability of each unknown cell ({dealt}mines: {mines}; layouts that "
+             f"fit: {format_count(result.n_solutions)}; '.' open)")
     if args.exact:
         grid = np.full(result.fractions.shape, ".", dtype=object)
         grid[unknown] = [format_fraction(value) for value in result.fractions[unknown]]

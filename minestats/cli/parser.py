@@ -319,6 +319,13 @@ def build_parser() -> argparse.ArgumentParser:
     probabilities.add_argument("--exact", action="store_true",
                                help="print each probability as the exact fraction (with "
                                     "--csv/--json: a column 'fraction' too)")
+    probabilities.add_argument("--rule", default=None, choices=RULES,
+                               help="the rule that dealt the board: only winxp changes the "
+                                    "answer (its layouts weigh unequally; needs --click and "
+                                    "--mines); default: every layout alike")
+    probabilities.add_argument("--click", default=None,
+                               help="the first click, x,y (0-based column,row), for "
+                                    "--rule winxp")
     _exact_budget(probabilities)
     _quiet(probabilities)
     _output(probabilities)

@@ -56,7 +56,8 @@ Limit
 A computation enumerates C(N, M) layouts with a free click or under ``uniform``,
 and with a given click C(N-1, M) (``safe-click``, ``winxp``) or C(N-k, M)
 (``safe-opening``, k the size of the click's closed neighbourhood). More than
-`MAX_LAYOUTS` (200 000) is refused with a ValueError; every board of at most 20
+`MAX_LAYOUTS` (200 000) is refused with a ValueError, and so are more than
+`MAX_LAYOUT_CELLS` cells in all the layouts together; every board of at most 20
 cells fits. Time grows with the number of layouts, memory with the states memoised.
 CPU times on one core of a busy shared machine (and peak memory of the process):
 
@@ -79,10 +80,14 @@ import numpy as np
 from minestats.board import Board, resolve_board
 from minestats.rules import check_rule, max_mines, placement_cells
 
-__all__ = ["MAX_LAYOUTS", "layout_distribution", "optimal_win_probability"]
+__all__ = ["MAX_LAYOUTS", "MAX_LAYOUT_CELLS", "layout_distribution",
+           "optimal_win_probability"]
 
 MAX_LAYOUTS = 200_000
 """Most layouts `optimal_win_probability` enumerates: C(20, 10) = 184 756 fits."""
+MAX_LAYOUT_CELLS = 4_000_000
+"""Most cells of all the layouts together (layouts times board cells): a board of few
+layouts but many cells (``100x100/1``) would take hours and gigabytes."""
 
 _SMALL = 8  # states of at most this many layouts are solved in plain Python
 
@@ -103,11 +108,17 @@ def _layout_count(board: Board, index: int | None, rule: str) -> int:
 
 def _check_size(board: Board, index: int | None, rule: str) -> None:
     count = _layout_count(board, index, rule)
+    which = "with a free click" if index is None else f"with click {_cell(board, index)}"
     if count > MAX_LAYOUTS:
-        which = "with a free click" if index is None else f"with click {_cell(board, index)}"
         raise ValueError(
             f"board {board} has {count} layouts under rule {rule!r} {which}, more than "
             f"MAX_LAYOUTS = {MAX_LAYOUTS} that optimal_win_probability can solve"
+        )
+    if count * board.cells > MAX_LAYOUT_CELLS:
+        raise ValueError(
+            f"board {board} has {count:,} layouts of {board.cells:,} cells under rule "
+            f"{rule!r} {which}: {count * board.cells:,} cells in all, more than "
+            f"MAX_LAYOUT_CELLS = {MAX_LAYOUT_CELLS:,} that optimal_win_probability holds"
         )
 
 

@@ -19,7 +19,7 @@ from minestats.board import Board, resolve_board
 from minestats.play.player import GUESS_KINDS, check_strategy, play_games
 from minestats.rules import check_click
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
-from minestats.sampling import sample_mines
+from minestats.sampling import check_sample_size, sample_mines
 from minestats.seeds import child_label, resolve_seed
 from minestats.stats import ProportionResult
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_count, check_n, check_policy
@@ -187,6 +187,8 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
     ``labels`` holds each row's seed label, as the result records it.
     """
     n, chunk_size = check_n(n), check_count("chunk_size", chunk_size)
+    for board, *_ in configs:
+        check_sample_size(board, n, chunk_size)
     totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=int(n),
                       chunk_size=int(chunk_size), workers=workers, store=store,
                       progress=progress)
