@@ -14,6 +14,10 @@
    ms_toollib is installed (an optional benchmark dependency, never a runtime one:
    ``pip install ms_toollib``), its ``cal_probability_onboard`` on the same positions
    too.
+3. Windows XP's weighing: ``best`` on the same Windows XP games (each board, the
+   corner) weighing the layouts by the rule (the default) and taking them as alike
+   (``Strategy(weigh_winxp=False)``), games per second per core and the ratio (the
+   floor of issue 19: at most 2x slower).
 
 Run: ``.venv/bin/python benchmarks/bench_player.py [--seed S] [--games N] [--reference R]``
 """
@@ -28,7 +32,7 @@ import numpy as np
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import position_probabilities
 from minestats.play import POLICIES
-from minestats.play.player import FAST_BUDGET, play_games
+from minestats.play.player import FAST_BUDGET, Strategy, play_games
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
@@ -60,6 +64,26 @@ def bench_games(rng, games, reference_games):
             print(f"  {board:9} {policy:7} compiled {compiled:8.1f} games/s (won {won}/{games})"
                   f"  reference {reference:7.1f} games/s (won {reference_won}/"
                   f"{reference_games})  ratio {compiled / reference:6.1f}x")
+
+
+def bench_winxp(rng, games):
+    print(f"best on {games} Windows XP games a board (corner): weighing the rule against "
+          f"taking every layout alike")
+    for board in BOARDS:
+        layouts = sample_mines(board, games + 1, rule="winxp", click=(0, 0), seed=rng)
+        seeds = np.random.SeedSequence(rng.integers(2**63)).spawn(games + 1)
+        speeds = {}
+        for weigh in (True, False):
+            strategy = Strategy(weigh_winxp=weigh)
+            play_games(layouts[:1], [0], seeds=seeds[:1], strategy=strategy, rule="winxp")
+            start = time.process_time()
+            won = play_games(layouts[1:], np.zeros(games, dtype=int), seeds=seeds[1:],
+                             strategy=strategy, rule="winxp").won.sum()
+            speeds[weigh] = games / (time.process_time() - start), won
+        (weighed, weighed_won), (alike, alike_won) = speeds[True], speeds[False]
+        print(f"  {board:9} weighed {weighed:8.1f} games/s (won {weighed_won}/{games})  alike "
+              f"{alike:8.1f} games/s (won {alike_won}/{games})  slower by "
+              f"{alike / weighed:4.2f}x")
 
 
 def stall_positions(rng, count):
@@ -134,10 +158,11 @@ def main():
                         help="games the Python reference plays per row")
     parser.add_argument("--positions", type=int, default=300)
     args = parser.parse_args()
-    games_rng, engine_rng = (np.random.default_rng(child)
-                             for child in np.random.SeedSequence(args.seed).spawn(2))
+    games_rng, engine_rng, winxp_rng = (np.random.default_rng(child)
+                                        for child in np.random.SeedSequence(args.seed).spawn(3))
     bench_games(games_rng, args.games, min(args.reference, args.games))
     bench_engine(engine_rng, args.positions)
+    bench_winxp(winxp_rng, args.games)
 
 
 if __name__ == "__main__":
