@@ -29,7 +29,7 @@ def _pick(rng, tiers, count):
     return np.concatenate(chosen)
 
 
-def _stuck_move(layout, unknown, rows, hidden, allowed, rng):
+def _stuck_move(layout, rows, hidden, allowed, rng):
     """Choose the cheapest clear or fill of a stuck number's unknown neighbours.
 
     ``rows`` are the neighbour-table rows of the stuck numbers and ``hidden`` marks
@@ -77,7 +77,7 @@ def perturb_once(layout, result, table, protected, rng) -> int:
     stuck = hidden.any(axis=1)
     allowed = ~protected
     if stuck.any():
-        move = _stuck_move(layout, unknown, rows[stuck], hidden[stuck], allowed, rng)
+        move = _stuck_move(layout, rows[stuck], hidden[stuck], allowed, rng)
     else:
         move = _wall_move(layout, unknown, flagged, table, allowed, rng)
     if move is None:

@@ -69,7 +69,7 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
     """Turn a seed (see the module notes) into the SeedSequence a run draws from.
 
     ``None`` draws fresh entropy from the OS, which the returned sequence records so
-    the run can be repeated. A Generator is asked for 128 random bits, so the same
+    the run can be repeated. A Generator is asked for 126 random bits, so the same
     seeded Generator gives the same sequence. A child's label ``"ROOT/i"`` gives
     back child ``i`` of ``ROOT``: the label `seed_label` recorded repeats the run.
 

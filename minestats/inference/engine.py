@@ -34,10 +34,11 @@ proportion: about 6 microseconds and 250 bytes a configuration, and a tenth of a
 microsecond and 25 bytes for each further total (measured on a shared 2-core
 machine). Propagation (step 1) is not counted: it is polynomial in the input.
 
-This is the library's one exact engine. The ``logic`` solver
-(`minestats.solvers.logic`) keeps its own compiled yes/no search, which only asks
-whether a group can hold a mine or a safe cell and never counts, because it runs at
-every stall of every game; ``tests/test_consistency.py`` cross-checks the two.
+This is the library's one exact engine. The ``logic`` solver and the player use the
+compiled frontier engine instead (`minestats.frontier`), which counts in floats
+because it runs at every stall of every game, and hand a position to this engine when
+its search passes its budget; ``tests/test_consistency.py`` and
+``tests/test_probabilities.py`` cross-check the two.
 """
 
 from __future__ import annotations
