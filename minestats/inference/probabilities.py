@@ -54,7 +54,7 @@ from minestats.validation import (
 )
 
 __all__ = ["MineProbabilities", "Position", "SearchCapped", "mine_probabilities",
-           "position_probabilities"]
+           "position_probabilities", "winxp_counts"]
 
 
 class SearchCapped(Exception):
@@ -223,11 +223,51 @@ def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations)
 
 
 def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configurations, click):
-    """Return `mine_probabilities` under ``winxp``.
+    """Return `mine_probabilities` under ``winxp`` (from `winxp_counts`)."""
+    total, mined, layouts, problem = winxp_counts(
+        numbers, unknown=unknown, flags=flags, mines=mines,
+        max_configurations=max_configurations, click=click)
+    fractions = np.full(mined.shape, None, dtype=object)
+    probability = np.full(mined.shape, np.nan)
+    for (row, column), value in np.ndenumerate(mined):
+        if value is not None:
+            fractions[row, column] = Fraction(value, total)
+            probability[row, column] = value / total  # int / int rounds correctly
+    return MineProbabilities(frozen(probability), frozen(fractions) if exact else None,
+                             layouts, problem.mines)
+
+
+def winxp_counts(numbers, *, unknown=None, flags=None, mines,
+                 max_configurations=DEFAULT_EXACT_CONFIGURATIONS, click):
+    """Weighed layout counts of a position dealt by Windows XP's rule, exactly.
 
     The mixture of the positions with the first r cells of
-    `minestats.rules.winxp_order` flagged, weighted by their layout counts (see the
+    `minestats.rules.winxp_order` flagged, each counted by its layouts (see the
     module notes).
+
+    Returns
+    -------
+    total : int
+        The layouts that fit, each counted 1 + the mines of its leading run times.
+    mined : numpy.ndarray of object, shape (height, width)
+        Per cell, the same weighed count of the layouts that mine it (None on
+        revealed cells).
+    layouts : int
+        The layouts that fit, each once.
+    problem : BoardConstraints
+        The position as the engine reads it.
+
+    Raises
+    ------
+    ValueError
+        For bad input, without ``mines`` or ``click``, or when no layout fits.
+
+    Examples
+    --------
+    >>> total, mined, layouts, _ = winxp_counts([[-1, -1, -1], [-1, 1, -1]], mines=1,
+    ...                                         click=(1, 1))
+    >>> total, mined[0].tolist(), layouts
+    (6, [2, 1, 1], 5)
     """
     if mines is None:
         raise ValueError("rule 'winxp' needs mines: the total number of mines")
@@ -258,16 +298,11 @@ def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configura
         counts.append((part.n_solutions, np.vectorize(
             lambda f, n=part.n_solutions: None if f is None else int(f * n),
             otypes=[object])(part.fractions)))
-    total = sum(n for n, _ in counts)
-    fractions = np.full(array.shape, None, dtype=object)
-    probability = np.full(array.shape, np.nan)
+    mined = np.full(array.shape, None, dtype=object)
     for (row, column), value in np.ndenumerate(counts[0][1]):
         if value is not None:
-            mined = sum(cell_counts[row, column] for _, cell_counts in counts)
-            fractions[row, column] = Fraction(mined, total)
-            probability[row, column] = mined / total  # int / int rounds correctly
-    return MineProbabilities(frozen(probability), frozen(fractions) if exact else None,
-                             counts[0][0], problem.mines)
+            mined[row, column] = sum(cell_counts[row, column] for _, cell_counts in counts)
+    return sum(n for n, _ in counts), mined, counts[0][0], problem
 
 
 class Position(NamedTuple):

@@ -50,33 +50,30 @@ def exact_position(numbers, revealed, flagged, width, mines, probability, reloca
     """Fill ``probability`` from the exact engine; return the log of the weighed layouts.
 
     The kernel's way out for a position whose float search passed its budget. With a
-    Windows XP ``relocation`` (`minestats.rules.winxp_order`; empty for every other rule)
-    the layouts are weighed as `_position` weighs them. -inf when no layout fits.
+    Windows XP ``relocation`` (`minestats.rules.winxp_order`; empty for every other
+    rule) the layouts are weighed as `_position` weighs them
+    (`minestats.inference.probabilities.winxp_counts`). -inf when no layout fits.
     """
     from minestats.inference import mine_probabilities
+    from minestats.inference.probabilities import winxp_counts
 
     shape = (revealed.size // width, width)
     view = np.where(revealed, numbers, -1).reshape(shape)
-    marked = flagged.copy()
-    total, mixed = 0, np.zeros(revealed.size)
-    for r in range(relocation.size + 1):
-        if r:
-            cell = relocation[r - 1]
-            if revealed[cell]:
-                break
-            marked[cell] = True
-        try:
-            exact = mine_probabilities(view, flags=marked.reshape(shape), mines=int(mines),
-                                       max_configurations=None)
-        except ValueError:  # no layout fits (with these cells mined)
-            break
-        total += exact.n_solutions
-        mixed = mixed + exact.n_solutions * exact.probability.ravel()
-    if total == 0:
+    try:
+        if relocation.size:
+            click = int(np.setdiff1d(np.arange(revealed.size), relocation)[0])
+            total, mined, _, _ = winxp_counts(view, flags=flagged.reshape(shape),
+                                              mines=int(mines), max_configurations=None,
+                                              click=(click % width, click // width))
+            probability[:] = [np.nan if m is None else m / total for m in mined.ravel()]
+            return math.log(total)
+        exact = mine_probabilities(view, flags=flagged.reshape(shape), mines=int(mines),
+                                   max_configurations=None)
+    except ValueError:  # no layout fits
         probability[:] = np.nan
         return -math.inf
-    probability[:] = mixed / total
-    return math.log(total)
+    probability[:] = exact.probability.ravel()
+    return math.log(exact.n_solutions)
 
 
 @numba.njit(cache=True)
