@@ -123,47 +123,38 @@ def unavoidable_pair(numbers, table, revealed, flagged):
     return -1, -1
 
 
+_MEMBERS = np.array([[(0, 0), (1, 0), (0, 0), (0, 0)],  # a pair along a row
+                     [(0, 0), (0, 1), (0, 0), (0, 0)],  # a pair along a column
+                     [(0, 0), (1, 1), (1, 0), (0, 1)]])  # a 2x2 box, one diagonal first
+_CLOSING = np.array([[(-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1)],
+                     [(-1, -1), (0, -1), (1, -1), (-1, 2), (0, 2), (1, 2)],
+                     [(-1, -1), (2, -1), (-1, 2), (2, 2), (0, 0), (0, 0)]])
+"""Offsets from a shape's corner to its cells and to its closing cells (the box's first
+four only)."""
+
+
 @numba.njit(cache=True)
 def _shape(kind, x, y, width, height, members, closing):
     """Fill the cells of shape ``kind`` at ``(x, y)`` and its closing cells on the board.
 
     Kind 0 is the pair (x, y), (x + 1, y); kind 1 the pair (x, y), (x, y + 1); kind 2
     the box with corner (x, y), its members in diagonal order: (x, y), (x + 1, y + 1)
-    and then (x + 1, y), (x, y + 1). Return ``(members, closing)`` counts, or
-    ``(0, 0)`` when the shape leaves the board.
+    and then (x + 1, y), (x, y + 1) (`_MEMBERS`, `_CLOSING`). Return ``(members,
+    closing)`` counts, or ``(0, 0)`` when the shape leaves the board.
     """
-    if kind == 0:
-        if x + 1 >= width:
+    size = 4 if kind == 2 else 2
+    for k in range(size):
+        cx, cy = x + _MEMBERS[kind, k, 0], y + _MEMBERS[kind, k, 1]
+        if cx >= width or cy >= height:
             return 0, 0
-        members[0], members[1] = x + y * width, x + 1 + y * width
-        count = 0
-        for dx in (-1, 2):
-            for dy in (-1, 0, 1):
-                if 0 <= x + dx < width and 0 <= y + dy < height:
-                    closing[count] = x + dx + (y + dy) * width
-                    count += 1
-        return 2, count
-    if kind == 1:
-        if y + 1 >= height:
-            return 0, 0
-        members[0], members[1] = x + y * width, x + (y + 1) * width
-        count = 0
-        for dy in (-1, 2):
-            for dx in (-1, 0, 1):
-                if 0 <= x + dx < width and 0 <= y + dy < height:
-                    closing[count] = x + dx + (y + dy) * width
-                    count += 1
-        return 2, count
-    if x + 1 >= width or y + 1 >= height:
-        return 0, 0
-    members[0], members[1] = x + y * width, x + 1 + (y + 1) * width
-    members[2], members[3] = x + 1 + y * width, x + (y + 1) * width
+        members[k] = cx + cy * width
     count = 0
-    for dx, dy in ((-1, -1), (2, -1), (-1, 2), (2, 2)):
-        if 0 <= x + dx < width and 0 <= y + dy < height:
-            closing[count] = x + dx + (y + dy) * width
+    for k in range(4 if kind == 2 else 6):
+        cx, cy = x + _CLOSING[kind, k, 0], y + _CLOSING[kind, k, 1]
+        if 0 <= cx < width and 0 <= cy < height:
+            closing[count] = cx + cy * width
             count += 1
-    return 4, count
+    return size, count
 
 
 @numba.njit(cache=True)
