@@ -2,7 +2,7 @@
 
 1. Games per second per core for each policy on each board (safe first click at the
    corner), CPU time of this process (one core), compile time excluded by a warm-up:
-   the compiled player (`minestats.play.play_games`, one call per chunk of games)
+   the compiled player (`minestats.players.play_games`, one call per chunk of games)
    against the plain-Python reference player (``tests/reference_player.py``, the
    player before its game was compiled) on the first games of the same layouts,
    with the same seeds, and their ratio.
@@ -31,8 +31,8 @@ import numpy as np
 
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import position_probabilities
-from minestats.play import POLICIES
-from minestats.play.player import FAST_BUDGET, Strategy, play_games
+from minestats.players import POLICIES
+from minestats.players.player import FAST_BUDGET, Strategy, play_games
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame

@@ -19,7 +19,7 @@ import pandas as pd
 from common import base_parser, row_seeds
 
 from minestats.io.results import collect_metadata, write_csv
-from minestats.play import POLICIES, optimal_win_probability, win_rate
+from minestats.players import POLICIES, optimal_win_probability, win_rate
 from minestats.rules import RULES
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")

@@ -1,6 +1,6 @@
 """What each component of ``best`` is worth: each switched against the full player, paired.
 
-The full player is ``best`` with its default `minestats.play.Strategy`. Each row
+The full player is ``best`` with its default `minestats.players.Strategy`. Each row
 changes one component (off where the full player has it on, on where it has it
 off, or to another size) and plays the same Expert games (30x16/99, safe first
 click at the corner, ``safe-click``) with the same tie-break seeds, through
@@ -27,7 +27,7 @@ from common import base_parser, p_text
 
 from minestats.io.results import collect_metadata, write_csv
 from minestats.paired import compare
-from minestats.play import Strategy
+from minestats.players import Strategy
 from minestats.runs.store import ChunkStore
 from minestats.stats import holm_adjust, holm_reject
 from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL

@@ -42,7 +42,7 @@ from common import (
 
 from minestats.board import BEGINNER, INTERMEDIATE
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.play import win_rate_sweep
+from minestats.players import win_rate_sweep
 from minestats.plots import plot_probability_map
 from minestats.rules import RULES
 

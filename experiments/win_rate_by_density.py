@@ -17,7 +17,7 @@ from common import base_parser
 
 from minestats.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.play import POLICIES, win_rate_sweep
+from minestats.players import POLICIES, win_rate_sweep
 from minestats.plots import plot_proportion_bands
 
 SIZES = ((16, 16), (30, 16))

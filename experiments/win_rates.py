@@ -50,7 +50,7 @@ from minestats import plots
 from minestats.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.paired import compare
-from minestats.play import POLICIES, win_rate
+from minestats.players import POLICIES, win_rate
 from minestats.runs.store import ChunkStore
 from minestats.stats import (
     difference_from_reference,

@@ -29,8 +29,8 @@ import pandas as pd
 
 from minestats.board import Board, resolve_board
 from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
-from minestats.play.player import Strategy, play_games
-from minestats.play.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
+from minestats.players.player import Strategy, play_games
+from minestats.players.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
 from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
@@ -420,7 +420,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     policies : list of str or Strategy, optional
         Guessing policies (``'safest'``, ``'best'``) to compare: a success is a game
         won, as `minestats.win_rate` counts it; every policy plays the same layouts
-        with the same per-game tie-break seed. A `minestats.play.Strategy` is the
+        with the same per-game tie-break seed. A `minestats.players.Strategy` is the
         policy ``best`` guessing by it (named by `Strategy.label`). Give ``solvers``
         or ``policies``.
     rule : str, optional

@@ -648,7 +648,7 @@ def plot_loss_analysis(bins, *, title) -> Figure:
     Parameters
     ----------
     bins : pandas.DataFrame
-        `minestats.play.WinRate.loss_table` rows (``rule``, ``click_x``, ``click_y``,
+        `minestats.players.WinRate.loss_table` rows (``rule``, ``click_x``, ``click_y``,
         ``kind``, ``guess_low``, ``guess_high``, ``probability_low``,
         ``probability_high``, ``losses``).
     title : str
@@ -660,7 +660,7 @@ def plot_loss_analysis(bins, *, title) -> Figure:
 
     Examples
     --------
-    >>> from minestats.play import win_rate
+    >>> from minestats.players import win_rate
     >>> bins = win_rate("9x9/10", n=100, seed=2, workers=1).loss_table()
     >>> figure = plot_loss_analysis(bins, title="9x9/10")
     >>> len(figure.axes)

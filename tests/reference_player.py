@@ -1,10 +1,10 @@
 """Today's player in plain Python: the reference the compiled player is checked against.
 
-This is the player as it was before its game was compiled (`minestats.play.kernel`):
+This is the player as it was before its game was compiled (`minestats.players.kernel`):
 deductions by `minestats.solvers.deduce`, mine probabilities from the frontier
 enumeration combined in numpy (the exact engine past its budget), the policies
-``safest`` and ``best`` of `minestats.play.player`, and the end game listed and
-searched in Python by `minestats.play.optimal.LayoutSolver`. It shares with the
+``safest`` and ``best`` of `minestats.players.player`, and the end game listed and
+searched in Python by `minestats.players.optimal.LayoutSolver`. It shares with the
 compiled player only the frontier's grouping and enumeration kernels.
 ``tests/test_player.py`` plays the same seeded layouts with both and compares
 their moves.
@@ -23,9 +23,9 @@ from scipy.special import gammaln
 from minestats.frontier import enumerate_groups, frontier_groups
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import Position
-from minestats.play.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameMove
-from minestats.play.optimal import LayoutSolver, SearchBudgetExceeded
-from minestats.play.player import GameResult, Move
+from minestats.players.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameMove
+from minestats.players.optimal import LayoutSolver, SearchBudgetExceeded
+from minestats.players.player import GameResult, Move
 from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.io.boards import parse_position
-from minestats.play import win_rate
+from minestats.players import win_rate
 from tests.test_cli_commands import run
 
 

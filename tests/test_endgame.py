@@ -17,9 +17,9 @@ import pytest
 
 from minestats.board import resolve_board
 from minestats.game import neighbour_table
-from minestats.play import play
-from minestats.play.endgame import consistent_layouts, endgame_move
-from minestats.play.optimal import layout_distribution, optimal_win_probability
+from minestats.players import play
+from minestats.players.endgame import consistent_layouts, endgame_move
+from minestats.players.optimal import layout_distribution, optimal_win_probability
 from minestats.solvers.state import CheckedGame
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 from test_experiments import assert_sidecar, run_script
 
 from minestats import optimal_win_probability
-from minestats.play.player import GUESS_KINDS
+from minestats.players.player import GUESS_KINDS
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}

@@ -8,9 +8,9 @@ import pytest
 
 from minestats.board import Board
 from minestats.game import neighbour_counts
-from minestats.play import Strategy, play, play_games, win_rate
-from minestats.play.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
-from minestats.play.player import GUESS_KINDS
+from minestats.players import Strategy, play, play_games, win_rate
+from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
+from minestats.players.player import GUESS_KINDS
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
@@ -139,7 +139,7 @@ def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same
     answered by the exact big-integer engine (through numba.objmode): the same games,
     up to float ties."""
     from minestats.game import neighbour_table
-    from minestats.play import kernel
+    from minestats.players import kernel
 
     layouts = sample_mines("9x9/10", 60, rule="safe-click", click=(0, 0), seed=12)
     flat = layouts.reshape(60, -1)
@@ -241,7 +241,7 @@ def test_the_compiled_winxp_weighing_equals_the_exact_one():
     Fractions of `mine_probabilities(rule="winxp")`, itself checked against the rule's
     own deals in test_probabilities.py; and past the float budget (1) the same."""
     from minestats.inference import mine_probabilities
-    from minestats.play.kernel import _position
+    from minestats.players.kernel import _position
     from minestats.rules import winxp_order
 
     rng = np.random.default_rng(21)

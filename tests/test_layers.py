@@ -22,7 +22,7 @@ LAYERS = [
     {"rules", "game", "fits"},  # first-click rules; the game's mechanics; fitted curves
     {"exact", "sampling", "frontier", "perturb"},  # closed forms, samplers, the frontier
     {"inference", "solvers"},  # exact inference; solvers that never guess
-    {"play", "montecarlo", "passrate", "metrics", "generators"},  # players and drivers
+    {"players", "montecarlo", "passrate", "metrics", "generators"},  # players and drivers
     {"paired"},  # comparisons of the drivers' contenders on the same boards
     {"io", "plots"},  # files and figures
     {"cli"},  # the command
@@ -39,7 +39,7 @@ def module_name(path: Path) -> str:
 
 
 def unit_of(module: str) -> str:
-    """``minestats.play.kernel`` -> ``play``; ``minestats.board`` -> ``board``."""
+    """``minestats.players.kernel`` -> ``players``; ``minestats.board`` -> ``board``."""
     return module.split(".")[1]
 
 

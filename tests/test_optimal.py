@@ -1,6 +1,6 @@
 """Exact optimal play, checked against a plain-Python brute force and hand values.
 
-The brute force below shares no code with minestats.play.optimal: it recurses on the
+The brute force below shares no code with minestats.players.optimal: it recurses on the
 set of revealed (cell, number) pairs, recomputes the consistent layouts from
 scratch in every state by checking every layout against what is revealed, tries
 every hidden cell (no shortcut for safe cells, no bounds, no symmetry) and sums
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from minestats.board import Board
-from minestats.play.optimal import MAX_LAYOUTS, layout_distribution, optimal_win_probability
+from minestats.players.optimal import MAX_LAYOUTS, layout_distribution, optimal_win_probability
 from minestats.rules import RULES
 
 # ---------------------------------------------------------------- brute force

@@ -12,7 +12,7 @@ from minestats import compare
 from minestats.board import Board
 from minestats.paired import _solve_all
 from minestats.passrate import pass_rate
-from minestats.play import play, win_rate
+from minestats.players import play, win_rate
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, solve

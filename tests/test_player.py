@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from minestats.board import Board
-from minestats.play import POLICIES, Strategy, play, win_rate
+from minestats.players import POLICIES, Strategy, play, win_rate
 from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame

@@ -17,7 +17,7 @@ from minestats import (
 from minestats.fits import fit_pass_rate_curve
 from minestats.inference import board_consistency, counts_from_mines, mine_probabilities
 from minestats.inference import reconstruct as reconstruct_counts
-from minestats.play import play
+from minestats.players import play
 from minestats.result import TIMING_FIELDS, Result
 from minestats.sampling import sample_mines
 from minestats.solvers import solve, solve_batch

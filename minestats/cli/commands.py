@@ -37,7 +37,7 @@ from minestats.metrics import bbbv_histogram
 from minestats.montecarlo import simulate_opening
 from minestats.paired import compare
 from minestats.passrate import pass_rate, pass_rate_sweep
-from minestats.play import play, win_rate
+from minestats.players import play, win_rate
 from minestats.runs.chunks import check_workers
 from minestats.runs.store import ChunkStore
 from minestats.sampling import sample_mines

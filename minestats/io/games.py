@@ -22,7 +22,7 @@ import numpy as np
 
 from minestats.game import as_layouts
 from minestats.io.boards import format_text, parse_text
-from minestats.play.player import GUESS_KINDS, Move
+from minestats.players.player import GUESS_KINDS, Move
 from minestats.validation import POLICIES
 
 __all__ = ["FORMAT", "GameRecord", "format_game", "parse_game"]

@@ -1,7 +1,7 @@
 """Win rates: the share of games a player wins, with guess statistics and intervals.
 
 Layouts are drawn whole by the placement rule (`minestats.sampling.sample_mines`),
-each game is played from the same first click by `minestats.play.play_games`, and games
+each game is played from the same first click by `minestats.players.play_games`, and games
 are counted in seeded chunks on the sweep engine (`minestats.runs.sweeps`), so a
 win rate depends only on its seed, ``n`` and chunk size, never on the workers.
 Within a chunk, one stream draws the layouts and one seeds each game's tie-breaks.
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.board import Board, resolve_board
-from minestats.play.player import GUESS_KINDS, check_strategy, play_games
+from minestats.players.player import GUESS_KINDS, check_strategy, play_games
 from minestats.rules import check_click
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.sampling import check_sample_size, sample_mines
@@ -46,7 +46,7 @@ class WinRate(ProportionResult):
     click : tuple of int
     policy : str
     strategy : str
-        How ``best`` guessed (`minestats.play.Strategy.label`); empty for ``safest``.
+        How ``best`` guessed (`minestats.players.Strategy.label`); empty for ``safest``.
     n : int
         Games played (trials).
     seed : int or str
@@ -64,7 +64,7 @@ class WinRate(ProportionResult):
     seconds : float
         Compute time summed over chunks.
     losses : numpy.ndarray of int64, shape (kinds, guess bins, probability bins)
-        The games lost at a guess, by the guess's kind (`minestats.play.GUESS_KINDS`),
+        The games lost at a guess, by the guess's kind (`minestats.players.GUESS_KINDS`),
         its number in the game (`LOSS_GUESS_EDGES`) and its mine probability
         (`LOSS_PROBABILITY_EDGES`); `loss_table` gives them as a table.
 
@@ -221,7 +221,7 @@ def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed
     click : tuple of int or str, optional
         The first click (``"corner"`` is (0, 0)).
     policy : {'best', 'safest'}, optional
-        See `minestats.play.player`.
+        See `minestats.players.player`.
     n : int
         Games to play.
     seed : int, numpy.random.SeedSequence or None, optional
@@ -231,7 +231,7 @@ def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed
     workers, store, progress
         As for `minestats.pass_rate`.
     strategy : Strategy, optional
-        How ``best`` guesses (`minestats.play.Strategy`; its defaults when None).
+        How ``best`` guesses (`minestats.players.Strategy`; its defaults when None).
 
     Returns
     -------

@@ -8,7 +8,7 @@ answers it, as in the player's reference).
 
 Each stall is analysed once (`minestats.frontier.analyse_position`): the proven
 cells are opened and flagged until none is left, and the same pass gives the mine
-probabilities the policy reads. The policies are those of `minestats.play.player`;
+probabilities the policy reads. The policies are those of `minestats.players.player`;
 ``tests/reference_player.py`` holds them in plain Python, and
 ``tests/test_player.py`` checks that both make the same moves on seeded games.
 
@@ -25,8 +25,8 @@ import numpy as np
 
 from minestats.frontier import FITS, OVER_BUDGET, analyse_position, flags_and_hidden
 from minestats.game import _flood
-from minestats.play.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
-from minestats.play.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
+from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
+from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
 from minestats.rules import winxp_order
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
@@ -36,10 +36,10 @@ SAFEST, BEST = 0, 1
 FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 """Kinds of guess: a frontier cell, a cell off the frontier, one cell of an unavoidable
 50/50, a cell the exact end game chose, and a pseudo-50/50
-(`minestats.play.fifty_fifty`)."""
+(`minestats.players.fifty_fifty`)."""
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
  FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP) = range(11)
-"""Positions in the kernel's ``settings`` array (`minestats.play.player.Strategy`)."""
+"""Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
 
@@ -190,7 +190,7 @@ def _safest(table, revealed, flagged, probability):
 @numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
              blend, scratch, relocation):
-    """Secondary safety, progress and deadness of opening ``cell`` (see `minestats.play.player`).
+    """Secondary safety, progress and deadness of opening ``cell`` (`minestats.players.player`).
 
     The safety of the next move is that of the safest cell, or with ``blend``
     (4 x safest + second safest) / 5.
@@ -469,7 +469,7 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
     max_configurations : int
         The deductions' search budget (past it the game is ``capped`` at that stall).
     settings : numpy.ndarray of int64
-        ``best``'s settings (`minestats.play.player.Strategy`), at the positions
+        ``best``'s settings (`minestats.players.player.Strategy`), at the positions
         `FAST_BUDGET` ... `PSEUDO_FIRST`; the shares and weights in millionths.
     seeds : numpy.ndarray of int64, shape (games,)
         Each game's tie-break seed.

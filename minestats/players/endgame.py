@@ -2,7 +2,7 @@
 
 When the layouts consistent with what a player sees are few, every one of them is
 listed (`consistent_layouts`) and the position is solved by the exact recursion of
-`minestats.play.optimal` (every layout weighted alike, as the player assumes):
+`minestats.players.optimal` (every layout weighted alike, as the player assumes):
 `endgame_move` returns the cells that maximise the probability of winning from
 here on, and that probability.
 
@@ -10,7 +10,7 @@ Both steps are compiled and bounded: listing gives up past `ENDGAME_LAYOUTS`
 layouts or `LISTING_BUDGET` partial configurations, and the search past
 `SEARCH_BUDGET` solved states; the caller then guesses by its heuristic instead.
 
-The search is `minestats.play.optimal.LayoutSolver`'s, step for step, so that it
+The search is `minestats.players.optimal.LayoutSolver`'s, step for step, so that it
 solves the same states and gives up on the same positions: a state (the layouts
 still possible, as sorted indices) is won in ``win(S)`` of its layouts; opening the
 cells safe in every layout of S never hurts, so they are opened at once; otherwise

@@ -7,7 +7,7 @@ position (`minestats.frontier.analyse_position`; the exact engine,
 `minestats.inference.mine_probabilities`, where the float search passes its
 budget). The layout is read only to play the moves and to check that every
 deduction is sound; a policy sees what a player sees. The whole game, end game
-included, runs compiled (`minestats.play.kernel`): `play` plays one game,
+included, runs compiled (`minestats.players.kernel`): `play` plays one game,
 `play_games` a batch, each from its own seed.
 
 Policies (`POLICIES`):
@@ -24,7 +24,7 @@ Policies (`POLICIES`):
     once when ``fifty_fifty_first`` is set: it must be guessed some time, and its
     answer may inform its neighbours. Once at most ``endgame_layouts`` layouts fit
     the position, the cell of highest exact win probability
-    (`minestats.play.endgame.endgame_move`: every layout listed, the rest of the
+    (`minestats.players.endgame.endgame_move`: every layout listed, the rest of the
     game searched exactly; ties to the safest, then the seeded generator). Before
     that, or when the search passes its budget: among the nearly safest cells
     (safety at least ``candidate_share`` of the best, at most ``max_candidates`` of
@@ -41,7 +41,7 @@ Policies (`POLICIES`):
     `Strategy`): ``pseudo_first`` guesses a pseudo-50/50 (a cell that is safe or
     else one half of a 50/50) before the candidates, and ``fifty_fifty_weight``
     credits a candidate for the 50/50s it may stop from forming
-    (`minestats.play.fifty_fifty`).
+    (`minestats.players.fifty_fifty`).
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ import numpy as np
 
 from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
-from minestats.play import kernel
-from minestats.play.endgame import ENDGAME_LAYOUTS
-from minestats.play.kernel import BUG, WON, play_chunk
+from minestats.players import kernel
+from minestats.players.endgame import ENDGAME_LAYOUTS
+from minestats.players.kernel import BUG, WON, play_chunk
 from minestats.result import Result
 from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions
@@ -77,7 +77,7 @@ the exact engine takes over."""
 GUESS_KINDS = ("frontier", "off-frontier", "fifty-fifty", "endgame", "pseudo-fifty-fifty")
 """What a guess was: a frontier cell, a cell off the frontier, one cell of an
 unavoidable 50/50, a cell the exact end game chose, or a pseudo-50/50 (a cell that is
-safe or else one half of a 50/50, `minestats.play.fifty_fifty`)."""
+safe or else one half of a 50/50, `minestats.players.fifty_fifty`)."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ class Strategy:
         Score a candidate also times 1 + this weight times the share of its safe
         layouts in which it is the safe half of a 2-cell or 2x2 50/50 that may form
         (opening it then stops the 50/50), and rank candidates by their safety plus
-        this weight times that chance (`minestats.play.fifty_fifty.fifty_fifty_outlook`);
+        this weight times that chance (`minestats.players.fifty_fifty.fifty_fifty_outlook`);
         0, the default, leaves 50/50s that may form out of the score.
     pseudo_first : bool, optional
         Guess a pseudo-50/50 (a cell that is safe or else one half of a 50/50) before
@@ -190,7 +190,7 @@ class Strategy:
         return "best" + (f" ({', '.join(notes)})" if notes else "")
 
     def settings(self) -> np.ndarray:
-        """Return the kernel's ``settings`` array (`minestats.play.kernel.play_chunk`)."""
+        """Return the kernel's ``settings`` array (`minestats.players.kernel.play_chunk`)."""
         values = np.zeros(11, dtype=np.int64)
         values[kernel.FAST_BUDGET] = FAST_BUDGET
         values[kernel.ENDGAME_LAYOUTS] = self.endgame_layouts
