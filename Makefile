@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: results test test-slow bench lint clean
+.PHONY: results test test-slow docs bench lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest --runslow
 
+# The documentation site, warnings as errors: open docs/_build/html/index.html.
+docs: $(STAMP)
+	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
+
 bench: $(STAMP)
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
@@ -32,5 +36,5 @@ lint: $(STAMP)
 # numba's on-disk cache does not notice a change in a function compiled into another
 # module's kernel; clean it whenever a kernel behaves as if its code had not changed.
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache docs/_build docs/api docs/results/_files
 	find . -name "*.nbi" -o -name "*.nbc" | xargs rm -f

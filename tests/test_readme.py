@@ -1,7 +1,8 @@
-"""The README's code blocks work as written.
+"""The code blocks of the README and of the documentation site's pages work as written.
 
 Python blocks run as extracted scripts, in order, each in a fresh namespace inside a
-temporary folder (a block may write files such as a chunk store). Shell blocks are
+temporary folder (a block may write files such as a chunk store). The pages are the
+Markdown sources under ``docs/`` (not the generated API and results listings). Shell blocks are
 checked without running hours of work: the set-up block is exactly the two make
 commands, every ``minestats`` line parses with the command's own parser and runs as
 written (in a copy of ``examples/``, with ``-n`` cut to `QUICK_N`: the same code path in
@@ -23,9 +24,21 @@ ROOT = Path(__file__).resolve().parents[1]
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
-def blocks(language):
-    text = (ROOT / "README.md").read_text()
-    return [body for lang, body in BLOCK.findall(text) if lang == language]
+GENERATED = ("_build", "api", "_files")
+"""Folders under ``docs/`` that the site's build writes, not pages anyone wrote."""
+DOCUMENTS = ["README.md"] + sorted(
+    path.relative_to(ROOT).as_posix() for path in (ROOT / "docs").rglob("*.md")
+    if not set(path.relative_to(ROOT / "docs").parts) & set(GENERATED))
+
+
+def blocks(language, documents=("README.md",)):
+    return [body for document in documents
+            for lang, body in BLOCK.findall((ROOT / document).read_text())
+            if lang == language]
+
+
+PYTHON_BLOCKS = [(document, index) for document in DOCUMENTS
+                 for index in range(len(blocks("python", [document])))]
 
 
 def test_readme_starts_with_the_name_a_line_and_the_two_set_up_commands():
@@ -34,15 +47,19 @@ def test_readme_starts_with_the_name_a_line_and_the_two_set_up_commands():
     assert blocks("")[0] == "make results\nmake test\n"
 
 
-@pytest.mark.parametrize("index", range(len(blocks("python"))))
-def test_python_blocks_run_as_written(index, tmp_path, monkeypatch):
+def test_the_site_has_pages_with_code():
+    assert "docs/getting-started.md" in DOCUMENTS and len(PYTHON_BLOCKS) > len(blocks("python"))
+
+
+@pytest.mark.parametrize(("document", "index"), PYTHON_BLOCKS)
+def test_python_blocks_run_as_written(document, index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code = blocks("python")[index]
-    exec(compile(code, f"README.md python block {index}", "exec"), {"__name__": "readme"})
+    code = blocks("python", [document])[index]
+    exec(compile(code, f"{document} python block {index}", "exec"), {"__name__": "readme"})
 
 
 def shell_lines():
-    for body in blocks(""):
+    for body in blocks("", DOCUMENTS):
         for line in body.splitlines():
             command = line.split("#")[0].split(">")[0].strip()
             if command:

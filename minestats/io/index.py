@@ -21,7 +21,8 @@ from pathlib import Path
 
 from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
 
-__all__ = ["SUMMARY_TABLES", "check_results", "results_index", "write_results_index"]
+__all__ = ["SUMMARY_TABLES", "check_results", "describe_result", "results_by_script",
+           "results_index", "script_title", "write_results_index"]
 
 SUMMARY_TABLES = (
     "bbbv_expert_at_most_130.csv",
@@ -87,15 +88,6 @@ def _revision(meta: dict) -> str:
     return f", git {sha[:7]}{'-dirty' if dirty else ''}"
 
 
-def _script_title(script: Path) -> str:
-    """First line of the script's module docstring, or its name if it has none."""
-    try:
-        docstring = ast.get_docstring(ast.parse(script.read_text(encoding="utf-8")))
-    except (OSError, SyntaxError, UnicodeDecodeError):
-        docstring = None
-    return docstring.strip().splitlines()[0] if docstring else script.stem
-
-
 def _sidecars(folder: Path):
     """Yield ``(path relative to folder, metadata)`` of every file with a readable sidecar."""
     for sidecar in sorted(folder.rglob("*.json")):
@@ -114,6 +106,104 @@ def _twin_of(name: str, meta: dict) -> str | None:
     """Return the file ``name`` is a twin of (a path relative to the folder), or None."""
     primary = meta.get("twin_of")
     return str(Path(name).with_name(primary).as_posix()) if isinstance(primary, str) else None
+
+
+def results_by_script(folder) -> dict[str, list[tuple[str, dict, list[str]]]]:
+    """Group the tables and figures under ``folder`` by the script that wrote them.
+
+    Parameters
+    ----------
+    folder : str or pathlib.Path
+        A results folder: files with a ``NAME.json`` sidecar beside them.
+
+    Returns
+    -------
+    dict
+        Script path as the sidecar's command names it (``"notebooks/"`` for rendered
+        notebooks, ``""`` for a file whose command names none) -> a list, sorted by
+        name, of ``(name, sidecar, twins)``: the file's path relative to ``folder``,
+        its metadata and the paths of its twins (a figure's PDF, a table's LaTeX and
+        Markdown), which are not listed on their own.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> sidecar = {"n": 1000, "seed": 42, "command": "python experiments/rates.py"}
+    >>> for name, twin_of in (("rates.csv", None), ("rates.md", "rates.csv")):
+    ...     _ = (folder / name).write_text("a,b")
+    ...     _ = (folder / f"{name}.json").write_text(json.dumps({**sidecar, "twin_of": twin_of}))
+    >>> [(name, twins) for name, _, twins in results_by_script(folder)["experiments/rates.py"]]
+    [('rates.csv', ['rates.md'])]
+    """
+    entries = dict(_sidecars(Path(folder)))
+    twins: dict[str, list[str]] = {}
+    for name, meta in entries.items():
+        primary = _twin_of(name, meta)
+        if primary in entries:
+            twins.setdefault(primary, []).append(name)
+    groups: dict[str, list[tuple[str, dict, list[str]]]] = {}
+    for name, meta in entries.items():
+        if _twin_of(name, meta) in entries:
+            continue  # listed with its primary
+        command = str(meta.get("command", ""))
+        script = next((word for word in command.split() if word.endswith(".py")),
+                      _NOTEBOOKS if "notebook" in meta else "")
+        groups.setdefault(script, []).append((name, meta, twins.get(name, [])))
+    return groups
+
+
+def describe_result(meta: dict) -> str:
+    """Return how a result was made, from its sidecar: n and seed, or its notebook.
+
+    Parameters
+    ----------
+    meta : dict
+        The file's sidecar.
+
+    Returns
+    -------
+    str
+        ``"n 1,000, seed 42, git 060f342"``, or for a rendered notebook
+        ``"rendered from notebooks/NAME.ipynb (n and seeds in its cells)"``.
+
+    Examples
+    --------
+    >>> describe_result({"n": 1000, "seed": "42/7", "git_revision": "060f342c0ffee"})
+    'n 1,000, seed 42/7, git 060f342'
+    """
+    made = (f"rendered from {meta['notebook']} (n and seeds in its cells)"
+            if "notebook" in meta else f"n {_format_n(meta.get('n'))}, seed {meta.get('seed')}")
+    return made + _revision(meta)
+
+
+def script_title(script) -> str:
+    r"""Return the first line of a script's module docstring, read without running it.
+
+    Parameters
+    ----------
+    script : str or pathlib.Path
+        A Python file.
+
+    Returns
+    -------
+    str
+        The docstring's first line, or the file's stem if it has none (or cannot be read).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> script = Path(tempfile.mkdtemp()) / "rates.py"
+    >>> _ = script.write_text("'''Win rates of every policy.\n\nMore.'''")
+    >>> script_title(script)
+    'Win rates of every policy.'
+    """
+    script = Path(script)
+    try:
+        docstring = ast.get_docstring(ast.parse(script.read_text(encoding="utf-8")))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        docstring = None
+    return docstring.strip().splitlines()[0] if docstring else script.stem
 
 
 def results_index(folder, *, repository=None) -> str:
@@ -141,31 +231,15 @@ def results_index(folder, *, repository=None) -> str:
     """
     folder = Path(folder)
     repository = folder.parent if repository is None else Path(repository)
-    entries = dict(_sidecars(folder))
-    twins: dict[str, list[str]] = {}
-    for name, meta in entries.items():
-        primary = _twin_of(name, meta)
-        if primary in entries:
-            twins.setdefault(primary, []).append(name)
-    groups: dict[str, list[str]] = {}
-    for name, meta in entries.items():
-        if _twin_of(name, meta) in entries:
-            continue  # listed on its primary's line
-        command = str(meta.get("command", ""))
-        script = next((word for word in command.split() if word.endswith(".py")),
-                      _NOTEBOOKS if "notebook" in meta else "")
-        links = ", ".join(f"[{Path(twin).suffix.lstrip('.')}]({twin})"
-                          for twin in twins.get(name, []))
-        made = (f"rendered from {meta['notebook']} (n and seeds in its cells)"
-                if "notebook" in meta else
-                f"n {_format_n(meta.get('n'))}, seed {meta.get('seed')}")
-        line = (f"- [{name}]({name})" + (f" ({links})" if links else "")
-                + f": {made}{_revision(meta)}; `{command}`")
-        groups.setdefault(script, []).append(line)
     parts = [_TITLE]
-    for script, lines in sorted(groups.items()):
+    for script, files in sorted(results_by_script(folder).items()):
+        lines = []
+        for name, meta, twins in files:
+            links = ", ".join(f"[{Path(twin).suffix.lstrip('.')}]({twin})" for twin in twins)
+            lines.append(f"- [{name}]({name})" + (f" ({links})" if links else "")
+                         + f": {describe_result(meta)}; `{meta.get('command', '')}`")
         title = (_NOTEBOOKS_TITLE if script == _NOTEBOOKS else
-                 _script_title(repository / script) if script else "other files")
+                 script_title(repository / script) if script else "other files")
         parts.append(f"\n## {title}\n\n" + (f"`{script}`\n\n" if script else "")
                      + "\n".join(lines) + "\n")
     return "".join(parts)

@@ -3,7 +3,7 @@
 Two unknown cells form a 50/50 when one of them is a mine and nothing the player
 can ever open tells which: every cell next to one of them is next to the other, or
 is a mine. It costs an even guess sooner or later, whatever the player does, so a
-strong player guesses it at once (its answer may still inform its neighbours) and
+strong player guesses it at once [1]_ (its answer may still inform its neighbours) and
 prefers, among nearly safe guesses, the cells that may stop one from forming.
 
 `unavoidable_pair` finds a 50/50 that has formed: a number that needs one mine in

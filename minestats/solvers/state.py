@@ -57,8 +57,6 @@ class CheckedGame(Game):
     ----------
     click : tuple of int
         The resolved first click ``(x, y)``.
-    mines : numpy.ndarray of bool, shape (cells,)
-        The true layout, flat: read only to check moves, never to choose them.
 
     Examples
     --------
@@ -82,7 +80,7 @@ class CheckedGame(Game):
 
     @property
     def mines(self):
-        """The true layout, flat (for soundness checks only)."""
+        """The true layout, flat: read only to check moves, never to choose them."""
         return self._mines
 
     def open_proven(self, cells) -> None:
