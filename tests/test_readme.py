@@ -51,6 +51,12 @@ def test_the_site_has_pages_with_code():
     assert "docs/getting-started.md" in DOCUMENTS and len(PYTHON_BLOCKS) > len(blocks("python"))
 
 
+def test_readme_is_the_front_page_about_a_screen_long():
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 60
+    assert "make docs" in text and "docs/_build/html/index.html" in text
+
+
 @pytest.mark.parametrize(("document", "index"), PYTHON_BLOCKS)
 def test_python_blocks_run_as_written(document, index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -104,7 +110,7 @@ RUN = [line for line in example_lines() if not any(word in shlex.split(line)
 
 def test_every_example_not_run_is_named_with_its_reason():
     skipped = set(example_lines()) - set(RUN)
-    assert skipped == {"minestats reproduce", "minestats reproduce --quiet",
+    assert skipped == {"minestats reproduce --quiet",
                        "minestats simulate --board expert --rule uniform -n 100000000 "
                        "--scheduler tcp://HOST:8786"}
 
