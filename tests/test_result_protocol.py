@@ -92,3 +92,31 @@ def test_a_result_differs_when_what_it_found_differs(name):
 def test_timings_are_left_out_of_equality():
     result = MAKERS["PassRate"]()
     assert dataclasses.replace(result, seconds=result.seconds + 5) == result
+
+
+def result_classes():
+    """Every subclass of `Result` the package defines, by name (its bases left out)."""
+    import importlib
+    import pkgutil
+
+    import minestats
+    from minestats.stats import ProportionResult
+
+    found = {}
+    for module in pkgutil.walk_packages(minestats.__path__, "minestats."):
+        if not module.name.endswith("__main__"):
+            for name, value in vars(importlib.import_module(module.name)).items():
+                if isinstance(value, type) and issubclass(value, Result) \
+                        and value not in (Result, ProportionResult):
+                    found[name] = value
+    return found
+
+
+def test_every_result_class_is_exported_and_covered_here():
+    import minestats
+
+    classes = result_classes()
+    assert "WinRate" in classes and "MineProbabilities" in classes
+    assert sorted(classes) == sorted(MAKERS)
+    assert [name for name in classes if getattr(minestats, name, None) is not classes[name]] == []
+    assert set(classes) <= set(minestats.__all__)
