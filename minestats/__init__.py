@@ -68,6 +68,7 @@ _LOCATIONS = {
     "SolverOptions": "minestats.solvers",
     "solve": "minestats.solvers",
     "solve_batch": "minestats.solvers",
+    "SearchBudgetExceeded": "minestats.validation",
     "ConfidenceInterval": "minestats.stats",
     "wilson_interval": "minestats.stats",
 }

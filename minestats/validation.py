@@ -30,6 +30,7 @@ __all__ = [
     "PRESET_SIZES",
     "RULES",
     "SOLVERS",
+    "SearchBudgetExceeded",
     "check_confidence_level",
     "check_constraints",
     "check_count",
@@ -41,6 +42,30 @@ __all__ = [
     "check_solver_options",
     "check_timeout",
 ]
+
+class SearchBudgetExceeded(RuntimeError):
+    """An exact search stopped at its budget before it finished.
+
+    Not bad input: the question was harder than the budget allowed, and the answer is
+    unknown, not "no". It is the one error of every exhausted budget: the enumeration
+    engine past ``max_configurations`` (`minestats.mine_probabilities` raises it with the
+    budget in its message; `minestats.reconstruct`, `minestats.board_consistency` and
+    the ``logic`` solver catch it and report ``capped``) and the exact search of optimal
+    play past its state budget. On the command line it is exit status 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from minestats import mine_probabilities
+    >>> numbers = np.full((4, 4), -1)
+    >>> numbers[0, 0] = numbers[3, 3] = 1
+    >>> try:
+    ...     mine_probabilities(numbers, mines=3, max_configurations=1)
+    ... except SearchBudgetExceeded as error:
+    ...     print(error)
+    the probability search passed max_configurations = 1 configurations
+    """
+
 
 RULES = ("uniform", "safe-click", "safe-opening", "winxp")
 """The first-click rules (`minestats.rules`)."""

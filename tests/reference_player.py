@@ -24,12 +24,12 @@ from minestats.frontier import enumerate_groups, frontier_groups
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import Position
 from minestats.players.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameMove
-from minestats.players.optimal import LayoutSolver, SearchBudgetExceeded
+from minestats.players.optimal import LayoutSolver
 from minestats.players.player import GameResult, Move
 from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
-from minestats.validation import check_policy
+from minestats.validation import SearchBudgetExceeded, check_policy
 
 LISTING_BUDGET = 50_000
 

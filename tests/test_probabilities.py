@@ -187,11 +187,11 @@ def test_the_fast_path_agrees_on_positions_no_game_reaches():
 
 def test_a_search_past_its_budget_says_capped_in_the_library_and_the_command(tmp_path,
                                                                                capsys):
+    from minestats import SearchBudgetExceeded
     from minestats.cli import main
-    from minestats.inference.probabilities import SearchCapped
 
     numbers = [[1, -1, -1], [-1, -1, -1], [-1, -1, 1]]
-    with pytest.raises(SearchCapped, match="max_configurations = 1 configurations"):
+    with pytest.raises(SearchBudgetExceeded, match="max_configurations = 1 configurations"):
         mine_probabilities(numbers, mines=2, max_configurations=1)
     assert mine_probabilities(numbers, mines=2).n_solutions > 0
     path = tmp_path / "position.txt"

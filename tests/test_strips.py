@@ -5,8 +5,9 @@ import pytest
 
 from minestats.game import neighbour_table
 from minestats.inference import counts_from_mines, random_counts, reconstruct
-from minestats.inference.engine import Capped, solve_constraints
+from minestats.inference.engine import solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
+from minestats.validation import SearchBudgetExceeded
 
 
 def crafted(height, width, seed):
@@ -121,6 +122,6 @@ def test_long_crafted_strips_are_counted_exactly_and_fast():
 
 def test_strip_budget_counts_expanded_states():
     counts = crafted(40, 8, 0)
-    with pytest.raises(Capped):
+    with pytest.raises(SearchBudgetExceeded):
         solve_strip(counts, max_configurations=2**8)  # the first row alone
     assert solve_strip(counts, max_configurations=10_000).count == engine_count(counts)

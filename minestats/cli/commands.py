@@ -27,7 +27,6 @@ from minestats.exact import opening_probability, opening_probability_map
 from minestats.game import bbbv, neighbour_counts
 from minestats.generators import generate_no_guess
 from minestats.inference import mine_probabilities, reconstruct
-from minestats.inference.probabilities import SearchCapped
 from minestats.io.boards import format_text, parse_counts, parse_position, to_mbf
 from minestats.io.games import GameRecord, format_game, parse_game
 from minestats.io.index import write_results_index
@@ -45,7 +44,7 @@ from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve
 from minestats.solvers.api import deduce
 from minestats.solvers.state import CheckedGame
-from minestats.validation import DEFAULT_ALPHA, check_n, check_policy
+from minestats.validation import DEFAULT_ALPHA, SearchBudgetExceeded, check_n, check_policy
 
 __all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
 
@@ -370,7 +369,7 @@ def run_probabilities(args) -> int | None:
         result = mine_probabilities(numbers, flags=flags, mines=args.mines, exact=args.exact,
                                     max_configurations=args.max_configurations,
                                     rule=args.rule, click=args.click)
-    except SearchCapped as capped:
+    except SearchBudgetExceeded as capped:
         print(f"minestats probabilities: capped: {name}: {capped} (raise "
               "--max-configurations to search further)", file=sys.stderr)
         return CAPPED

@@ -16,12 +16,13 @@ import numpy as np
 
 from minestats.board import Board
 from minestats.game import as_layouts, neighbour_counts, neighbour_table
-from minestats.inference.engine import Capped, frozen, solve_constraints
+from minestats.inference.engine import frozen, solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from minestats.result import Result
 from minestats.seeds import as_generator
 from minestats.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
+    SearchBudgetExceeded,
     check_constraints,
     check_max_configurations,
 )
@@ -181,7 +182,7 @@ class ReconstructResult(Result):
 
 
 def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray | None]:
-    """Count the layouts behind a checked matrix and find one; raise Capped past the budget."""
+    """Count the layouts behind a checked matrix and find one; past the budget, raise."""
     height, width = array.shape
     check_constraints(array.size, f"the counts ({width}x{height})")
     strip = min(height, width) <= STRIP_WIDTH
@@ -195,7 +196,7 @@ def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray
         return outcome.count, (None if outcome.example is None
                                else outcome.example.reshape(height, width))
     if not strip:
-        raise Capped
+        raise SearchBudgetExceeded
     return solve_strip(array, max_configurations=max_configurations)
 
 
@@ -261,7 +262,7 @@ def reconstruct(counts, *,
     max_configurations = check_max_configurations(max_configurations)
     try:
         count, mines = _search(array, max_configurations)
-    except Capped:
+    except SearchBudgetExceeded:
         return ReconstructResult(array, None, None, max_configurations, capped=True)
     return ReconstructResult(array, None if mines is None else frozen(mines), count,
                              max_configurations)

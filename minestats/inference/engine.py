@@ -51,8 +51,9 @@ from typing import NamedTuple
 import numpy as np
 
 from minestats.bitsets import sumset
+from minestats.validation import SearchBudgetExceeded
 
-__all__ = ["Budget", "Capped", "Outcome", "count_mined", "frozen", "solve_constraints"]
+__all__ = ["Budget", "Outcome", "count_mined", "frozen", "solve_constraints"]
 
 
 class Outcome(NamedTuple):
@@ -69,10 +70,6 @@ class Outcome(NamedTuple):
     capped: bool = False
 
 
-class Capped(Exception):  # noqa: N818 (a signal, not an error)
-    """Raised inside the search when it has visited its budget of configurations."""
-
-
 class Budget:
     """The configurations a search may still visit (``math.inf``: no cap).
 
@@ -83,17 +80,17 @@ class Budget:
     >>> budget.spend(2)
     Traceback (most recent call last):
     ...
-    minestats.inference.engine.Capped
+    minestats.validation.SearchBudgetExceeded
     """
 
     def __init__(self, limit=None):
         self.left = math.inf if limit is None else limit
 
     def spend(self, configurations: int) -> None:
-        """Count ``configurations`` more visited; raise `Capped` past the budget."""
+        """Count ``configurations`` more visited; raise `SearchBudgetExceeded` past the budget."""
         self.left -= configurations
         if self.left < 0:
-            raise Capped
+            raise SearchBudgetExceeded
 
 
 def _propagate(constraints):
@@ -416,7 +413,7 @@ class _Problem(NamedTuple):
 def _prepare(constraints, cells: int, mines, budget: Budget) -> _Problem | None:
     """Propagate, split into components and find the free cells; None if infeasible.
 
-    Raises `Capped` when the components' search visits more than the budget allows.
+    Raises `SearchBudgetExceeded` when the components' search visits more than the budget allows.
     """
     propagated = _propagate(constraints)
     if propagated is None:
@@ -450,7 +447,7 @@ def solve_constraints(constraints, cells: int, *, mines=None,
     nothing = np.zeros(cells, dtype=bool)
     try:
         problem = _prepare(constraints, cells, mines, Budget(max_configurations))
-    except Capped:
+    except SearchBudgetExceeded:
         return Outcome(None, ~nothing, ~nothing, None, capped=True)
     if problem is None:
         return Outcome(0, nothing, nothing, None)
@@ -489,7 +486,7 @@ def count_mined(constraints, cells: int, *, mines=None,
     """Count the placements meeting ``constraints`` and, per class of alike cells, the mined.
 
     Same problem as `solve_constraints`; past ``max_configurations`` (None: no cap)
-    it raises `Capped`. Returns ``(count, classes)``: the exact number of placements
+    it raises `SearchBudgetExceeded`. Returns ``(count, classes)``: the exact number of placements
     and a list of ``(members, mined)``, every cell in exactly one class, ``mined``
     the exact number of placements with a mine on each of ``members`` (Python ints,
     so ``mined / count`` is their mine probability and ``Fraction(mined, count)`` its

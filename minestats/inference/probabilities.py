@@ -44,21 +44,18 @@ import numpy as np
 from minestats.board import Board
 from minestats.frontier import OVER_BUDGET, analyse
 from minestats.inference.consistency import board_constraints
-from minestats.inference.engine import Capped, count_mined, frozen
+from minestats.inference.engine import count_mined, frozen
 from minestats.result import Result
 from minestats.rules import winxp_order
 from minestats.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
+    SearchBudgetExceeded,
     check_max_configurations,
     check_rule_name,
 )
 
-__all__ = ["MineProbabilities", "Position", "SearchCapped", "mine_probabilities",
+__all__ = ["MineProbabilities", "Position", "mine_probabilities",
            "position_probabilities", "winxp_counts"]
-
-
-class SearchCapped(Exception):
-    """An exact search gave up at its configuration budget (not bad input: too hard)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,7 +139,7 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
     ------
     ValueError
         For bad input (as `board_consistency`), or when no layout fits.
-    SearchCapped
+    minestats.validation.SearchBudgetExceeded
         When the search passes ``max_configurations`` (crafted positions can need
         more than any machine has; positions from play need a tiny share of it).
 
@@ -199,8 +196,8 @@ def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations)
     try:
         count, classes = count_mined(problem.constraints, int(open_cells.sum()),
                                      mines=problem.left, max_configurations=max_configurations)
-    except Capped:
-        raise SearchCapped(f"the probability search passed max_configurations = "
+    except SearchBudgetExceeded:
+        raise SearchBudgetExceeded(f"the probability search passed max_configurations = "
                            f"{max_configurations:_} configurations") from None
     if count == 0:
         raise ValueError("no layout fits these numbers, flags and mine count")

@@ -88,7 +88,7 @@ def solve_strip(counts: np.ndarray, *, max_configurations=None) -> StripSolution
     counts : numpy.ndarray of int, shape (height, width)
         A checked count matrix (values 0..9) with ``min(height, width) <= STRIP_WIDTH``.
     max_configurations : int or None, optional
-        Give up (raise `~minestats.inference.engine.Capped`) once more states than
+        Give up (raise `~minestats.validation.SearchBudgetExceeded`) once more states than
         this have been expanded, all rows together (every pattern of the first row
         counts as one).
 

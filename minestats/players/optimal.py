@@ -79,6 +79,7 @@ import numpy as np
 
 from minestats.board import Board, resolve_board
 from minestats.rules import check_rule, max_mines, placement_cells
+from minestats.validation import SearchBudgetExceeded
 
 __all__ = ["MAX_LAYOUTS", "MAX_LAYOUT_CELLS", "layout_distribution",
            "optimal_win_probability"]
@@ -246,10 +247,6 @@ def _layout_images(board: Board, layouts: np.ndarray) -> list[np.ndarray]:
     return images
 
 
-class SearchBudgetExceeded(Exception):
-    """A `LayoutSolver` solved more states than its budget allowed."""
-
-
 class LayoutSolver:
     """Memoised integer recursion ``win(S) = V(S) W(S)`` over one table of numbers.
 
@@ -257,7 +254,7 @@ class LayoutSolver:
     holds ``win`` divided by the gcd of the state's weights, so states whose weights
     are proportional, in particular equal, share entries across distributions. With
     a ``budget``, solving more than that many states (memo hits not counted) raises
-    `SearchBudgetExceeded`.
+    `~minestats.validation.SearchBudgetExceeded`.
     """
 
     def __init__(self, numbers: np.ndarray, images=(), *, budget: int | None = None):
