@@ -14,6 +14,8 @@ import inspect
 import pkgutil
 from pathlib import Path
 
+from generated import write_generated
+
 import minestats
 
 API = Path(__file__).resolve().parents[1] / "api"
@@ -67,7 +69,6 @@ def module_page(module_name):
 
 def write_pages():
     """Write ``docs/api/*.rst``: an index and one page per module, replacing stale pages."""
-    API.mkdir(exist_ok=True)
     modules = public_modules()
     pages = {f"{name}.rst": module_page(name) for name in modules}
     pages["index.rst"] = "\n".join(
@@ -76,13 +77,12 @@ def write_pages():
          "most users need are those of :py:mod:`minestats` itself; the other modules are "
          "listed by layer in :doc:`../architecture`.", "", ".. toctree::", "   :maxdepth: 1",
          ""] + [f"   {name}" for name in modules] + [""])
-    for stale in API.glob("*.rst"):
-        if stale.name not in pages:
+    write_generated(API, pages, "*.rst")
+    documented = {f"{module}.{name}.rst" for module in modules
+                  for name in public_names(module) if home(module, name) == module}
+    for stale in (API / "generated").glob("*.rst"):  # autosummary's stubs of names now gone
+        if stale.name not in documented:
             stale.unlink()
-    for name, text in pages.items():
-        path = API / name
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
 
 
 def setup(app):

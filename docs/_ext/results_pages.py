@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generated import write_generated
+
 from minestats.io.index import describe_result, results_by_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,16 +54,9 @@ def files_markdown(files) -> str:
 
 def write_files():
     """Write ``docs/results/_files/NAME.md`` for every script group of ``results/``."""
-    FILES.mkdir(parents=True, exist_ok=True)
     pages = {f"{page_name(script)}.md": "## The files\n\n" + files_markdown(files)
              for script, files in results_by_script(RESULTS).items() if script}
-    for stale in FILES.glob("*.md"):
-        if stale.name not in pages:
-            stale.unlink()
-    for name, text in pages.items():
-        path = FILES / name
-        if not path.exists() or path.read_text() != text:
-            path.write_text(text)
+    write_generated(FILES, pages, "*.md")
 
 
 def setup(app):
