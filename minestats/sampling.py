@@ -161,19 +161,31 @@ def _block(table, source, stamp, board, blocked, low, high, skip):
             blocked[t] += 1
 
 
+_UNIFORM_DRAW = 0
+"""All-clicks mode: one uniform draw over every cell serves every click (``uniform``)."""
+_OTHER_CELLS_DRAW = 1
+"""All-clicks mode: one draw over N - 1 slots, mapped around each click (``safe-click``)."""
+_RELOCATED_DRAW = 3
+"""All-clicks mode: the uniform draw, a mine on the click moved as Windows XP does."""
+_ALL_CLICKS_MODES = {"uniform": _UNIFORM_DRAW, "safe-click": _OTHER_CELLS_DRAW,
+                     "winxp": _RELOCATED_DRAW}
+"""The rules one shared draw serves for every click, and how (``safe-opening`` has none)."""
+
+
 @njit(cache=True)
 def _all_clicks_kernel(rng, table, mines, mode, n):
     """Boards per click that opened, for every click at once.
 
-    ``mode`` 0 (``uniform``) and 3 (``winxp``) share one uniform draw over all cells
-    per board. For ``winxp`` a mine on the click moves to the first mine-free cell,
-    the same cell for every mined click of a board, so a mine blocks its own cell
-    only if that cell is its neighbour. ``mode`` 1 (``safe-click``) draws ``mines``
-    of N - 1 slots per board; for click t, slot s is cell s when s < t and cell
-    s + 1 otherwise, which is exactly a uniform layout over the cells other than t.
+    ``mode`` `_UNIFORM_DRAW` (``uniform``) and `_RELOCATED_DRAW` (``winxp``) share one
+    uniform draw over all cells per board. For ``winxp`` a mine on the click moves to
+    the first mine-free cell, the same cell for every mined click of a board, so a mine
+    blocks its own cell only if that cell is its neighbour. ``mode`` `_OTHER_CELLS_DRAW`
+    (``safe-click``) draws ``mines`` of N - 1 slots per board; for click t, slot s is
+    cell s when s < t and cell s + 1 otherwise, which is exactly a uniform layout over
+    the cells other than t.
     """
     total = table.shape[0]
-    slots = total - 1 if mode == 1 else total
+    slots = total - 1 if mode == _OTHER_CELLS_DRAW else total
     allowed = np.arange(slots)
     perm = np.arange(slots)
     cells = np.empty(mines, dtype=np.int64)
@@ -183,16 +195,16 @@ def _all_clicks_kernel(rng, table, mines, mode, n):
     blocked = np.zeros(total, dtype=np.int64)
     for board in range(n):
         _draw_cells(rng, allowed, perm, cells)
-        if mode == 3:
+        if mode == _RELOCATED_DRAW:
             for t in table[_first_free_cell(occupied, cells, -1)]:
                 if t >= 0:
                     near_first_free[t] = board
         for s in cells:
-            if mode == 1:
+            if mode == _OTHER_CELLS_DRAW:
                 _block(table, s, stamp, board, blocked, s + 1, total - 1, -1)
                 _block(table, s + 1, stamp, board, blocked, 0, s, -1)
                 continue
-            skip = s if mode == 3 and near_first_free[s] != board else -1
+            skip = s if mode == _RELOCATED_DRAW and near_first_free[s] != board else -1
             _block(table, s, stamp, board, blocked, 0, total - 1, skip)
     return n - blocked
 
@@ -263,9 +275,6 @@ def count_openings(board: Board, n: int, *, rule: str, click, seed=None) -> int:
     generator = as_generator(seed)
     return int(_count_kernel(generator, allowed, board.mines, index, relocate,
                              in_neighbourhood, n))
-
-
-_ALL_CLICKS_MODES = {"uniform": 0, "safe-click": 1, "winxp": 3}
 
 
 def count_openings_all_clicks(board: Board, n: int, *, rule: str, seed=None) -> np.ndarray:
