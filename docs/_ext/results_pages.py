@@ -22,6 +22,7 @@ from minestats.io.index import describe_result, results_by_script
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"
 FILES = ROOT / "docs" / "results" / "_files"
+NOTEBOOK_PAGES = ROOT / "docs" / "results" / "_notebooks"
 NOTEBOOKS = "notebooks/"
 
 
@@ -49,11 +50,24 @@ def files_markdown(files) -> str:
                          f"../../results/{markdown_twin}\n```\n")
         else:
             parts.append(f"- {caption}\n")
+    notebooks = [Path(twin).stem for _, _, twins in files for twin in twins
+                 if twin.endswith(".ipynb")]
+    if notebooks:
+        parts.append("```{toctree}\n:maxdepth: 1\n\n"
+                     + "".join(f"_notebooks/{name}\n" for name in notebooks) + "```\n")
     return "\n".join(parts)
 
 
 def write_files():
-    """Write ``docs/results/_files/NAME.md`` for every script group of ``results/``."""
+    """Write ``docs/results/_files/NAME.md`` for every script group of ``results/``.
+
+    The executed notebooks (``results/notebooks/NAME.ipynb``, the twins of the rendered
+    pages) are copied into ``docs/results/_notebooks/``, where myst-nb shows them with
+    their stored outputs, figures included, without running them again.
+    """
+    write_generated(NOTEBOOK_PAGES, {path.name: path.read_text(encoding="utf-8") for path
+                                     in sorted((RESULTS / "notebooks").glob("*.ipynb"))},
+                    "*.ipynb")
     pages = {f"{page_name(script)}.md": "## The files\n\n" + files_markdown(files)
              for script, files in results_by_script(RESULTS).items() if script}
     write_generated(FILES, pages, "*.md")
