@@ -19,7 +19,8 @@
    (``Strategy(weigh_winxp=False)``), games per second per core and the ratio (the
    floor of issue 19: at most 2x slower).
 
-Run: ``.venv/bin/python benchmarks/bench_player.py [--seed S] [--games N] [--reference R]``
+Run: ``.venv/bin/python benchmarks/bench_player.py [--seed S] [--games N] [--reference R]
+[--only {games,engine,winxp}]``
 """
 
 import argparse
@@ -157,12 +158,17 @@ def main():
     parser.add_argument("--reference", type=int, default=100,
                         help="games the Python reference plays per row")
     parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--only", choices=("games", "engine", "winxp"),
+                        help="run one section (its numbers are those of the full run)")
     args = parser.parse_args()
     games_rng, engine_rng, winxp_rng = (np.random.default_rng(child)
                                         for child in np.random.SeedSequence(args.seed).spawn(3))
-    bench_games(games_rng, args.games, min(args.reference, args.games))
-    bench_engine(engine_rng, args.positions)
-    bench_winxp(winxp_rng, args.games)
+    if args.only in (None, "games"):
+        bench_games(games_rng, args.games, min(args.reference, args.games))
+    if args.only in (None, "engine"):
+        bench_engine(engine_rng, args.positions)
+    if args.only in (None, "winxp"):
+        bench_winxp(winxp_rng, args.games)
 
 
 if __name__ == "__main__":

@@ -407,8 +407,63 @@ def _convolve(first, second):
 
 
 @numba.njit(cache=True)
+def _weigh_run(run, flagged, left, free, combined, ways):
+    """Weigh the layouts by 1 + the cells of ``run`` they mine before their first safe one.
+
+    A layout weighs 1 + the length of its longest prefix of ``run`` mined whole,
+    which is counting it once for each prefix of ``run`` it mines (the empty one
+    included); ``prefixes[k]`` of those prefixes hold k unflagged cells. The
+    unflagged cells of ``run`` are off the frontier, so of the ``ways[total]``
+    layouts off the frontier of a frontier configuration with ``total`` mines
+    (C(free, rest), scaled; rest = left - total) a share
+    ``ratio[k]`` = prod_{j<k} (rest - j) / (free - j) mines its first k unflagged
+    cells. The i-th unflagged cell (from 1) is then mined in all of them if k >= i,
+    else in a share (rest - k) / (free - k): in ``ratio[k + 1]`` of the layouts.
+
+    Returns
+    -------
+    weighed : numpy.ndarray of float64
+        ``ways`` weighed: ``ways[total]`` times sum_k ``prefixes[k] ratio[k]``.
+    mined_run : numpy.ndarray of float64
+        Per unflagged cell of ``run``, in order, the weighed layouts that mine it,
+        summed over the totals with the frontier's ``combined`` layouts.
+    mined_free : float
+        The same for each cell off the frontier outside ``run``.
+    """
+    prefixes = np.zeros(run.size + 1)
+    unflagged = 0
+    prefixes[0] = 1.0
+    for cell in run:
+        if not flagged[cell]:
+            unflagged += 1
+        prefixes[unflagged] += 1.0
+    weighed = np.zeros(ways.size)
+    mined_run = np.zeros(unflagged)
+    mined_free = 0.0
+    ratio = np.zeros(unflagged + 2)
+    tail = np.zeros(unflagged + 2)  # tail[k] = sum_{k' >= k} prefixes[k'] ratio[k']
+    for total in range(ways.size):
+        if ways[total] == 0.0:  # no configuration, or no room off the frontier
+            continue
+        rest = left - total
+        ratio[0] = 1.0
+        for k in range(unflagged + 1):
+            ratio[k + 1] = ratio[k] * (rest - k) / (free - k) if rest > k else 0.0
+        for k in range(unflagged, -1, -1):
+            tail[k] = tail[k + 1] + prefixes[k] * ratio[k]
+        weighed[total] = ways[total] * tail[0]
+        layouts = combined[total] * ways[total]
+        head = 0.0  # sum_{k < i} prefixes[k] ratio[k + 1]
+        for i in range(unflagged):
+            head += prefixes[i] * ratio[i + 1]
+            mined_run[i] += layouts * (head + tail[i + 1])
+        mined_free += layouts * (head + prefixes[unflagged] * ratio[unflagged + 1])
+    return weighed, mined_run, mined_free
+
+
+@numba.njit(cache=True)
 def analyse_position(numbers, table, revealed, flagged, width, mines, budget, use_mine_count,
-                     want_probability, probability, proven_safe, proven_mine):
+                     want_probability, probability, proven_safe, proven_mine, run):
     """Deductions and mine probabilities of a position, in one compiled pass.
 
     Parameters
@@ -430,13 +485,19 @@ def analyse_position(numbers, table, revealed, flagged, width, mines, budget, us
         Filled with P(mine): NaN on revealed cells, 1 on flags.
     proven_safe, proven_mine : numpy.ndarray of int64, shape (cells,)
         Filled from the start with the cells proven safe and proven mined.
+    run : numpy.ndarray of int64
+        Cells flagged or off the frontier, in order; empty for layouts alike. Else a
+        layout weighs 1 + the number of cells of ``run`` it mines before its first
+        safe one, in the probabilities and ``log_solutions``: Windows XP's weighing
+        along a stretch of its order (`minestats.players.kernel`).
 
     Returns
     -------
     status : int
         `FITS`, `NO_FIT` or `OVER_BUDGET` (then nothing else is filled).
     log_solutions : float
-        Natural log of the number of layouts that fit (filled with the probabilities).
+        Natural log of the number of layouts that fit (filled with the probabilities),
+        weighed by ``run``.
     safe, mined : int
         How many cells ``proven_safe`` and ``proven_mine`` hold.
     """
@@ -535,18 +596,26 @@ def analyse_position(numbers, table, revealed, flagged, width, mines, budget, us
     if scale == -np.inf:
         return NO_FIT, -np.inf, 0, 0
     ways = np.exp(log_ways - scale)
+    mined_run, mined_free = np.zeros(0), 0.0
+    if run.size:
+        ways, mined_run, mined_free = _weigh_run(run, flagged, left, free, combined, ways)
+    elif free:
+        for total in range(combined.size):
+            if left - total > 0:
+                mined_free += combined[total] * ways[total] * (left - total) / free
     solutions = 0.0
     for total in range(combined.size):
         solutions += combined[total] * ways[total]
     if free:
-        mined_free = 0.0
-        for total in range(combined.size):
-            if left - total > 0:
-                mined_free += combined[total] * ways[total] * (left - total) / free
         share = mined_free / solutions
         for cell in range(cells):
             if not revealed[cell] and not flagged[cell] and not frontier[cell]:
                 probability[cell] = share
+    k = 0
+    for cell in run:
+        if not flagged[cell]:
+            probability[cell] = mined_run[k] / solutions
+            k += 1
     for k in range(components):
         others = _convolve(prefix_counts[k], suffix_counts[k + 1])
         weight = np.zeros(spans[k])
@@ -564,8 +633,11 @@ def analyse_position(numbers, table, revealed, flagged, width, mines, budget, us
 
 
 def analyse(numbers, table, revealed, flagged, width, mines, *, budget, use_mine_count=True,
-            want_probability=True) -> Analysis:
+            want_probability=True, run=None) -> Analysis:
     """Deductions and mine probabilities of a position (`analyse_position`), allocated.
+
+    ``run`` (cells flagged or off the frontier, in order; None for layouts alike)
+    weighs the layouts as `analyse_position` does.
 
     Examples
     --------
@@ -588,6 +660,7 @@ def analyse(numbers, table, revealed, flagged, width, mines, *, budget, use_mine
     proven_mine = np.empty(cells, dtype=np.int64)
     status, log_solutions, n_safe, n_mine = analyse_position(
         numbers, table, revealed, flagged, width, mines, budget, use_mine_count,
-        want_probability, probability, proven_safe, proven_mine)
+        want_probability, probability, proven_safe, proven_mine,
+        np.empty(0, dtype=np.int64) if run is None else np.asarray(run, dtype=np.int64))
     return Analysis(status, probability, log_solutions, proven_safe[:n_safe],
                     proven_mine[:n_mine])

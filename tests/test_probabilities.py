@@ -12,8 +12,12 @@ from minestats.game import neighbour_counts
 from minestats.inference import board_consistency, mine_probabilities
 
 
-def brute_force(numbers, unknown, flags, mines):
-    """Fractions by enumerating every 0/1 assignment of the unknown, unflagged cells."""
+def brute_force(numbers, unknown, flags, mines, weigh=None):
+    """Fractions by enumerating every 0/1 assignment of the unknown, unflagged cells.
+
+    ``weigh`` (a layout's weight from its 0/1 array; None: 1) counts each layout that
+    fits that many times.
+    """
     height, width = numbers.shape
     cells = [(y, x) for y in range(height) for x in range(width)
              if unknown[y, x] and not flags[y, x]]
@@ -29,9 +33,10 @@ def brute_force(numbers, unknown, flags, mines):
                      for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
         if (around[~unknown] != numbers[~unknown]).any():
             continue
-        fits += 1
+        weight = 1 if weigh is None else weigh(layout)
+        fits += weight
         for cell, bit in zip(cells, bits, strict=True):
-            mined[cell] += bit
+            mined[cell] += bit * weight
     return fits, {cell: Fraction(m, fits) for cell, m in mined.items()} if fits else {}
 
 
@@ -183,6 +188,47 @@ def test_the_fast_path_agrees_on_positions_no_game_reaches():
         np.testing.assert_allclose(fast.probability, exact.probability.ravel(), rtol=1e-9)
         assert np.isclose(fast.log_solutions, math.log(exact.n_solutions))
         compared += 1
+
+
+def test_the_fast_path_weighs_a_run_off_the_frontier_like_brute_force():
+    # `analyse`'s run (Windows XP's stretch of its order between frontier cells): each
+    # layout counts 1 + the cells of the run it mines before its first safe one.
+    from minestats.frontier import NO_FIT, analyse
+    from minestats.game import neighbour_table
+
+    rng = np.random.default_rng(29)
+    compared = unflagged = 0
+    while compared < 400:
+        numbers, unknown, flags, mines = random_position(rng)
+        if mines is None or (unknown & ~flags).sum() > 12:
+            continue
+        height, width = numbers.shape
+        padded = np.pad(~unknown, 1)
+        next_to_revealed = np.zeros_like(unknown)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                next_to_revealed |= padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
+        allowed = np.flatnonzero(unknown & (flags | ~next_to_revealed))
+        if allowed.size == 0:
+            continue
+        run = rng.permutation(allowed)[:rng.integers(1, allowed.size + 1)]
+        fits, expected = brute_force(
+            numbers, unknown, flags, mines,
+            weigh=lambda layout, run=run: 1 + next(
+                (k for k, cell in enumerate(run) if not layout.flat[cell]), run.size))
+        result = analyse(np.where(unknown, 0, numbers).ravel().astype(np.int8),
+                         neighbour_table(width, height), ~unknown.ravel(), flags.ravel(),
+                         width, mines, budget=10**6, run=run)
+        if not fits:
+            assert result.status == NO_FIT
+            continue
+        for (y, x), fraction in expected.items():
+            assert result.probability[y * width + x] == pytest.approx(float(fraction),
+                                                                      rel=1e-9, abs=1e-12)
+        assert result.log_solutions == pytest.approx(math.log(fits), rel=1e-9)
+        compared += 1
+        unflagged += (~flags.ravel()[run]).sum() > 1
+    assert unflagged > 100  # runs of several cells off the frontier, not only flags
 
 
 def test_a_search_past_its_budget_says_capped_in_the_library_and_the_command(tmp_path,

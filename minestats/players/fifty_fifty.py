@@ -174,7 +174,8 @@ def _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total,
     """P(the cells of ``mined`` are mines) and the probabilities given that, or (0, ...)."""
     status, log_solutions, _, _ = analyse_position(numbers, table, revealed, mined, width,
                                                    mines, budget, True, True, probability,
-                                                   scratch[0], scratch[1])
+                                                   scratch[0], scratch[1],
+                                                   np.empty(0, dtype=np.int64))
     if status != FITS:
         return 0.0
     return math.exp(log_solutions - log_total)

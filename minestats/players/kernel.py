@@ -83,18 +83,17 @@ def _position(numbers, table, revealed, flagged, width, mines, budget, probabili
 
     Returns the log of the layouts that fit, each weighed by the rule: alike when
     ``relocation`` is empty; under Windows XP (``relocation``, the rule's order of the
-    cells, `minestats.rules.winxp_order`) by 1 + the mines of its leading run, as the
-    mixture over r of the position with the first r cells of that order flagged,
-    weighted by its layouts (`_winxp_mixture`; `minestats.inference.probabilities`,
-    module notes). -inf when none fits.
+    cells, `minestats.rules.winxp_order`) by 1 + the mines of its leading run
+    (`_winxp_mixture`). -inf when none fits.
     """
-    status, log_solutions, _, _ = analyse_position(numbers, table, revealed, flagged, width,
-                                                   mines, budget, True, True, probability,
-                                                   scratch[0], scratch[1])
-    if status == FITS and relocation.size and not revealed[relocation[0]]:
+    if relocation.size and not revealed[relocation[0]]:
         status, log_solutions = _winxp_mixture(numbers, table, revealed, flagged, width, mines,
-                                               budget, probability, scratch, relocation,
-                                               log_solutions)
+                                               budget, probability, scratch, relocation)
+    else:  # no layout has a leading run: alike
+        status, log_solutions, _, _ = analyse_position(numbers, table, revealed, flagged,
+                                                       width, mines, budget, True, True,
+                                                       probability, scratch[0], scratch[1],
+                                                       relocation[:0])
     if status == OVER_BUDGET:
         return _exact(numbers, revealed, flagged, width, mines, probability, relocation)
     if status != FITS:
@@ -112,36 +111,94 @@ def _exact(numbers, revealed, flagged, width, mines, probability, relocation):
 
 
 @numba.njit(cache=True)
-def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, probability,
-                   scratch, relocation, log_solutions):
-    """Weigh ``probability`` (the position's, layouts alike) by Windows XP's rule.
+def _next_to_revealed(cell, table, revealed):
+    for t in range(table.shape[1]):
+        j = table[cell, t]
+        if j < 0:
+            break
+        if revealed[j]:
+            return True
+    return False
 
-    Returns ``(status, log of the weighed layouts)``; `OVER_BUDGET` when a flagged
-    position passes the budget (``probability`` is then left half done).
+
+@numba.njit(cache=True)
+def _stretch_end(order, start, table, revealed, flagged):
+    """Return the end of the cells of ``order`` from ``start`` flagged or off the frontier."""
+    end = start
+    while end < order.size and not revealed[order[end]] and (
+            flagged[order[end]] or not _next_to_revealed(order[end], table, revealed)):
+        end += 1
+    return end
+
+
+@numba.njit(cache=True)
+def _all_mined_bound(stretch, table, revealed, flagged, mines):
+    """Bound the share of the layouts that mine every unflagged cell of ``stretch``.
+
+    Those cells are off the frontier: of the C(free, rest) ways to place the ``rest``
+    mines a frontier configuration leaves there, a share prod_{j<n} (rest - j) /
+    (free - j) mines n given cells, at most that with ``rest`` = the mines not flagged.
+    """
+    left = mines - flagged.sum()
+    free = 0
+    for cell in range(revealed.size):
+        if not revealed[cell] and not flagged[cell] and not _next_to_revealed(cell, table,
+                                                                             revealed):
+            free += 1
+    bound = 1.0
+    for cell in stretch:
+        if not flagged[cell]:
+            bound *= max(left, 0) / free
+            left -= 1
+            free -= 1
+    return bound
+
+
+@numba.njit(cache=True)
+def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, probability,
+                   scratch, relocation):
+    """Weigh the layouts by Windows XP's rule: ``(status, log of the weighed layouts)``.
+
+    The mixture over r of the positions with the first r cells of the order flagged,
+    each counted by its layouts (`minestats.inference.probabilities`, module notes),
+    one stretch of r at a time: between two frontier cells of the order, the cells are
+    flagged or off the frontier, and one analysis weighs them all (`analyse_position`'s
+    ``run``); the next stretch has everything up to the next frontier cell flagged. It
+    stops at the first revealed cell of the order, or once the rest cannot move a
+    float. `OVER_BUDGET` when an analysis passes the budget (``probability`` is then
+    left half done).
     """
     marked = flagged.copy()
-    part = probability.copy()
-    mixed = probability.copy()
-    total = weight = 1.0
-    for cell in relocation:
-        if revealed[cell]:
+    part = np.empty(probability.size)
+    mixed = np.zeros(probability.size)
+    total = 0.0
+    log_first = -np.inf
+    start = 0
+    while True:
+        end = _stretch_end(relocation, start, table, revealed, marked)
+        stretch = relocation[start:end]
+        status, log_part, _, _ = analyse_position(numbers, table, revealed, marked, width,
+                                                  mines, budget, True, True, part, scratch[0],
+                                                  scratch[1], stretch)
+        if status == OVER_BUDGET or (status != FITS and start == 0):
+            return status, -np.inf
+        if status != FITS:  # no layout has the flagged cells mined: the run stops before
             break
-        if not marked[cell]:  # else every layout has it mined: the previous part again
-            marked[cell] = True
-            status, log_part, _, _ = analyse_position(numbers, table, revealed, marked, width,
-                                                      mines, budget, True, True, part,
-                                                      scratch[0], scratch[1])
-            if status == OVER_BUDGET:
-                return OVER_BUDGET, -np.inf
-            if status != FITS:
-                break
-            weight = math.exp(log_part - log_solutions)
-            if weight < 1e-18:  # the rest cannot move a float
-                break
+        if start == 0:
+            log_first = log_part
+        weight = math.exp(log_part - log_first)
         mixed += weight * part
         total += weight
+        if end == relocation.size or revealed[relocation[end]]:
+            break  # no layout has a longer leading run
+        # The next stretch's layouts mine the whole of this one and the frontier cell next.
+        if weight * min(part[relocation[end]], _all_mined_bound(
+                stretch, table, revealed, marked, mines)) < 1e-18:
+            break
+        marked[relocation[start:end + 1]] = True
+        start = end + 1
     probability[:] = mixed / total
-    return FITS, log_solutions + math.log(total)
+    return FITS, log_first + math.log(total)
 
 
 @numba.njit(cache=True)
@@ -396,7 +453,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
                 return BUG, guesses, capped, opened
             status, log_solutions, n_safe, n_mine = analyse_position(
                 numbers, table, revealed, flagged, width, mines, max_configurations,
-                use_mine_count, False, probability, scratch[0], scratch[1])
+                use_mine_count, False, probability, scratch[0], scratch[1], relocation[:0])
             if status == OVER_BUDGET:
                 capped = True
                 break
@@ -414,7 +471,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
                 opened = _flood(scratch[0, k], numbers, table, revealed, queue, opened)
         if opened == safe_cells:
             return WON, guesses, capped, opened
-        if status == OVER_BUDGET or relocation.size:
+        if status == OVER_BUDGET or (relocation.size and not revealed[relocation[0]]):
             log_solutions = _position(numbers, table, revealed, flagged, width, mines,
                                       settings[FAST_BUDGET], probability, scratch, relocation)
         a, b = unavoidable_pair(numbers, table, revealed, flagged)
