@@ -32,8 +32,8 @@ import numba
 import numpy as np
 
 __all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Enumeration", "Frontier", "analyse",
-           "analyse_position", "closed_number_disagrees", "enumerate_groups", "flags_and_hidden",
-           "frontier_groups"]
+           "analyse_frontier", "analyse_position", "closed_number_disagrees", "enumerate_groups",
+           "flag_frontier_cell", "flags_and_hidden", "frontier_groups"]
 
 FITS, NO_FIT, OVER_BUDGET = 0, 1, 2
 """Status codes of `analyse_position`: layouts fit; none fits; the search passed its budget."""
@@ -501,14 +501,51 @@ def analyse_position(numbers, table, revealed, flagged, width, mines, budget, us
     safe, mined : int
         How many cells ``proven_safe`` and ``proven_mine`` hold.
     """
+    if closed_number_disagrees(numbers, table, revealed, flagged):
+        return NO_FIT, -np.inf, 0, 0
+    return analyse_frontier(frontier_groups(numbers, table, revealed, flagged, width),
+                            revealed, flagged, mines, budget, use_mine_count, want_probability,
+                            probability, proven_safe, proven_mine, run)
+
+
+@numba.njit(cache=True)
+def flag_frontier_cell(front, cell):
+    """Return the `Frontier` ``front`` with its frontier ``cell`` flagged.
+
+    The cell leaves its group, and each constraint of the group needs a mine fewer.
+    A number left with no unknown neighbour stays a constraint of empty groups, which
+    fits only if it needs no more mines: `closed_number_disagrees`, for this flag.
+    """
+    frontier = front.frontier.copy()
+    frontier[cell] = False
+    at = np.flatnonzero(front.group_cells == cell)[0]
+    group = np.searchsorted(front.cell_starts, at, side="right") - 1
+    sizes = front.sizes.copy()
+    sizes[group] -= 1
+    need = front.need.copy()
+    for k in range(front.starts[group], front.starts[group + 1]):
+        need[front.members[k]] -= 1
+    cell_starts = front.cell_starts.copy()
+    cell_starts[group + 1:] -= 1
+    group_cells = np.concatenate((front.group_cells[:at], front.group_cells[at + 1:]))
+    return Frontier(frontier, sizes, front.starts, front.members, need, front.component_starts,
+                    cell_starts, group_cells)
+
+
+@numba.njit(cache=True)
+def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, want_probability,
+                     probability, proven_safe, proven_mine, run):
+    """`analyse_position` from the position's `Frontier` (`frontier_groups`).
+
+    For a caller that analyses one position with more and more of its frontier cells
+    flagged (`flag_frontier_cell`), without building the frontier again each time;
+    ``revealed`` and ``flagged`` are the position's.
+    """
     cells = revealed.size
     left = mines
     for cell in range(cells):
         if flagged[cell]:
             left -= 1
-    if closed_number_disagrees(numbers, table, revealed, flagged):
-        return NO_FIT, -np.inf, 0, 0
-    front = frontier_groups(numbers, table, revealed, flagged, width)
     frontier, sizes, starts, members, need, component_starts, cell_starts, group_cells = front
     mine, safe, seen, layouts, mined, visited = enumerate_groups(
         sizes, starts, members, need, component_starts, budget)
@@ -623,6 +660,8 @@ def analyse_position(numbers, table, revealed, flagged, width, mines, budget, us
             for j in range(others.size):
                 weight[total] += others[j] * ways[total + j]
         for g in range(component_starts[k], component_starts[k + 1]):
+            if sizes[g] == 0:  # emptied by `flag_frontier_cell`
+                continue
             share = 0.0
             for total in range(spans[k]):
                 share += mined[g, total] * weight[total]

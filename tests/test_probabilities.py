@@ -231,6 +231,59 @@ def test_the_fast_path_weighs_a_run_off_the_frontier_like_brute_force():
     assert unflagged > 100  # runs of several cells off the frontier, not only flags
 
 
+def test_flagging_frontier_cells_on_a_built_frontier_equals_brute_force():
+    # `flag_frontier_cell` then `analyse_frontier` (the Windows XP mixture's later
+    # stretches), against every layout with those cells flagged: groups emptied, and
+    # numbers closed by the flags, which must then need no more mines.
+    from minestats.frontier import (
+        FITS,
+        analyse_frontier,
+        closed_number_disagrees,
+        flag_frontier_cell,
+        frontier_groups,
+    )
+    from minestats.game import neighbour_table
+
+    rng = np.random.default_rng(31)
+    compared = no_fit = emptied = 0
+    while compared < 400:
+        numbers, unknown, flags, mines = random_position(rng)
+        if mines is None or (unknown & ~flags).sum() > 12:
+            continue
+        height, width = numbers.shape
+        table = neighbour_table(width, height)
+        flat = np.where(unknown, 0, numbers).ravel().astype(np.int8)
+        revealed, flagged = ~unknown.ravel(), flags.ravel().copy()
+        if closed_number_disagrees(flat, table, revealed, flagged):
+            continue
+        front = frontier_groups(flat, table, revealed, flagged, width)
+        cells = np.flatnonzero(front.frontier)
+        if cells.size == 0:
+            continue
+        for cell in rng.permutation(cells)[:rng.integers(1, min(cells.size, 3) + 1)]:
+            front = flag_frontier_cell(front, cell)
+            flagged[cell] = True
+        emptied += (front.sizes == 0).any()
+        probability = np.empty(flat.size)
+        status, log_solutions, _, _ = analyse_frontier(
+            front, revealed, flagged, mines, 10**6, True, True, probability,
+            np.empty(flat.size, dtype=np.int64), np.empty(flat.size, dtype=np.int64),
+            np.empty(0, dtype=np.int64))
+        fits, expected = brute_force(numbers, unknown, flagged.reshape(height, width), mines)
+        if not fits:
+            assert status != FITS
+            no_fit += 1
+            continue
+        assert status == FITS
+        for (y, x), fraction in expected.items():
+            assert probability[y * width + x] == pytest.approx(float(fraction), rel=1e-9,
+                                                               abs=1e-12)
+        assert (probability[flagged] == 1).all()
+        assert log_solutions == pytest.approx(math.log(fits), rel=1e-9)
+        compared += 1
+    assert no_fit > 100 and emptied > 100
+
+
 def test_a_search_past_its_budget_says_capped_in_the_library_and_the_command(tmp_path,
                                                                                capsys):
     from minestats import SearchBudgetExceeded

@@ -23,7 +23,17 @@ import math
 import numba
 import numpy as np
 
-from minestats.frontier import FITS, OVER_BUDGET, analyse_position, flags_and_hidden
+from minestats.frontier import (
+    FITS,
+    NO_FIT,
+    OVER_BUDGET,
+    analyse_frontier,
+    analyse_position,
+    closed_number_disagrees,
+    flag_frontier_cell,
+    flags_and_hidden,
+    frontier_groups,
+)
 from minestats.game import _flood
 from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
 from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
@@ -111,28 +121,17 @@ def _exact(numbers, revealed, flagged, width, mines, probability, relocation):
 
 
 @numba.njit(cache=True)
-def _next_to_revealed(cell, table, revealed):
-    for t in range(table.shape[1]):
-        j = table[cell, t]
-        if j < 0:
-            break
-        if revealed[j]:
-            return True
-    return False
-
-
-@numba.njit(cache=True)
-def _stretch_end(order, start, table, revealed, flagged):
+def _stretch_end(order, start, revealed, flagged, frontier):
     """Return the end of the cells of ``order`` from ``start`` flagged or off the frontier."""
     end = start
-    while end < order.size and not revealed[order[end]] and (
-            flagged[order[end]] or not _next_to_revealed(order[end], table, revealed)):
+    while end < order.size and not revealed[order[end]] and (flagged[order[end]]
+                                                             or not frontier[order[end]]):
         end += 1
     return end
 
 
 @numba.njit(cache=True)
-def _all_mined_bound(stretch, table, revealed, flagged, mines):
+def _all_mined_bound(stretch, revealed, flagged, frontier, mines):
     """Bound the share of the layouts that mine every unflagged cell of ``stretch``.
 
     Those cells are off the frontier: of the C(free, rest) ways to place the ``rest``
@@ -140,11 +139,7 @@ def _all_mined_bound(stretch, table, revealed, flagged, mines):
     (free - j) mines n given cells, at most that with ``rest`` = the mines not flagged.
     """
     left = mines - flagged.sum()
-    free = 0
-    for cell in range(revealed.size):
-        if not revealed[cell] and not flagged[cell] and not _next_to_revealed(cell, table,
-                                                                             revealed):
-            free += 1
+    free = (~revealed & ~flagged & ~frontier).sum()
     bound = 1.0
     for cell in stretch:
         if not flagged[cell]:
@@ -163,11 +158,14 @@ def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, prob
     each counted by its layouts (`minestats.inference.probabilities`, module notes),
     one stretch of r at a time: between two frontier cells of the order, the cells are
     flagged or off the frontier, and one analysis weighs them all (`analyse_position`'s
-    ``run``); the next stretch has everything up to the next frontier cell flagged. It
-    stops at the first revealed cell of the order, or once the rest cannot move a
-    float. `OVER_BUDGET` when an analysis passes the budget (``probability`` is then
-    left half done).
+    ``run``); the next stretch has everything up to the next frontier cell flagged, on
+    the same frontier (`flag_frontier_cell`). It stops at the first revealed cell of the
+    order, or once the rest cannot move a float. `OVER_BUDGET` when an analysis passes
+    the budget (``probability`` is then left half done).
     """
+    if closed_number_disagrees(numbers, table, revealed, flagged):
+        return NO_FIT, -np.inf
+    front = frontier_groups(numbers, table, revealed, flagged, width)
     marked = flagged.copy()
     part = np.empty(probability.size)
     mixed = np.zeros(probability.size)
@@ -175,11 +173,10 @@ def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, prob
     log_first = -np.inf
     start = 0
     while True:
-        end = _stretch_end(relocation, start, table, revealed, marked)
+        end = _stretch_end(relocation, start, revealed, marked, front.frontier)
         stretch = relocation[start:end]
-        status, log_part, _, _ = analyse_position(numbers, table, revealed, marked, width,
-                                                  mines, budget, True, True, part, scratch[0],
-                                                  scratch[1], stretch)
+        status, log_part, _, _ = analyse_frontier(front, revealed, marked, mines, budget, True,
+                                                  True, part, scratch[0], scratch[1], stretch)
         if status == OVER_BUDGET or (status != FITS and start == 0):
             return status, -np.inf
         if status != FITS:  # no layout has the flagged cells mined: the run stops before
@@ -193,9 +190,10 @@ def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, prob
             break  # no layout has a longer leading run
         # The next stretch's layouts mine the whole of this one and the frontier cell next.
         if weight * min(part[relocation[end]], _all_mined_bound(
-                stretch, table, revealed, marked, mines)) < 1e-18:
+                stretch, revealed, marked, front.frontier, mines)) < 1e-18:
             break
         marked[relocation[start:end + 1]] = True
+        front = flag_frontier_cell(front, relocation[end])
         start = end + 1
     probability[:] = mixed / total
     return FITS, log_first + math.log(total)
