@@ -46,6 +46,7 @@ __all__ = [
     "p_text",
     "pass_rate_groups",
     "pool_by_click_class",
+    "pool_by_orbit",
     "row_seeds",
     "solver_pool",
     "worker_map",
@@ -265,6 +266,36 @@ def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
     table["confidence_level"] = confidence_level
     return table[["cell_class", "cells", "n", "successes", rate, "ci_low", "ci_high",
                   "confidence_level", "chi2", "df", "p_value"]]
+
+
+def pool_by_orbit(board: Board, rows: pd.DataFrame, rate: str, *,
+                  confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
+    """One map's cells pooled by `click_orbit`, each orbit with its Wilson interval.
+
+    Under a rule every reflection leaves unchanged, the cells of an orbit share one
+    rate, so their pooled count estimates it with the games of all of them (the
+    check that they do share it is `orbit_test`). ``rows`` has one row per cell
+    (``click_x``, ``click_y``, ``successes``, ``n``, ``seed``: the cells of one map,
+    whose seeds are children of the map's). Returns one row per orbit, named by its
+    cell in the top-left quarter (``orbit_x``, ``orbit_y``): cells, pooled n and
+    successes, the pooled ``rate``, its Wilson interval and half-width, and the
+    map's seed.
+    """
+    orbits = [click_orbit(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
+                                                        strict=True)]
+    maps = {str(seed).rsplit("/", 1)[0] for seed in rows["seed"]}
+    if len(maps) != 1:
+        raise ValueError(f"rows come from {len(maps)} maps ({sorted(maps)}), not one")
+    table = (rows.assign(orbit_x=[a for a, _ in orbits], orbit_y=[b for _, b in orbits])
+             .groupby(["orbit_x", "orbit_y"], as_index=False)
+             .agg(cells=("successes", "size"), n=("n", "sum"), successes=("successes", "sum")))
+    table[rate] = table["successes"] / table["n"]
+    table["ci_low"], table["ci_high"] = wilson_interval(
+        table["successes"].to_numpy(), table["n"].to_numpy(), confidence_level=confidence_level)
+    table["half_width"] = (table["ci_high"] - table["ci_low"]) / 2
+    table["confidence_level"] = confidence_level
+    table["seed"] = maps.pop()
+    return table
 
 
 def orbit_test(board: Board, rows: pd.DataFrame) -> tuple[float, int, float]:

@@ -34,7 +34,7 @@ from minestats.players.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
 from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
-from minestats.sampling import check_sample_size, sample_mines
+from minestats.sampling import check_sample_size, relocate_mines, sample_mines
 from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import (
@@ -52,13 +52,25 @@ from minestats.validation import (
     check_policy,
 )
 
-__all__ = ["Comparison", "PairedComparison", "compare", "solver_label"]
+__all__ = ["Comparison", "PairedComparison", "arm_label", "compare", "compare_clicks",
+           "solver_label"]
 
 DEFAULTS = {"solvers": ("safe-opening", "centre", PASS_RATE_CHUNK_SIZE),
             "policies": ("safe-click", "corner", WIN_RATE_CHUNK_SIZE)}
 """Rule, click and chunk size of each kind of contender: those of `pass_rate`, `win_rate`."""
 
-_OUTCOME = {"solvers": "passed", "policies": "won"}
+_OUTCOME = {"solvers": "passed", "policies": "won", "clicks": "won"}
+
+
+def arm_label(rule: str, click) -> str:
+    """Name a first-click contender of `compare_clicks`: its rule and click.
+
+    Examples
+    --------
+    >>> arm_label("winxp", (3, 0))
+    'winxp (3, 0)'
+    """
+    return f"{rule} ({click[0]}, {click[1]})"
 
 
 def solver_label(options: SolverOptions) -> str:
@@ -84,6 +96,12 @@ def solver_label(options: SolverOptions) -> str:
     return options.solver + (f" ({', '.join(notes)})" if notes else "")
 
 
+def _click_columns(click) -> dict:
+    """``click_x`` and ``click_y`` of a table row (None for first-click contenders)."""
+    return {"click_x": None if click is None else click[0],
+            "click_y": None if click is None else click[1]}
+
+
 @dataclass(frozen=True, eq=False)
 class PairedComparison(Result):
     """Two contenders on the same ``n`` boards: their 2x2 table and what follows from it.
@@ -91,8 +109,10 @@ class PairedComparison(Result):
     Attributes
     ----------
     board : Board
-    rule : str
-    click : tuple of int
+    rule : str or None
+    click : tuple of int or None
+        None when the contenders are first clicks (`compare_clicks`), which name
+        their own rule and click.
     outcome : str
         What counts as a success: ``'passed'`` (solved without guessing) or ``'won'``.
     first, second : str
@@ -114,8 +134,8 @@ class PairedComparison(Result):
     """
 
     board: Board
-    rule: str
-    click: tuple[int, int]
+    rule: str | None
+    click: tuple[int, int] | None
     outcome: str
     first: str
     second: str
@@ -186,7 +206,7 @@ class PairedComparison(Result):
         return {
             "board": str(self.board), "width": self.board.width, "height": self.board.height,
             "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
-            "click_x": self.click[0], "click_y": self.click[1], "outcome": self.outcome,
+            **_click_columns(self.click), "outcome": self.outcome,
             "first": self.first, "second": self.second, "n": self.n, "both": self.both,
             "first_only": self.first_only, "second_only": self.second_only,
             "neither": self.neither, "first_successes": self.first_successes,
@@ -209,11 +229,12 @@ class Comparison(Result):
     Attributes
     ----------
     board : Board
-    rule : str
-    click : tuple of int
-    kind : {'solvers', 'policies'}
+    rule : str or None
+    click : tuple of int or None
+        None for kind ``'clicks'``, whose contenders carry their own (`arm_label`).
+    kind : {'solvers', 'policies', 'clicks'}
     contenders : tuple of str
-        Their names, in the order given (see `solver_label`).
+        Their names, in the order given (see `solver_label`, `arm_label`).
     n : int
         Boards drawn; every contender played every one.
     seed : int or str
@@ -241,8 +262,8 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
     """
 
     board: Board
-    rule: str
-    click: tuple[int, int]
+    rule: str | None
+    click: tuple[int, int] | None
     kind: str
     contenders: tuple[str, ...]
     n: int
@@ -303,8 +324,8 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
             successes = int(self.joint[index, index])
             low, high = wilson_interval(successes, self.n, confidence_level=confidence_level)
             rows.append({
-                "board": str(self.board), "rule": self.rule, "click_x": self.click[0],
-                "click_y": self.click[1], "outcome": _OUTCOME[self.kind], "contender": name,
+                "board": str(self.board), "rule": self.rule, **_click_columns(self.click),
+                "outcome": _OUTCOME[self.kind], "contender": name,
                 "n": self.n, "successes": successes, "rate": successes / self.n,
                 "ci_low": low, "ci_high": high, "confidence_level": confidence_level,
                 "capped": self.capped[index], "lost": self.lost[index], "seed": self.seed,
@@ -323,6 +344,18 @@ def _tally(outcomes: np.ndarray, capped, lost, seconds) -> np.ndarray:
     """Chunk result: row ``i`` holds ``joint[i, :]``, then capped, lost and seconds."""
     passed = outcomes.astype(np.float64)
     return np.column_stack([passed @ passed.T, capped, lost, seconds])
+
+
+def _comparison(totals, **inputs) -> Comparison:
+    """Build the `Comparison` from the summed `_tally` of every chunk."""
+    totals = np.asarray(totals)
+    k = len(inputs["contenders"])
+    joint = np.rint(totals[:, :k]).astype(np.int64)
+    joint.flags.writeable = False
+    return Comparison(**inputs, joint=joint,
+                      capped=tuple(int(v) for v in np.rint(totals[:, k])),
+                      lost=tuple(int(v) for v in np.rint(totals[:, k + 1])),
+                      seconds=tuple(float(v) for v in totals[:, k + 2]))
 
 
 def _solve_all(layouts, click, contenders) -> np.ndarray:
@@ -361,6 +394,29 @@ def _policies_chunk(config, size, seed_sequence):
         start = time.process_time()
         games = play_games(layouts, clicks, policy=policy, seeds=game_seeds, strategy=strategy,
                            rule=rule)
+        outcomes[index] = games.won
+        capped[index] = games.capped.sum()
+        lost[index] = (~games.won & (games.guesses == 0)).sum()
+        seconds[index] = time.process_time() - start
+    return _tally(outcomes, capped, lost, seconds)
+
+
+def _clicks_chunk(config, size, seed_sequence):
+    board, arms, policy = config
+    # The layouts and tie-break seeds of `win_rate`'s chunk with the same seed: drawn by
+    # `uniform`, they are `win_rate`'s `winxp` layouts before the relocation. A third
+    # child seeds the moves of `safe-click` and `safe-opening`, the same for every arm.
+    layouts_seed, games_seed, moves_seed = seed_sequence.spawn(3)
+    uniform = sample_mines(board, size, rule="uniform", click=(0, 0), seed=layouts_seed)
+    game_seeds = games_seed.spawn(size)
+    outcomes = np.zeros((len(arms), size), dtype=bool)
+    capped, lost, seconds = (np.zeros(len(arms)) for _ in range(3))
+    for index, (rule, click) in enumerate(arms):
+        start = time.process_time()
+        layouts = relocate_mines(board, uniform, click, rule=rule,
+                                 seed=np.random.default_rng(moves_seed))
+        games = play_games(layouts, np.full(size, board.index(click)), policy=policy,
+                           seeds=game_seeds, rule=rule)
         outcomes[index] = games.won
         capped[index] = games.capped.sum()
         lost[index] = (~games.won & (games.guesses == 0)).sum()
@@ -485,12 +541,77 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     [totals] = run_jobs(chunk, [((board, rule, click, contenders), seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers, store=store,
                         progress=progress)
-    totals = np.asarray(totals)
-    k = len(names)
-    joint = np.rint(totals[:, :k]).astype(np.int64)
-    joint.flags.writeable = False
-    return Comparison(board=board, rule=rule, click=click, kind=kind, contenders=names, n=n,
-                      seed=label, chunk_size=chunk_size, joint=joint,
-                      capped=tuple(int(v) for v in np.rint(totals[:, k])),
-                      lost=tuple(int(v) for v in np.rint(totals[:, k + 1])),
-                      seconds=tuple(float(v) for v in totals[:, k + 2]))
+    return _comparison(totals, board=board, rule=rule, click=click, kind=kind,
+                       contenders=names, n=n, seed=label, chunk_size=chunk_size)
+
+
+def compare_clicks(board, arms, *, policy="best", n, seed=None, chunk_size=None, workers=-1,
+                   store=None, progress=False) -> Comparison:
+    """Play first clicks (each under its rule) on the same boards and compare them in pairs.
+
+    Every game draws one layout by ``uniform`` and one tie-break seed; each arm
+    ``(rule, click)`` plays the layout its rule makes of it (`minestats.sampling.
+    relocate_mines`: Windows XP's move to the top-left for ``winxp``, a move to a
+    uniformly random free cell for ``safe-click`` and ``safe-opening``, which gives
+    each rule its own distribution), with that seed. A board no rule's move touches
+    is the same board for every arm, so the arms' difference has a paired interval,
+    as `compare` gives contenders at one click.
+
+    Parameters
+    ----------
+    board : Board or str
+    arms : list of (str, click)
+        At least two distinct ``(rule, click)`` pairs, e.g. ``[("winxp", (3, 0)),
+        ("winxp", (0, 0)), ("safe-click", (0, 0))]``; named by `arm_label`.
+    policy : {'best', 'safest'}, optional
+        The policy every arm plays (its default strategy; under ``winxp`` it weighs
+        the rule).
+    n : int
+        Games; every arm plays every one.
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run. A ``winxp`` arm's count equals that of `minestats.win_rate`
+        with the same rule, click, policy, seed, n and chunk size.
+    chunk_size : int, optional
+        Games per chunk, default that of `win_rate`.
+    workers, store, progress
+        As for `compare`.
+
+    Returns
+    -------
+    Comparison
+        Of kind ``'clicks'``: ``rule`` and ``click`` are None, the contenders name
+        their own.
+
+    Raises
+    ------
+    ValueError
+        For fewer than two arms, a repeated arm, and the checks of `win_rate`.
+
+    Examples
+    --------
+    >>> result = compare_clicks("6x6/5", [("winxp", (2, 2)), ("winxp", (0, 0))], n=40,
+    ...                         seed=3, workers=1)
+    >>> result.contenders
+    ('winxp (2, 2)', 'winxp (0, 0)')
+    >>> pair = result.pair(*result.contenders)
+    >>> pair.both + pair.first_only + pair.second_only + pair.neither
+    40
+    """
+    board = resolve_board(board)
+    arms = _contender_list("arms", arms, "(rule, click) pairs")
+    arms = tuple((rule, check_click(board, click, rule)) for rule, click in arms)
+    names = tuple(arm_label(rule, click) for rule, click in arms)
+    for index, label in enumerate(names):
+        if label in names[:index]:
+            raise ValueError(f"arms ({list(names)!r}) name {label!r} twice")
+    policy = check_policy(policy)
+    n = check_n(n)
+    chunk_size = check_count("chunk_size",
+                             WIN_RATE_CHUNK_SIZE if chunk_size is None else chunk_size)
+    check_sample_size(board, n, chunk_size)
+    seed_sequence, label = resolve_seed(seed)
+    [totals] = run_jobs(_clicks_chunk, [((board, arms, policy), seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress)
+    return _comparison(totals, board=board, rule=None, click=None, kind="clicks",
+                       contenders=names, n=n, seed=label, chunk_size=chunk_size)

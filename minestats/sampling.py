@@ -25,6 +25,7 @@ __all__ = [
     "check_sample_size",
     "count_openings",
     "count_openings_all_clicks",
+    "relocate_mines",
     "sample_mines",
 ]
 
@@ -254,6 +255,85 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
     out = np.zeros((n, board.cells), dtype=bool)
     _sample_kernel(generator, allowed, board.mines, index, relocate, out)
     return out.reshape((n, *board.shape))
+
+
+def relocate_mines(board: Board, layouts: np.ndarray, click, *, rule: str,
+                   seed=None) -> np.ndarray:
+    """Turn layouts drawn by ``uniform`` into layouts of ``rule`` at ``click``, coupled.
+
+    Comparing first clicks or rules on the same boards (common random numbers) needs
+    one draw that serves them all. Each layout here is a draw of ``uniform`` (all
+    cells alike); the mines ``rule`` keeps off (the click for ``safe-click`` and
+    ``winxp``, its closed neighbourhood for ``safe-opening``) are then moved:
+
+    - ``winxp``: a mine on the click moves to the first mine-free cell in row-major
+      order other than the click, as `sample_mines` does (with the seed that drew
+      the uniform layouts, the result is `sample_mines`'s ``winxp`` draw);
+    - ``safe-click``, ``safe-opening``: the ``j`` mines on kept-off cells move to
+      ``j`` distinct mine-free allowed cells drawn uniformly. The result is the
+      rule's own distribution: the layout's mines among the allowed cells, plus a
+      uniform choice of the rest among the allowed cells they left free, is
+      unchanged by any permutation of the allowed cells (the uniform draw is, and
+      so is the added choice), so every set of ``mines`` allowed cells is equally
+      likely;
+    - ``uniform``: unchanged.
+
+    Layouts with no mine on a kept-off cell are returned as they are, so two clicks
+    or rules share every board the move leaves alone.
+
+    Parameters
+    ----------
+    board : Board or str
+    layouts : numpy.ndarray of bool, shape (n, height, width)
+        Layouts with ``board.mines`` mines each, from ``sample_mines(..., rule="uniform")``.
+    click : tuple of int or str
+    rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
+    seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None
+        Source of the random moves (``safe-click``, ``safe-opening``).
+
+    Returns
+    -------
+    numpy.ndarray
+        New bool array of the same shape; ``layouts`` is not changed.
+
+    Examples
+    --------
+    >>> from minestats.board import Board
+    >>> board = Board(3, 2, 2)
+    >>> layouts = sample_mines(board, 4, rule="uniform", click=(0, 0), seed=5)
+    >>> moved = relocate_mines(board, layouts, (0, 0), rule="winxp")
+    >>> bool((moved == sample_mines(board, 4, rule="winxp", click=(0, 0), seed=5)).all())
+    True
+    >>> moved = relocate_mines(board, layouts, (0, 0), rule="safe-click", seed=1)
+    >>> bool(moved[:, 0, 0].any()), moved.sum(axis=(1, 2)).tolist()
+    (False, [2, 2, 2, 2])
+    """
+    board = resolve_board(board)
+    click = check_rule(board, click, rule)
+    layouts = np.asarray(layouts, dtype=bool)
+    if layouts.ndim != 3 or layouts.shape[1:] != board.shape:
+        raise ValueError(f"layouts of shape {layouts.shape} are not (n, {board.height}, "
+                         f"{board.width}) layouts of board {board}")
+    flat = layouts.reshape(len(layouts), board.cells).copy()
+    if flat.sum(axis=1).tolist() != [board.mines] * len(flat):
+        raise ValueError(f"every layout must hold the board's {board.mines} mines")
+    kept_off = np.ones(board.cells, dtype=bool)
+    kept_off[placement_cells(board, click, rule)] = False
+    if rule == "winxp":
+        kept_off[board.index(click)] = True
+    generator = as_generator(seed)
+    for row in np.flatnonzero(flat[:, kept_off].any(axis=1)):
+        if rule == "winxp":
+            free = ~flat[row]
+            free[board.index(click)] = False
+            flat[row, board.index(click)] = False
+            flat[row, np.argmax(free)] = True
+            continue
+        moved = int(flat[row, kept_off].sum())
+        flat[row, kept_off] = False
+        free = np.flatnonzero(~flat[row] & ~kept_off)
+        flat[row, generator.choice(free, size=moved, replace=False)] = True
+    return flat.reshape(layouts.shape)
 
 
 def count_openings(board: Board, n: int, *, rule: str, click, seed=None) -> int:

@@ -60,25 +60,98 @@ def test_win_rates(tmp_path):
     assert "Adjacent policies on common games" in out
 
 
-def test_win_rate_by_click(tmp_path):
+def orbit_of(width, height, x, y):
+    """A cell's symmetry orbit, worked out again: distances from the nearest sides."""
+    a, b = min(x, width - 1 - x), min(y, height - 1 - y)
+    return tuple(sorted((a, b))) if width == height else (a, b)
+
+
+def test_win_rate_by_click_winxp(tmp_path):
     out = run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
-                     "--rules", "winxp")
+                     "--n-winxp-expert", "1", "--n-paired", "4", "2", "1", "--rules", "winxp")
     table = pd.read_csv(tmp_path / "win_rate_by_click.csv")
-    assert len(table) == 81 + 256 and set(table["rule"]) == {"winxp"}
-    assert SHARED <= set(table.columns)
-    assert len(list(tmp_path.glob("win_rate_by_click_*.png"))) == 2
-    # winxp favours the top-left, so its cells are not pooled by symmetry class
+    # the coarse grid (7 columns by 4 rows), the corners' 12 neighbours, (2, 2), (3, 3), (15, 8)
+    assert table["board"].value_counts().to_dict() == {"16x16/40": 256, "9x9/10": 81,
+                                                       "30x16/99": 28 + 12 + 3}
+    assert set(table["rule"]) == {"winxp"} and SHARED <= set(table.columns)
+    # board i, rule r draws from child 4i + r whatever --rules holds (winxp: r = 3)
+    for board, child in (("9x9/10", 3), ("16x16/40", 7), ("30x16/99", 11)):
+        rows = table[table["board"] == board]
+        assert list(rows["seed"]) == [f"7/11/{child}/{j}" for j in range(len(rows))]
+    small = table[table["board"] == "9x9/10"]
+    assert (small["click_x"] + 9 * small["click_y"]).tolist() == list(range(81))
+    assert {"30x16-99_winxp", "16x16-40_winxp", "9x9-10_winxp"} == {
+        path.stem.removeprefix("win_rate_by_click_")
+        for path in tmp_path.glob("win_rate_by_click_*.png")}
     assert not (tmp_path / "win_rate_by_click_classes.csv").exists()
-    assert "not pooled by class: winxp is not symmetric" in out
-    assert "Bonferroni-adjusted" in out and "not selection-aware" not in out
+    assert not (tmp_path / "win_rate_by_click_orbits.csv").exists()
+    assert "not pooled: winxp is not symmetric" in out
+    assert "Bonferroni-adjusted" in out
+    paired = pd.read_csv(tmp_path / "win_rate_by_click_paired.csv")
+    assert set(paired["board"]) == {"9x9/10", "16x16/40", "30x16/99"}
+    for index, (board, n) in enumerate((("9x9/10", 4), ("16x16/40", 2), ("30x16/99", 1))):
+        rows, cells = paired[paired["board"] == board], table[table["board"] == board]
+        best = cells.loc[cells["win_rate"].idxmax()]
+        assert (rows["best_x"] == best.click_x).all() and (rows["best_y"] == best.click_y).all()
+        assert (rows["selection_seed"] == best.seed).all()
+        corner = (best.click_x, best.click_y) == (0, 0)
+        assert list(zip(rows["first"], rows["second"], strict=True)) == (
+            [("winxp (0, 0)", "safe-click (0, 0)")] if corner else
+            [(f"winxp ({best.click_x}, {best.click_y})", "winxp (0, 0)"),
+             (f"winxp ({best.click_x}, {best.click_y})", "safe-click (0, 0)"),
+             ("winxp (0, 0)", "safe-click (0, 0)")])
+        # fresh games: child 12 + i, not the map's
+        assert (rows["n"] == n).all() and (rows["seed"] == f"7/11/{12 + index}").all()
+    counts = paired[["both", "first_only", "second_only", "neither"]].sum(axis=1)
+    assert (counts == paired["n"]).all()
+    assert (paired["first_successes"] == paired["both"] + paired["first_only"]).all()
+    assert (paired["difference_ci_low"] <= paired["difference"]).all()
+    assert_sidecar(tmp_path / "win_rate_by_click_paired.csv", seed=7)
+
+
+def test_win_rate_by_click_pools_orbits_and_ranks_expert(tmp_path):
     out = run_script("win_rate_by_click.py", tmp_path, "--n", "2", "--n-intermediate", "1",
-                     "--rules", "uniform", "winxp")
+                     "--n-orbit", "safe-click", "9", "7", "--n-expert", "2",
+                     "--rules", "safe-click", "uniform")
     table = pd.read_csv(tmp_path / "win_rate_by_click.csv")
+    small = table[table["board"] == "9x9/10"].set_index("rule")
+    assert set(small.loc["uniform", "n"]) == {2}
+    # 9 games per orbit: the centre alone plays 9, a 4-cell orbit 3 a cell, an 8-cell one 2
+    sizes = small.loc["safe-click"].set_index(["click_x", "click_y"])["n"]
+    assert (sizes[(4, 4)], sizes[(0, 0)], sizes[(4, 0)], sizes[(1, 0)]) == (9, 3, 3, 2)
+    middle = table[(table["board"] == "16x16/40") & (table["rule"] == "safe-click")]
+    assert set(middle["n"]) == {2, 1}
+    assert set(table.loc[table["board"] == "9x9/10", "seed"].str.rsplit("/", n=1).str[0]) == {
+        "7/11/0", "7/11/1"}
+    orbits = pd.read_csv(tmp_path / "win_rate_by_click_orbits.csv")
+    assert orbits.groupby(["board", "rule"]).size().to_dict() == {
+        ("16x16/40", "safe-click"): 36, ("16x16/40", "uniform"): 36,
+        ("9x9/10", "safe-click"): 15, ("9x9/10", "uniform"): 15}
+    for (board, rule), rows in orbits.groupby(["board", "rule"]):
+        cells = table[(table["board"] == board) & (table["rule"] == rule)]
+        side = int(board.split("x")[0])
+        keys = [orbit_of(side, side, x, y) for x, y in zip(cells["click_x"], cells["click_y"],
+                                                           strict=True)]
+        expected = cells.assign(key=keys).groupby("key")[["n", "successes"]].sum()
+        got = rows.set_index([rows["orbit_x"], rows["orbit_y"]])[["n", "successes"]]
+        got.index = list(got.index)
+        assert (got.loc[expected.index] == expected).all().all()
+        assert rows["cells"].sum() == side * side
+        assert set(rows["seed"]) == {cells["seed"].iloc[0].rsplit("/", 1)[0]}
+    assert np.allclose(orbits["half_width"], (orbits["ci_high"] - orbits["ci_low"]) / 2)
     classes = pd.read_csv(tmp_path / "win_rate_by_click_classes.csv")
-    assert len(classes) == 2 * 6 and set(classes["rule"]) == {"uniform"}
-    between = classes[classes["cell_class"] == "between classes"].set_index("board")
-    totals = table[table["rule"] == "uniform"].groupby("board")[["n", "successes"]].sum()
-    assert (between[["n", "successes"]] == totals.loc[between.index]).all().all()
+    between = classes[classes["cell_class"] == "between classes"].set_index(["board", "rule"])
+    totals = table[table["board"] != "30x16/99"].groupby(["board", "rule"])[["n", "successes"]]
+    assert (between[["n", "successes"]] == totals.sum().loc[between.index]).all().all()
+    expert = pd.read_csv(tmp_path / "win_rate_by_click_expert.csv")
+    assert list(expert["rule"]) == ["safe-click"] * 6 and list(expert["rank"]) == [1, 2, 3, 4,
+                                                                                   5, 6]
+    assert expert["win_rate"].is_monotonic_decreasing and (expert["n"] == 2).all()
+    assert set(zip(expert["click_x"], expert["click_y"], strict=True)) == {
+        (0, 0), (1, 1), (2, 2), (3, 3), (15, 0), (15, 8)}
+    assert set(expert["seed"].str.rsplit("/", n=1).str[0]) == {"7/11/9"}
+    assert not (tmp_path / "win_rate_by_click_paired.csv").exists()
+    assert "Expert handful, highest first" in out and "per orbit <=" in out
 
 
 def test_win_rate_by_density(tmp_path):

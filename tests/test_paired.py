@@ -10,11 +10,11 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from minestats import compare
 from minestats.board import Board
-from minestats.paired import _solve_all
+from minestats.paired import _solve_all, compare_clicks
 from minestats.passrate import pass_rate
 from minestats.players import play, win_rate
 from minestats.runs.store import ChunkStore
-from minestats.sampling import sample_mines
+from minestats.sampling import relocate_mines, sample_mines
 from minestats.solvers import SolverOptions, solve
 from minestats.stats import difference_interval, paired_difference_interval
 from tests.rules_reference import layouts as rule_layouts
@@ -211,3 +211,37 @@ def test_pairing_narrows_the_interval_of_logic_with_and_without_the_mine_count()
     assert 0 < paired.low < pair.difference < paired.high
     assert 0 < unpaired.low < pair.difference < unpaired.high
     assert pair.width_ratio() < 1
+
+
+def test_clicks_play_the_winxp_layouts_of_win_rate_and_share_untouched_boards():
+    board, seed = Board(5, 5, 4), 13
+    arms = [("winxp", (2, 2)), ("winxp", (0, 0)), ("safe-click", (0, 0))]
+    result = compare_clicks(board, arms, n=30, seed=seed, chunk_size=12, workers=1)
+    assert result.kind == "clicks" and (result.rule, result.click) == (None, None)
+    assert result.contenders == ("winxp (2, 2)", "winxp (0, 0)", "safe-click (0, 0)")
+    won = {arm: [] for arm in arms}
+    for index, size in enumerate([12, 12, 6]):
+        layouts_seed, games_seed, moves_seed = np.random.SeedSequence(
+            seed, spawn_key=(index,)).spawn(3)
+        uniform = sample_mines(board, size, rule="uniform", click=(0, 0), seed=layouts_seed)
+        game_seeds = games_seed.spawn(size)
+        for rule, click in arms:
+            layouts = relocate_mines(board, uniform, click, rule=rule,
+                                     seed=np.random.default_rng(moves_seed))
+            won[(rule, click)] += [play(layout, click, seed=game_seed, rule=rule).won
+                                   for layout, game_seed in zip(layouts, game_seeds,
+                                                                strict=True)]
+    assert (result.joint == joint_of(np.array(list(won.values())))).all()
+    # each winxp arm is win_rate's run with the same seed: the same games
+    for (rule, click), successes in zip(arms[:2], result.successes[:2], strict=True):
+        alone = win_rate(board, rule=rule, click=click, n=30, seed=seed, chunk_size=12,
+                         workers=1)
+        assert successes == alone.successes
+    frame = result.to_frame()
+    assert len(frame) == 3 and frame["click_x"].isna().all()
+    counts = frame[["both", "first_only", "second_only", "neither"]].sum(axis=1)
+    assert (counts == 30).all()
+    with pytest.raises(ValueError, match="twice"):
+        compare_clicks(board, [("winxp", (1, 1)), ("winxp", "1,1")], n=4, workers=1)
+    with pytest.raises(ValueError, match="at least two"):
+        compare_clicks(board, [("winxp", (1, 1))], n=4, workers=1)

@@ -5,7 +5,12 @@ from scipy import stats
 
 from minestats.board import EXPERT, Board
 from minestats.rules import RULES
-from minestats.sampling import count_openings, count_openings_all_clicks, sample_mines
+from minestats.sampling import (
+    count_openings,
+    count_openings_all_clicks,
+    relocate_mines,
+    sample_mines,
+)
 from minestats.stats import holm_reject
 
 DISTRIBUTION_CASES = [
@@ -48,6 +53,50 @@ def test_chi_square_check_has_power_against_a_wrong_rule():
     samples = as_sets(sample_mines(board, 20_000, rule="winxp", click=click, seed=5))
     wrong = layout_distribution(board, board.index(click), "uniform")
     assert chi_square_p_value(samples, wrong) < 1e-6
+
+
+def test_relocated_uniform_layouts_follow_each_rules_exact_distribution():
+    p_values = []
+    for index, (board, click) in enumerate(DISTRIBUTION_CASES):
+        cell = board.index(click)
+        uniform = sample_mines(board, 20_000, rule="uniform", click=click, seed=index)
+        for rule in RULES:
+            if rule == "safe-opening" and board.mines > board.cells - len(
+                    neighbourhood(board, cell)):
+                continue
+            moved = relocate_mines(board, uniform, click, rule=rule, seed=100 + index)
+            if rule == "winxp":  # the sampler's own draw, relocated alike
+                winxp = sample_mines(board, 20_000, rule="winxp", click=click, seed=index)
+                assert (moved == winxp).all()
+            samples = as_sets(moved)
+            distribution = layout_distribution(board, cell, rule)
+            assert set(samples) <= set(distribution), (board, click, rule)
+            p_values.append(chi_square_p_value(samples, distribution))
+    assert len(p_values) >= 20
+    assert not holm_reject(p_values, alpha=0.01).any(), p_values
+
+
+def test_relocation_leaves_boards_the_rule_does_not_touch_alone():
+    board, click = Board(7, 5, 12), (3, 2)
+    uniform = sample_mines(board, 2_000, rule="uniform", click=click, seed=4)
+    before = uniform.copy()
+    cell, around = np.zeros((5, 7), bool), np.zeros((5, 7), bool)
+    cell[2, 3], around[1:4, 2:5] = True, True
+    for rule, kept_off in (("safe-click", cell), ("winxp", cell), ("safe-opening", around),
+                           ("uniform", np.zeros((5, 7), bool))):
+        touched = (uniform & kept_off).any(axis=(1, 2))
+        moved = relocate_mines(board, uniform, click, rule=rule, seed=1)
+        assert (moved.sum(axis=(1, 2)) == 12).all()
+        assert (moved[~touched] == uniform[~touched]).all()
+        assert (moved[touched] != uniform[touched]).any(axis=(1, 2)).all(), rule
+        # every mine off the kept-off cells stays where it was
+        assert (moved | ~(uniform & ~kept_off)).all()
+        assert not (moved & kept_off).any()
+    assert (uniform == before).all()
+    with pytest.raises(ValueError, match="not \\(n, 5, 7\\)"):
+        relocate_mines(board, uniform[0], click, rule="winxp")
+    with pytest.raises(ValueError, match="12 mines"):
+        relocate_mines(board, ~uniform, click, rule="winxp")
 
 
 @pytest.mark.parametrize("rule", RULES)

@@ -11,6 +11,7 @@ import pytest
 from minestats.generators import generate_no_guess_batch
 from minestats.montecarlo import simulate_opening
 from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.players import win_rate, win_rate_sweep
 from minestats.runs.store import ChunkStore
 from minestats.runs.sweeps import grid_seeds, run_jobs
 
@@ -23,6 +24,26 @@ def test_run_jobs_adds_up_chunks_per_job():
     jobs = list(zip([1, 10], grid_seeds(0, 2), strict=True))
     totals = run_jobs(trials, jobs, n=25, chunk_size=10, workers=1)
     assert [t.tolist() for t in totals] == [[25, 3], [25, 30]]
+
+
+def test_jobs_of_their_own_size_are_the_runs_of_that_size():
+    jobs = list(zip(["a", "b", "c"], grid_seeds(4, 3), strict=True))
+
+    def draw(config, size, seed):
+        return np.random.default_rng(seed).random(size).sum()
+
+    together = run_jobs(draw, jobs, n=[25, 7, 10], chunk_size=10, workers=1)
+    alone = [run_jobs(draw, [job], n=count, chunk_size=10, workers=1)[0]
+             for job, count in zip(jobs, (25, 7, 10), strict=True)]
+    assert together == alone
+    with pytest.raises(ValueError, match="2 numbers for 3 jobs"):
+        run_jobs(draw, jobs, n=[25, 7], chunk_size=10, workers=1)
+    grid = [{"board": "5x5/3", "policy": "safest", "click": (x, 0)} for x in (0, 2)]
+    table = win_rate_sweep(grid, n=[6, 9], seed=3, chunk_size=4, workers=1)
+    assert table["n"].tolist() == [6, 9]
+    for row, count, options in zip(table.itertuples(), (6, 9), grid, strict=True):
+        assert row.successes == win_rate(**options, n=count, seed=row.seed, chunk_size=4,
+                                         workers=1).successes
 
 
 def test_store_resumes_and_recomputes_only_missing_chunks(tmp_path):

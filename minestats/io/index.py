@@ -43,6 +43,8 @@ SUMMARY_TABLES = (
     "solver_pass_rates_paired.csv",
     "solver_pass_rates_published.csv",
     "win_rate_by_click_classes.csv",
+    "win_rate_by_click_expert.csv",
+    "win_rate_by_click_paired.csv",
     "win_rates.csv",
     "win_rates_paired.csv",
     "win_rates_published.csv",

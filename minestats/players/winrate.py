@@ -186,15 +186,19 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
 
     ``labels`` holds each row's seed label, as the result records it.
     """
-    n, chunk_size = check_n(n), check_count("chunk_size", chunk_size)
-    for board, *_ in configs:
-        check_sample_size(board, n, chunk_size)
-    totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=int(n),
+    counts = list(n) if isinstance(n, list | tuple | np.ndarray) else [n] * len(configs)
+    if len(counts) != len(configs):
+        raise ValueError(f"n holds {len(counts)} numbers for {len(configs)} rows")
+    counts, chunk_size = [check_n(count) for count in counts], check_count("chunk_size",
+                                                                          chunk_size)
+    for (board, *_), count in zip(configs, counts, strict=True):
+        check_sample_size(board, count, chunk_size)
+    totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=counts,
                       chunk_size=int(chunk_size), workers=workers, store=store,
                       progress=progress)
     results = []
-    for (board, rule, click, policy, strategy), total, label in zip(configs, totals, labels,
-                                                                    strict=True):
+    for (board, rule, click, policy, strategy), total, label, n in zip(
+            configs, totals, labels, counts, strict=True):
         total = np.asarray(total)
         won, first, guesses, guesses_won, capped, seconds = total[:6].tolist()
         losses = np.rint(total[6:]).astype(np.int64).reshape(_LOSS_SHAPE)
@@ -259,7 +263,9 @@ def win_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE, workers
     grid : iterable of dict
         Each dict holds keyword arguments of `win_rate` for one row: ``board``, and
         optionally ``rule``, ``click`` and ``policy`` (defaults as in `win_rate`).
-    n, chunk_size, workers, store, progress
+    n : int or sequence of int
+        Games per row, or one number per row.
+    chunk_size, workers, store, progress
         As in `win_rate`, the same for every row.
     seed : int, numpy.random.SeedSequence or None
         Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so

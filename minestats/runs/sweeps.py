@@ -90,7 +90,8 @@ def _add_stored(total, stored, store, chunk):
     return added
 
 
-def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: int,
+def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int],
+             chunk_size: int,
              workers=-1, store: ChunkStore | None = None, progress: bool = False) -> list:
     """Run ``n`` trials of every job in seeded chunks and add up each job's chunk results.
 
@@ -102,8 +103,9 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: in
         Must be a picklable module-level function.
     jobs : sequence of (config, numpy.random.SeedSequence)
         The configurations and their seeds.
-    n : int
-        Trials per job.
+    n : int or sequence of int
+        Trials per job, or one number per job (all jobs' chunks share one pass over
+        the workers either way).
     chunk_size : int
         Trials per chunk.
     workers : int, executor or map-like callable, optional
@@ -124,16 +126,23 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int, chunk_size: in
     >>> jobs = list(zip(["a", "b"], grid_seeds(0, 2)))
     >>> run_jobs(lambda config, size, seed: size, jobs, n=25, chunk_size=10, workers=1)
     [25, 25]
+    >>> run_jobs(lambda config, size, seed: size, jobs, n=[25, 7], chunk_size=10, workers=1)
+    [25, 7]
     """
-    sizes = chunk_sizes(n, chunk_size)
+    counts = ([int(count) for count in n] if isinstance(n, list | tuple | np.ndarray)
+              else [n] * len(jobs))
+    if len(counts) != len(jobs):
+        raise ValueError(f"n holds {len(counts)} numbers for {len(jobs)} jobs")
+    job_sizes = [chunk_sizes(count, chunk_size) for count in counts]
     keys = [job_key(chunk_function, config, seed) if store is not None else None
             for config, seed in jobs]
     totals = [0] * len(jobs)
-    with tqdm(total=n * len(jobs), unit="board", unit_scale=True, disable=not progress,
+    with tqdm(total=sum(counts), unit="board", unit_scale=True, disable=not progress,
               file=sys.stderr, smoothing=0.1) as bar:
 
         def missing_chunks():
             for job, (config, job_seed) in enumerate(jobs):
+                sizes = job_sizes[job]
                 seeds = chunk_seeds(job_seed, len(sizes))
                 for chunk, (size, seed) in enumerate(zip(sizes, seeds, strict=True)):
                     stored = None if store is None else store.get(keys[job], chunk, size)
