@@ -23,7 +23,8 @@ deviation that shows one failure in n boards with 80% probability,
 board serves every click (``uniform``, ``safe-click``, ``winxp``), neighbouring
 clicks, whose 3x3 neighbourhoods overlap, are counted on the same boards: their
 z-scores are positively correlated, so a z-map shows smooth patches even when every
-cell is right. ``neighbour_z_correlation`` measures it (Pearson correlation of the
+cell is right (each z-map's title says so, with the correlation; its colour scale
+reaches the largest |z|). ``neighbour_z_correlation`` measures it (Pearson correlation of the
 z-scores of cells sharing a side, `minestats.stats.neighbour_correlation`); Holm's
 method is valid under this dependence, but the share of cells outside their 95%
 intervals is not binomial.
@@ -111,6 +112,14 @@ def holm_summary(result, frame) -> dict:
             "verdict": f"{rejected or 'no'} cell{'' if rejected == 1 else 's'} rejected"}
 
 
+def shared_boards_note(summary) -> str:
+    """Say, in a z-map's last title line, whether its cells were counted on the same boards."""
+    if summary.rule == "safe-opening":
+        return "each cell counted on its own boards"
+    return (f"neighbouring cells share boards: their z are correlated "
+            f"(r = {summary.neighbour_z_correlation:.2f}), patches expected")
+
+
 def simulate_maps(*, seed, n_by_rule, workers):
     """Every board and rule at every click: (simulation, tidy frame, seconds) per pair."""
     pairs = [(board, rule) for board in BOARDS for rule in RULES]
@@ -181,13 +190,13 @@ def main(argv=None):
               maps / "monte_carlo.csv", metadata=mc_meta)
     holm = pd.DataFrame([holm_summary(result, frame) for result, frame, _ in runs])
     write_csv(holm, maps / "holm.csv", metadata=mc_meta, summary=True)
-    for result, frame, seconds in runs:
+    for (result, frame, seconds), summary in zip(runs, holm.itertuples(), strict=True):
         rejected = int(frame["holm_reject"].sum())
         figure = plot_z_map(
             result.z_scores(), reject=result.holm_reject(alpha=ALPHA), alpha=ALPHA,
             title=f"Monte Carlo vs exact, {result.board}, rule {result.rule}\n"
                   f"n = {result.n:,} boards per cell, seed {result.seed}, "
-                  f"Holm: {rejected} rejected")
+                  f"Holm: {rejected} rejected\n" + shared_boards_note(summary))
         write_figure(figure, maps / f"z_{board_slug(result.board)}_{result.rule}.png",
                   metadata={**collect_metadata(
                       seed=result.seed, n=result.n, chunk_size=result.chunk_size,

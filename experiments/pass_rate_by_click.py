@@ -12,7 +12,11 @@ Cells are pooled by where they lie (`common.click_class`: corner, edge cell next
 a corner, other edge cell, interior; the rule is symmetric, so cells of one class can
 differ only through their distance from the border): each class's pooled pass rate
 with its Wilson interval, Pearson's chi-square test that its cells share one rate,
-and the test that the classes share one (statistic, df, p). The lowest and highest
+and the test that the classes share one (statistic, df, p), then the orbit test
+(`common.orbit_test`): cells that a reflection of the board maps onto each other
+must share one rate, so its null holds by symmetry and the test checks the
+simulation; each map's title gives it (a class test asks a question instead:
+whether depth from the border matters). The lowest and highest
 single cells are printed only with Bonferroni-adjusted intervals (confidence
 1 - 0.05 / cells), since they were picked from many; a colour scale spanning them
 mostly shows noise where a class is homogeneous.
@@ -38,6 +42,7 @@ from common import (
     describe_extremes,
     format_classes,
     format_proportion,
+    p_text,
     pass_rate_groups,
     pool_by_click_class,
     solver_pool,
@@ -128,13 +133,15 @@ def main(argv=None):
         pooled = classes[classes["board"] == str(board)].set_index("cell_class")
         grid = rows["pass_rate"].to_numpy().reshape(board.shape)
         half_width = ((rows["ci_high"] - rows["ci_low"]) / 2).max()
+        # the title's test is the orbit test, whose null holds by symmetry (see above)
+        orbits = pooled.loc["within symmetry orbits"]
         figure = plot_probability_map(
             grid, label=f"P({SOLVER} solver passes); 95% half-width <= {half_width:.3f}",
             title=f"Logic pass rate by first click, {board}, {RULE}\n"
                   f"n = {n_by_board[str(board)]:,} per cell, seed {args.seed}/"
-                  f"{BOARDS.index(board)}/(x + {board.width}y); interior pooled "
-                  f"{pooled.loc['interior', 'pass_rate']:.3f}, one rate? p = "
-                  f"{pooled.loc['interior', 'p_value']:.2f}")
+                  f"{BOARDS.index(board)}/(x + {board.width}y)\n"
+                  f"cells symmetry makes equal agree? chi-square {orbits.chi2:.1f} on "
+                  f"{orbits.df} df, {p_text(orbits.p_value, digits=2)}")
         png, _ = write_figure(figure, args.out / f"pass_rate_by_click_{board_slug(board)}.png",
                               metadata=metadata | {"board": str(board)})
         print(f"\n{board} ({png.name}):")

@@ -5,7 +5,9 @@ to whole mines), ``--n`` games per policy. Row i (board, density, policy in that
 order) draws from child i of the stream ``--seed/k`` (``common.py``).
 
 Writes ``<out>/win_rate_by_density.csv`` and ``<out>/win_rate_by_density.png``
-(Wilson bands per policy, one panel per board), each with its ``.json`` sidecar.
+(one panel per board; the shading around each policy's curve joins the 95% Wilson
+intervals of its points, one interval per point, not a band holding for the whole
+curve at once, and the figure says so), each with its ``.json`` sidecar.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from minestats.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.players import POLICIES, win_rate_sweep
 from minestats.plots import plot_proportion_bands
+from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = (0.08, 0.12, 0.156, 0.18, 0.206, 0.24)
@@ -51,7 +54,8 @@ def main(argv=None):
     figure = plot_proportion_bands(
         table, x="density", series="policy", y="win_rate",
         panel="size", title=f"Win rate by mine density, safe first click at the corner\n"
-                            f"n = {args.n:,} games per point, seed {args.seed}",
+                            f"n = {args.n:,} games per point, seed {args.seed}; shaded: "
+                            f"{DEFAULT_CONFIDENCE_LEVEL:.0%} Wilson interval of each point",
         xlabel="mine density", ylabel="P(win)")
     png, _ = write_figure(figure, args.out / "win_rate_by_density.png", metadata=metadata)
     print(f"Win rate by density (n = {args.n:,} per row, seed stream {args.seed}, row i = "

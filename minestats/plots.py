@@ -5,6 +5,10 @@ with visible edges, in the package's coordinates: ``x`` the column increasing to
 right, ``y`` the row increasing downwards, the origin ``(0, 0)`` top-left and the
 value of cell ``(x, y)`` read from ``grid[y, x]``.
 Small boards (both sides at most `ANNOTATE_LIMIT`) carry their value in each cell.
+A heat map's title (the figure's suptitle) sets its smallest width, however narrow
+the board. A z-map's
+colour scale reaches the largest ``|z|`` unless a narrower ``limit`` is asked for, and
+then the colour bar says that it is clipped and where the largest ``|z|`` lies.
 
 Tables (`plot_proportion_bands`, `plot_distributions`, `plot_fitted_curves`) are
 drawn from tidy DataFrames: one panel per value of a ``panel`` column, one style per
@@ -24,6 +28,8 @@ later looks the same.
 Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
 global state is touched and no backend needs choosing; save them with
 `minestats.io.results.write_figure` (PNG and its PDF twin) or ``Figure.savefig``.
+In a notebook, run ``%matplotlib inline`` first: without pyplot nothing switches
+the inline backend on, and ``display(figure)`` shows only ``<Figure size ...>``.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ __all__ = [
     "ANNOTATE_LIMIT",
     "SAFE_COLOURS",
     "STYLE",
+    "Z_LIMIT",
     "plot_distributions",
     "plot_fitted_curves",
     "plot_loss_analysis",
@@ -52,6 +59,8 @@ __all__ = [
 ]
 
 ANNOTATE_LIMIT = 16
+Z_LIMIT = 4.0
+"""The narrowest default colour scale of `plot_z_map`, -4 to +4: noise stays pale."""
 SAFE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 """Okabe and Ito's colour-blind-safe palette (blue, vermillion, green, purple, orange,
 sky blue, black; yellow left out: too light on white)."""
@@ -79,6 +88,7 @@ STYLE = {
 _NARROW = 0.01  # a band under 1% of the axis height is hidden by a 1.5-point line
 _CELL_INCHES = 0.42
 _HIDDEN_COLOUR = "0.85"
+_TITLE_MARGIN_INCHES = 0.1
 
 
 def _styled(plot):
@@ -118,6 +128,12 @@ def _hidden_cells(mask, grid, name: str) -> np.ndarray:
     return hidden
 
 
+def _widen_to_fit(figure, text) -> None:
+    """Widen ``figure`` so that ``text``, centred on it, fits with a margin each side."""
+    width = text.get_window_extent().width / figure.dpi + 2 * _TITLE_MARGIN_INCHES
+    figure.set_figwidth(max(figure.get_figwidth(), width))
+
+
 def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend):
     """Draw ``grid`` cell by cell; return the Figure and its board axes."""
     height, width = grid.shape
@@ -136,7 +152,7 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
     for axis, size in ((axes.xaxis, width), (axes.yaxis, height)):
         axis.set_major_locator(MaxNLocator(nbins=min(size, ANNOTATE_LIMIT), integer=True))
     axes.tick_params(length=2)
-    axes.set_title(title)
+    _widen_to_fit(figure, figure.suptitle(title))  # over the board and its colour bar
     colorbar = figure.colorbar(mesh, ax=axes, extend=extend, shrink=0.9)
     colorbar.set_label(label)
     hidden = np.ma.getmaskarray(grid)
@@ -231,9 +247,9 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
 
 
 @_styled
-def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
+def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=None, label=None,
                cmap="RdBu_r", annotate=None, mask=None) -> Figure:
-    """Heat map of z-scores (Monte Carlo vs exact), centred on 0, marking Holm rejections.
+    r"""Heat map of z-scores (Monte Carlo vs exact), centred on 0, marking Holm rejections.
 
     Parameters
     ----------
@@ -248,8 +264,12 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
     alpha : float, optional
         Family-wise level of ``reject``, for the legend; default 0.05.
     limit : float, optional
-        Colour scale runs symmetrically from ``-limit`` to ``+limit`` (default 4);
-        beyond it the colour saturates.
+        The colour scale runs symmetrically from ``-limit`` to ``+limit``. Default:
+        the largest finite ``|z|`` of the shown cells, but at least `Z_LIMIT`, so no
+        finite cell is clipped and a map of noise is not stretched to full colour.
+        Cells beyond a smaller ``limit`` (and infinite ones) take the end colours;
+        then the colour bar has arrows, and its label says where it is clipped and
+        gives the largest ``|z|``.
     label : str, optional
         Colour-bar label; default ``"z = (MC - exact) / SE"``.
     cmap : str or matplotlib.colors.Colormap, optional
@@ -276,20 +296,32 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=4.0, label=None,
     >>> figure = plot_z_map(z, title="demo", reject=z > 4)
     >>> axes = figure.axes[0]
     >>> norm = axes.collections[0].norm
-    >>> norm.vmin, norm.vmax
-    (-4.0, 4.0)
+    >>> norm.vmin, norm.vmax  # the largest |z| is 5
+    (-5.0, 5.0)
     >>> [patch.get_xy() for patch in axes.patches]  # the rejected cell (2, 0)
     [(1.5, -0.5)]
+
+    A narrower scale says that it clips:
+
+    >>> plot_z_map(z, title="demo", limit=2.0).axes[1].get_ylabel()
+    'z = (MC - exact) / SE\n(colours clipped at +/-2; largest |z| 5.0)'
     """
     z = _as_grid(z, "z")
     hidden = _hidden_cells(mask, z, "z")
-    if not limit > 0:
+    magnitude = np.abs(z[~hidden])
+    largest = float(magnitude.max())
+    if limit is None:
+        limit = max(Z_LIMIT, float(magnitude[np.isfinite(magnitude)].max(initial=0.0)))
+    elif not limit > 0:
         raise ValueError(f"limit ({limit}) must be positive")
     if label is None:
         label = "z = (MC - exact) / SE"
+    clipped = largest > limit
+    if clipped:
+        label = f"{label}\n(colours clipped at +/-{limit:g}; largest |z| {largest:.1f})"
     figure, axes = _heat_map(np.ma.masked_array(z, hidden), title=title, cmap=cmap,
                              norm=Normalize(-limit, limit), label=label, value_format=".1f",
-                             annotate=annotate, extend="both")
+                             annotate=annotate, extend="both" if clipped else "neither")
     if reject is not None:
         reject = np.asarray(reject, dtype=bool)
         if reject.shape != z.shape:

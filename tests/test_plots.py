@@ -13,6 +13,7 @@ from minestats.plots import (
     ANNOTATE_LIMIT,
     SAFE_COLOURS,
     STYLE,
+    Z_LIMIT,
     plot_distributions,
     plot_fitted_curves,
     plot_probability_map,
@@ -74,7 +75,7 @@ def test_annotation_only_on_small_boards():
 def test_probability_colour_bar_and_title():
     figure = plot_probability_map(GRID, title="9x9/10, uniform", label="P(open)")
     axes, colorbar_axes = figure.axes
-    assert axes.get_title() == "9x9/10, uniform"
+    assert figure.get_suptitle() == "9x9/10, uniform"
     assert colorbar_axes.get_ylabel() == "P(open)"
     norm = axes.collections[0].norm
     assert (norm.vmin, norm.vmax) == (0.0, 1.0)
@@ -96,6 +97,42 @@ def test_z_map_is_centred_and_marks_rejections():
     legend_text = figure.legends[0].get_texts()[0].get_text()
     assert "3 of 12 cells" in legend_text and "0.05" in legend_text
     assert _texts_by_cell(axes)[(3, 1)] == "-6.0"
+
+
+def _scale(figure):
+    """``(vmin, vmax, colour-bar extend, colour-bar label)`` of a heat map."""
+    mesh = _board_axes(figure).collections[0]
+    return mesh.norm.vmin, mesh.norm.vmax, mesh.colorbar.extend, figure.axes[1].get_ylabel()
+
+
+def test_z_map_scale_reaches_the_largest_z_and_says_when_it_clips():
+    noise = np.array([[0.5, -1.0], [2.0, -0.3]])
+    assert _scale(plot_z_map(noise, title="t")) == (-Z_LIMIT, Z_LIMIT, "neither",
+                                                    "z = (MC - exact) / SE")
+    strong = np.array([[0.5, -15.5], [2.0, 3.0]])
+    assert _scale(plot_z_map(strong, title="t"))[:3] == (-15.5, 15.5, "neither")
+    # the hidden cell's |z| of 40 sets nothing
+    masked = plot_z_map(np.array([[40.0, -6.0], [2.0, 3.0]]), title="t",
+                        mask=np.array([[True, False], [False, False]]))
+    assert _scale(masked)[:3] == (-6.0, 6.0, "neither")
+    low, high, extend, label = _scale(plot_z_map(strong, title="t", limit=4.0))
+    assert (low, high, extend) == (-4.0, 4.0, "both")
+    assert label.endswith("(colours clipped at +/-4; largest |z| 15.5)")
+    # an infinite z cannot be reached: the scale stops at the largest finite one
+    low, high, extend, label = _scale(plot_z_map(np.array([[np.inf, -6.0]]), title="t"))
+    assert (low, high, extend) == (-6.0, 6.0, "both") and "largest |z| inf" in label
+
+
+@pytest.mark.parametrize("plot", [plot_probability_map, plot_z_map])
+def test_a_heat_map_is_as_wide_as_its_title(plot):
+    short = plot(GRID, title="t")
+    title = "a title far wider than a board of four columns would make its figure"
+    wide = plot(GRID, title=f"line one\n{title}")
+    assert wide.get_figwidth() > short.get_figwidth()
+    wide.draw_without_rendering()
+    [box] = [text.get_window_extent() for text in wide.texts
+             if text.get_text() == wide.get_suptitle()]
+    assert 0 <= box.x0 and box.x1 <= wide.bbox.width
 
 
 def test_z_map_without_rejections_says_so():

@@ -174,6 +174,21 @@ def test_unserialisable_metadata_writes_neither_file(tmp_path):
     assert {path: path.read_bytes() for path in tmp_path.iterdir()} == files
 
 
+def test_an_encoded_result_and_its_twins_are_written_together_or_not_at_all(tmp_path):
+    page = store.write_with_sidecar(tmp_path / "p.html", b"<p>", metadata=_metadata(),
+                                    twins={tmp_path / "p.ipynb": b"{}"})
+    twin = json.loads((tmp_path / "p.ipynb.json").read_text())
+    assert twin["twin_of"] == "p.html" and "twin_of" not in json.loads(
+        (tmp_path / "p.html.json").read_text())
+    files = {path: path.read_bytes() for path in tmp_path.iterdir()}
+    with pytest.raises(ValueError, match="not JSON-serialisable"):
+        store.write_with_sidecar(page, b"<q>", metadata={"bad": object()},
+                                 twins={tmp_path / "p.ipynb": b"[]"})
+    with pytest.raises(ValueError, match="same path"):
+        store.write_with_sidecar(page, b"<q>", metadata=_metadata(), twins={page: b"<r>"})
+    assert {path: path.read_bytes() for path in tmp_path.iterdir()} == files
+
+
 @pytest.mark.parametrize(("writer", "name"), [("write_csv", "t.png"), ("write_figure", "t.csv"),
                                                    ("write_figure", "t.pdf")])
 def test_wrong_suffix_is_rejected(tmp_path, writer, name):
@@ -318,13 +333,14 @@ RESULTS = Path(__file__).resolve().parents[1] / "results"
 @pytest.mark.skipif(not RESULTS.is_dir(), reason="no results/ folder in this checkout")
 def test_committed_results_have_every_twin_and_are_indexed():
     """Every PNG has its PDF, every summary table its .tex and .md, the index lists all,
-    and every notebook has its rendered page."""
+    and every notebook has its rendered page and its executed twin."""
     from minestats.io.index import SUMMARY_TABLES, check_results
 
     # a summary table that is absent fails here too: "NAME is missing"
     assert check_results(RESULTS, summary_tables=SUMMARY_TABLES) == []
     notebooks = sorted(path.stem for path in (RESULTS.parent / "notebooks").glob("*.ipynb"))
     assert sorted(path.stem for path in (RESULTS / "notebooks").glob("*.html")) == notebooks
+    assert sorted(path.stem for path in (RESULTS / "notebooks").glob("*.ipynb")) == notebooks
 
 
 def test_summary_columns_choose_what_the_twins_print(tmp_path):

@@ -2,9 +2,18 @@
 
 `render_notebook` executes a notebook in its own folder, as a reader who opened it
 there would (nbclient, the ``python3`` kernel), and writes it with every output as one
-standalone HTML page (nbconvert's HTML exporter), atomically, with a JSON sidecar
-that records how it was made. `render_notebooks` renders every notebook of a folder;
-``minestats reproduce`` calls it last, writing ``results/notebooks/NAME.html``.
+standalone HTML page (nbconvert's HTML exporter), figures as embedded PNG images,
+atomically, with a JSON sidecar that records how it was made. Beside the page goes
+its twin, the executed notebook ``NAME.ipynb`` with every output stored, for tools
+that show a notebook from its stored outputs without running it (myst-nb on the
+documentation site); the notebooks of ``notebooks/`` themselves are kept without
+outputs. `render_notebooks` renders every notebook of a folder; ``minestats
+reproduce`` calls it last, writing ``results/notebooks/NAME.html`` and ``NAME.ipynb``.
+
+A notebook shows a `matplotlib.figure.Figure` as an image only once the inline
+backend is on: `minestats.plots` builds its figures without pyplot, so nothing
+loads the backend by itself, and a notebook that draws starts with
+``%matplotlib inline``; without it the page shows ``<Figure size ...>`` instead.
 
 A notebook reads its data from where it stands, not from the folder it is rendered
 into: the notebooks of ``notebooks/`` open ``../results/...``, the committed results
@@ -22,7 +31,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from minestats.io.results import collect_metadata, write_with_sidecar
+from minestats.io.results import _check_suffix, collect_metadata, write_with_sidecar
 
 __all__ = ["NOTEBOOK_COMMAND", "render_notebook", "render_notebooks"]
 
@@ -42,15 +51,17 @@ def _notebook_tools():
 
 
 def render_notebook(source, target, *, timeout=600) -> Path:
-    """Run the notebook ``source`` top to bottom and write it as HTML to ``target``.
+    """Run the notebook ``source`` top to bottom; write it as HTML and as executed notebook.
 
     Parameters
     ----------
     source : str or path-like
         A ``.ipynb`` file; it runs with its own folder as the working directory.
     target : str or path-like
-        The HTML page to write; its sidecar is ``target.json``. Missing folders are
-        created; nothing is written if a cell fails.
+        The HTML page to write, ending in ``.html``; its sidecar is ``target.json``.
+        Its twin, the executed notebook with its outputs, is ``target`` with the
+        suffix ``.ipynb``, with a sidecar that names the page in ``twin_of``.
+        Missing folders are created; nothing is written if a cell fails.
     timeout : float, optional
         Seconds one cell may run, default 600.
 
@@ -62,7 +73,8 @@ def render_notebook(source, target, *, timeout=600) -> Path:
     Raises
     ------
     ValueError
-        If the notebook cannot be read, a cell raises (the message names the cell and
+        If ``target`` does not end in ``.html`` or its twin would replace ``source``,
+        the notebook cannot be read, a cell raises (the message names the cell and
         the error) or the tools are missing.
 
     Examples
@@ -72,18 +84,26 @@ def render_notebook(source, target, *, timeout=600) -> Path:
     >>> folder = Path(tempfile.mkdtemp())
     >>> notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("6 * 7")])
     >>> nbformat.write(notebook, folder / "answer.ipynb")
-    >>> page = render_notebook(folder / "answer.ipynb", folder / "answer.html")
-    >>> "42" in page.read_text(), json.loads((folder / "answer.html.json").read_text())["notebook"]
+    >>> page = render_notebook(folder / "answer.ipynb", folder / "html" / "answer.html")
+    >>> "42" in page.read_text(), json.loads(Path(f"{page}.json").read_text())["notebook"]
     (True, 'answer.ipynb')
+    >>> executed = nbformat.read(folder / "html" / "answer.ipynb", as_version=4)
+    >>> executed.cells[0].outputs[0]["data"]["text/plain"]
+    '42'
     """
     nbclient, nbconvert, nbformat = _notebook_tools()
-    source, target = Path(source), Path(target)
+    source, target = Path(source), _check_suffix(target, ".html")
+    executed_path = target.with_suffix(".ipynb")
+    if executed_path.resolve() == source.resolve():
+        raise ValueError(f"rendering {source} to {target} would replace the notebook with "
+                         "its executed twin; render it into another folder")
     start = time.perf_counter()
     try:
         notebook = nbformat.read(source, as_version=4)
     except (OSError, ValueError) as error:
         raise ValueError(f"cannot read notebook {source}: {error}") from None
     client = nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                     record_timing=False,  # no clock times in the twin
                                      resources={"metadata": {"path": str(source.parent)}})
     try:
         client.execute()
@@ -97,7 +117,9 @@ def render_notebook(source, target, *, timeout=600) -> Path:
         seed="set in the notebook's cells", n="set in the notebook's cells", chunk_size=None,
         wall_time_s=time.perf_counter() - start, command=NOTEBOOK_COMMAND,
         extra={"notebook": _display_path(source)})
-    return write_with_sidecar(target, html.encode("utf-8"), metadata=metadata)
+    return write_with_sidecar(
+        target, html.encode("utf-8"), metadata=metadata,
+        twins={executed_path: nbformat.writes(notebook).encode("utf-8")})
 
 
 def _display_path(source: Path) -> str:
@@ -107,7 +129,7 @@ def _display_path(source: Path) -> str:
 
 
 def render_notebooks(folder, out, *, timeout=600, progress=None) -> list[Path]:
-    """Render every ``*.ipynb`` of ``folder`` as ``out/NAME.html`` (`render_notebook`).
+    """Render every ``*.ipynb`` of ``folder`` as ``out/NAME.html`` and ``NAME.ipynb``.
 
     Parameters
     ----------

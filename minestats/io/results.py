@@ -397,22 +397,52 @@ def _with_sidecars(files: dict[Path, bytes], metadata) -> dict[Path, bytes]:
     return everything
 
 
-def write_with_sidecar(path, data: bytes, *, metadata) -> Path:
-    """Write ``data`` to ``path`` with its metadata sidecar, both or neither, atomically.
+def write_with_sidecar(path, data: bytes, *, metadata, twins=None) -> Path:
+    """Write ``data`` to ``path`` with its metadata sidecar, all or nothing, atomically.
 
     For a result that is already encoded, such as a rendered page.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Target; missing folders are created.
+    data : bytes
+    metadata : mapping
+        The sidecar content, normally from `collect_metadata`; ``file`` (the
+        result's name) is added.
+    twins : mapping of path-like to bytes, optional
+        The same result in other formats, written in the same call, each with a
+        sidecar that names ``path`` in ``twin_of`` (a rendered notebook's executed
+        ``.ipynb``, for instance).
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    ValueError
+        If a twin has the path of the result, or the metadata is not JSON: nothing
+        is written then.
 
     Examples
     --------
     >>> import tempfile
     >>> meta = collect_metadata(seed=None, n=None, chunk_size=None, wall_time_s=0.0)
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     page = write_with_sidecar(Path(folder) / "p.html", b"<p>hi</p>", metadata=meta)
+    ...     page = write_with_sidecar(Path(folder) / "p.html", b"<p>hi</p>", metadata=meta,
+    ...                               twins={Path(folder) / "p.txt": b"hi"})
     ...     page.read_bytes(), json.loads(sidecar_path(page).read_text())["file"]
+    ...     json.loads((Path(folder) / "p.txt.json").read_text())["twin_of"]
     (b'<p>hi</p>', 'p.html')
+    'p.html'
     """
     path = Path(path)
-    _write_all(_with_sidecars({path: bytes(data)}, metadata))
+    twins = {Path(twin): bytes(content) for twin, content in (twins or {}).items()}
+    if path in twins:
+        raise ValueError(f"a twin of {os.fspath(path)!r} cannot be written to the same path")
+    _write_all(_with_sidecars({path: bytes(data), **twins}, metadata))
     return path
 
 
