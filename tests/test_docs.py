@@ -7,6 +7,7 @@ pages it wrote.
 """
 
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,19 @@ def test_every_results_page_is_written_by_hand_and_includes_its_files():
         page = DOCS / "results" / f"{name}.md"
         assert page.is_file(), f"docs/results/{name}.md is missing"
         assert f"{{include}} _files/{name}.md" in page.read_text(), name
+
+
+def test_every_rendered_notebook_is_a_page_with_its_figures(site):
+    _, html, _ = site
+    executed = sorted((ROOT / "results" / "notebooks").glob("*.ipynb"))
+    assert executed, "no executed notebooks in results/notebooks"
+    drawn = 0
+    for notebook in executed:
+        outputs = [output for cell in json.loads(notebook.read_text())["cells"]
+                   for output in cell.get("outputs", [])]
+        figures = sum("image/png" in output.get("data", {}) for output in outputs)
+        page = html / "results" / "_notebooks" / f"{notebook.stem}.html"
+        assert page.is_file(), notebook.name
+        assert page.read_text().count("<img") == figures, notebook.name
+        drawn += figures
+    assert drawn >= 7
