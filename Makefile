@@ -36,5 +36,6 @@ lint: $(STAMP)
 # numba's on-disk cache does not notice a change in a function compiled into another
 # module's kernel; clean it whenever a kernel behaves as if its code had not changed.
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache docs/_build docs/api docs/results/_files
+	rm -rf $(VENV) .pytest_cache .ruff_cache docs/_build docs/api docs/results/_files \
+		docs/results/_notebooks
 	find . -name "*.nbi" -o -name "*.nbc" | xargs rm -f
