@@ -31,6 +31,7 @@ from minestats.board import Board, resolve_board
 from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
 from minestats.players.player import Strategy, play_games
 from minestats.players.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
+from minestats.players.winrate import chunk_games
 from minestats.result import Result
 from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
@@ -382,11 +383,8 @@ def _solvers_chunk(config, size, seed_sequence):
 
 def _policies_chunk(config, size, seed_sequence):
     board, rule, click, contenders = config
-    # The layouts and per-game tie-break seeds of `win_rate`'s chunk with the same seed,
-    # spawned once and handed to every policy.
-    layouts_seed, games_seed = seed_sequence.spawn(2)
-    layouts = sample_mines(board, size, rule=rule, click=click, seed=layouts_seed)
-    game_seeds = games_seed.spawn(size)
+    # The games of `win_rate`'s chunk with the same seed, handed to every policy.
+    layouts, game_seeds = chunk_games(board, size, seed_sequence, rule=rule, click=click)
     outcomes = np.zeros((len(contenders), size), dtype=bool)
     capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
     clicks = np.full(size, board.index(click))
@@ -403,12 +401,12 @@ def _policies_chunk(config, size, seed_sequence):
 
 def _clicks_chunk(config, size, seed_sequence):
     board, arms, policy = config
-    # The layouts and tie-break seeds of `win_rate`'s chunk with the same seed: drawn by
-    # `uniform`, they are `win_rate`'s `winxp` layouts before the relocation. A third
-    # child seeds the moves of `safe-click` and `safe-opening`, the same for every arm.
-    layouts_seed, games_seed, moves_seed = seed_sequence.spawn(3)
-    uniform = sample_mines(board, size, rule="uniform", click=(0, 0), seed=layouts_seed)
-    game_seeds = games_seed.spawn(size)
+    # The games of `win_rate`'s chunk with the same seed: drawn by `uniform`, they are
+    # `win_rate`'s `winxp` layouts before the relocation. The seed's third child seeds
+    # the moves of `safe-click` and `safe-opening`, the same for every arm.
+    uniform, game_seeds = chunk_games(board, size, seed_sequence, rule="uniform",
+                                      click=(0, 0))
+    [moves_seed] = seed_sequence.spawn(1)
     outcomes = np.zeros((len(arms), size), dtype=bool)
     capped, lost, seconds = (np.zeros(len(arms)) for _ in range(3))
     for index, (rule, click) in enumerate(arms):

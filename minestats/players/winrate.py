@@ -25,6 +25,7 @@ from minestats.stats import ProportionResult
 from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_count, check_n, check_policy
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "LOSS_GUESS_EDGES", "LOSS_PROBABILITY_EDGES", "WinRate",
+           "chunk_games",
            "win_rate", "win_rate_sweep"]
 
 DEFAULT_CHUNK_SIZE = 200
@@ -150,14 +151,48 @@ class WinRate(ProportionResult):
         }
 
 
+def chunk_games(board: Board, size: int, seed_sequence, *, rule: str, click):
+    """Draw one chunk's layouts and per-game tie-break seeds from its seed.
+
+    `win_rate`, `minestats.compare` (policies) and `minestats.paired.compare_clicks`
+    all draw their chunks here, so a chunk with the same seed is the same games in
+    each, which is what pairs them. The seed's first child draws the layouts, its
+    second the games' seeds; a caller that needs more spawns after this call.
+
+    Parameters
+    ----------
+    board : Board
+    size : int
+        Games in the chunk.
+    seed_sequence : numpy.random.SeedSequence
+        The chunk's seed (`minestats.runs.chunks.chunk_seeds`).
+    rule : str
+    click : tuple of int
+
+    Returns
+    -------
+    layouts : numpy.ndarray of bool, shape (size, height, width)
+    seeds : list of numpy.random.SeedSequence
+        One per game.
+
+    Examples
+    --------
+    >>> layouts, seeds = chunk_games(Board(5, 5, 3), 4, np.random.SeedSequence(1),
+    ...                              rule="safe-click", click=(0, 0))
+    >>> layouts.shape, len(seeds), bool(layouts[:, 0, 0].any())
+    ((4, 5, 5), 4, False)
+    """
+    layouts_seed, games_seed = seed_sequence.spawn(2)
+    return (sample_mines(board, size, rule=rule, click=click, seed=layouts_seed),
+            games_seed.spawn(size))
+
+
 def _win_rate_chunk(config, size, seed_sequence):
     board, rule, click, policy, strategy = config
     start = time.process_time()
-    layouts_seed, games_seed = seed_sequence.spawn(2)
-    layouts = sample_mines(board, size, rule=rule, click=click,
-                           seed=layouts_seed)
+    layouts, seeds = chunk_games(board, size, seed_sequence, rule=rule, click=click)
     games = play_games(layouts, np.full(size, board.index(click)), policy=policy,
-                       seeds=games_seed.spawn(size), strategy=strategy, rule=rule)
+                       seeds=seeds, strategy=strategy, rule=rule)
     first = ~games.won & (games.guesses == 0)
     lost = np.flatnonzero(~games.won & (games.guesses > 0))
     last = games.guesses[lost] - 1
