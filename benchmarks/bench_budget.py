@@ -21,8 +21,8 @@ import time
 
 import numpy as np
 
+from minestats.foundations.validation import DEFAULT_EXACT_CONFIGURATIONS
 from minestats.inference import counts_from_mines, random_counts, reconstruct
-from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS
 
 SHAPES = ((8, 8), (16, 16), (30, 30), (32, 32), (200, 5))
 DENSITIES = (0.1, 0.2, 0.3, 0.5, 0.7)

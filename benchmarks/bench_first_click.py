@@ -29,8 +29,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
-from minestats.montecarlo import simulate_opening
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED_SCRIPT = ROOT.parent / "shared" / "baselines" / "first_click.py"
@@ -113,7 +113,7 @@ def map_throughput(n_ours, n_plain):
 
 MEMORY_SCRIPT = """
 import resource, sys
-from minestats.montecarlo import simulate_opening
+from minestats.drivers.opening_simulation import simulate_opening
 simulate_opening("expert", rule="winxp", n=int(sys.argv[1]), click="centre", seed=0,
                  chunk_size=10_000, workers=1)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

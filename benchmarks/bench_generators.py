@@ -22,16 +22,16 @@ import time
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.generators import (
+from minestats.drivers.no_guess import (
     DEFAULT_MAX_TRIES,
     DEFAULT_TIMEOUT,
     METHODS,
     generate_no_guess,
     generate_no_guess_batch,
 )
+from minestats.foundations.board import Board
+from minestats.foundations.seeds import seed_label
 from minestats.runs.sweeps import grid_seeds
-from minestats.seeds import seed_label
 
 CLICK = "centre"
 

@@ -32,9 +32,9 @@ import numpy as np
 
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import position_probabilities
+from minestats.mechanics.sampling import sample_mines
 from minestats.players import POLICIES
 from minestats.players.player import FAST_BUDGET, Strategy, play_games
-from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from minestats.passrate import pass_rate_sweep
+from minestats.drivers.pass_rates import pass_rate_sweep
 
 GRID = [{"board": "expert", "solver": "logic"}, {"board": "intermediate", "solver": "logic"}]
 SEED = 20261129

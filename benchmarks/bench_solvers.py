@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from reference import plain_single_point, random_layouts  # noqa: E402
 
-from minestats.passrate import pass_rate  # noqa: E402
+from minestats.drivers.pass_rates import pass_rate  # noqa: E402
 from minestats.solvers import solve_batch  # noqa: E402
 
 LEVELS = {"Beginner 9x9/10": (9, 9, 10), "Intermediate 16x16/40": (16, 16, 40),

@@ -46,10 +46,11 @@ import numpy as np
 import pandas as pd
 from common import base_parser, p_text, row_seeds
 
-from minestats import plots
-from minestats.board import Board
+from minestats.drivers.comparisons import compare
+from minestats.figures import plots
+from minestats.foundations.board import Board
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.paired import compare
 from minestats.players import POLICIES, win_rate
 from minestats.runs.store import ChunkStore
 from minestats.stats import (
@@ -59,7 +60,6 @@ from minestats.stats import (
     two_sided_p_values,
     wilson_interval,
 )
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))
 TU = ("Tu, Li, Chen, Zu and Gu, 'Exploring efficient strategies for Minesweeper', "

@@ -6,8 +6,8 @@ generator tests (it must finish every board a generator returns for `logic`).
 
 import numpy as np
 
-from minestats.game import neighbour_counts, reveal
 from minestats.inference import board_consistency
+from minestats.mechanics.game import neighbour_counts, reveal
 
 
 def solve_with_forced_cells(layout, click, *, use_mine_count):

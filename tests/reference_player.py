@@ -20,16 +20,16 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import gammaln
 
-from minestats.frontier import enumerate_groups, frontier_groups
+from minestats.foundations.seeds import as_seed_sequence, seed_label
+from minestats.foundations.validation import SearchBudgetExceeded, check_policy
+from minestats.frontier.engine import enumerate_groups, frontier_groups
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import Position
 from minestats.players.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameMove
 from minestats.players.optimal import LayoutSolver
 from minestats.players.player import GameResult, Move
-from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
-from minestats.validation import SearchBudgetExceeded, check_policy
 
 LISTING_BUDGET = 50_000
 

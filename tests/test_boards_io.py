@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
-from minestats.sampling import sample_mines
+from minestats.mechanics.sampling import sample_mines
 
 
 @pytest.mark.parametrize("board", ["30x16/99", "1x1/0", "1x7/3", "255x2/100"])

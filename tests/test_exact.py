@@ -4,9 +4,13 @@ import numpy as np
 import pytest
 from rules_reference import opening_probability_by_enumeration
 
-from minestats.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE, Board
-from minestats.exact import opening_probability, opening_probability_map, winxp_offset
-from minestats.rules import RULES, max_mines
+from minestats.foundations.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE, Board
+from minestats.mechanics.opening_probabilities import (
+    opening_probability,
+    opening_probability_map,
+    winxp_offset,
+)
+from minestats.mechanics.rules import RULES, max_mines
 
 TINY_SHAPES = [(1, 1), (1, 2), (2, 1), (1, 5), (5, 1), (2, 2), (3, 2), (2, 3), (3, 3), (4, 3),
                (3, 4), (2, 5)]

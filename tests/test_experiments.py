@@ -12,8 +12,8 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from minestats.board import Board
 from minestats.cli.experiments import EXPERIMENT_STREAMS, REPRODUCE
+from minestats.foundations.board import Board
 from minestats.runs.chunks import chunk_seeds
 from minestats.stats import format_p_value, ratio_interval
 
@@ -340,7 +340,7 @@ def common():
 def test_click_classes_and_pooling_by_hand(common):
     from scipy.stats import chi2_contingency
 
-    from minestats.board import Board
+    from minestats.foundations.board import Board
 
     board = Board(5, 4, 3)
     names = [[common.click_class(board, x, y) for x in range(5)] for y in range(4)]

@@ -9,10 +9,10 @@ import pytest
 from forced_play import solve_with_forced_cells
 from scipy.stats import binomtest, chisquare
 
-from minestats.board import Board
-from minestats.generators import generate_no_guess, generate_no_guess_batch
-from minestats.rules import placement_cells
-from minestats.seeds import resolve_seed
+from minestats.drivers.no_guess import generate_no_guess, generate_no_guess_batch
+from minestats.foundations.board import Board
+from minestats.foundations.seeds import resolve_seed
+from minestats.mechanics.rules import placement_cells
 from minestats.solvers import solve
 from minestats.stats import holm_reject
 

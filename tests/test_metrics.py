@@ -3,10 +3,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from minestats.board import BEGINNER, Board
-from minestats.game import bbbv
-from minestats.metrics import bbbv_histogram
-from minestats.sampling import sample_mines
+from minestats.drivers.bbbv_histograms import bbbv_histogram
+from minestats.foundations.board import BEGINNER, Board
+from minestats.mechanics.game import bbbv
+from minestats.mechanics.sampling import sample_mines
 from minestats.stats import wilson_interval
 
 

@@ -5,10 +5,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from minestats.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE, Board
-from minestats.exact import opening_probability_map
-from minestats.montecarlo import simulate_opening
-from minestats.rules import RULES
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.foundations.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE, Board
+from minestats.mechanics.opening_probabilities import opening_probability_map
+from minestats.mechanics.rules import RULES
 from minestats.stats import holm_reject, two_sided_p_values, z_scores
 
 PRESETS = [CLASSIC_BEGINNER, BEGINNER, INTERMEDIATE, EXPERT]
@@ -90,7 +90,7 @@ def test_result_carries_its_inputs_and_intervals():
 
 PEAK_MEMORY_SCRIPT = """
 import resource, sys
-from minestats.montecarlo import simulate_opening
+from minestats.drivers.opening_simulation import simulate_opening
 n = int(sys.argv[1])
 simulate_opening("expert", rule="winxp", n=n, click="centre", seed=0, chunk_size=10_000,
                  workers=1)

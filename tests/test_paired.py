@@ -9,12 +9,12 @@ import pytest
 from statsmodels.stats.contingency_tables import mcnemar
 
 from minestats import compare
-from minestats.board import Board
-from minestats.paired import _solve_all, compare_clicks
-from minestats.passrate import pass_rate
+from minestats.drivers.comparisons import _solve_all, compare_clicks
+from minestats.drivers.pass_rates import pass_rate
+from minestats.foundations.board import Board
+from minestats.mechanics.sampling import relocate_mines, sample_mines
 from minestats.players import play, win_rate
 from minestats.runs.store import ChunkStore
-from minestats.sampling import relocate_mines, sample_mines
 from minestats.solvers import SolverOptions, solve
 from minestats.stats import difference_interval, paired_difference_interval
 from tests.rules_reference import layouts as rule_layouts

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from minestats.board import BEGINNER, Board
-from minestats.passrate import pass_rate, pass_rate_sweep
-from minestats.sampling import sample_mines
+from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
+from minestats.foundations.board import BEGINNER, Board
+from minestats.mechanics.sampling import sample_mines
 from minestats.solvers import solve
 
 # The published single-point figures: 2,000 boards each, centre click, safe-opening.

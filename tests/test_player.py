@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from minestats.board import Board
+from minestats.foundations.board import Board
+from minestats.mechanics.sampling import sample_mines
 from minestats.players import POLICIES, Strategy, play, win_rate
-from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame
 from tests import reference_player

@@ -8,8 +8,8 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 
-from minestats.game import neighbour_counts
 from minestats.inference import board_consistency, mine_probabilities
+from minestats.mechanics.game import neighbour_counts
 
 
 def brute_force(numbers, unknown, flags, mines, weigh=None):
@@ -119,9 +119,9 @@ def test_bad_input_is_a_one_line_value_error(kwargs, message):
 
 def test_the_fast_float_path_agrees_with_the_exact_engine():
     # Positions that arise in play: a game after its first click and some safe opens.
-    from minestats.game import Game
     from minestats.inference.probabilities import position_probabilities
-    from minestats.sampling import sample_mines
+    from minestats.mechanics.game import Game
+    from minestats.mechanics.sampling import sample_mines
 
     rng = np.random.default_rng(5)
     compared = 0
@@ -149,8 +149,8 @@ def test_the_fast_float_path_agrees_with_the_exact_engine():
 
 
 def test_the_fast_path_gives_up_past_its_budget_and_reports_no_fit():
-    from minestats.game import neighbour_table
     from minestats.inference.probabilities import position_probabilities
+    from minestats.mechanics.game import neighbour_table
 
     revealed = np.zeros(16, dtype=bool)
     revealed[[0, 3]] = True
@@ -167,8 +167,8 @@ def test_the_fast_path_gives_up_past_its_budget_and_reports_no_fit():
 def test_the_fast_path_agrees_on_positions_no_game_reaches():
     # Revealed zeros with hidden neighbours (a player imagining a cell open) and
     # numbers revealed anywhere: the fast path must count them like the exact engine.
-    from minestats.game import neighbour_table
     from minestats.inference.probabilities import position_probabilities
+    from minestats.mechanics.game import neighbour_table
 
     rng = np.random.default_rng(23)
     compared = 0
@@ -193,8 +193,8 @@ def test_the_fast_path_agrees_on_positions_no_game_reaches():
 def test_the_fast_path_weighs_a_run_off_the_frontier_like_brute_force():
     # `analyse`'s run (Windows XP's stretch of its order between frontier cells): each
     # layout counts 1 + the cells of the run it mines before its first safe one.
-    from minestats.frontier import NO_FIT, analyse
-    from minestats.game import neighbour_table
+    from minestats.frontier.engine import NO_FIT, analyse
+    from minestats.mechanics.game import neighbour_table
 
     rng = np.random.default_rng(29)
     compared = unflagged = 0
@@ -235,14 +235,14 @@ def test_flagging_frontier_cells_on_a_built_frontier_equals_brute_force():
     # `flag_frontier_cell` then `analyse_frontier` (the Windows XP mixture's later
     # stretches), against every layout with those cells flagged: groups emptied, and
     # numbers closed by the flags, which must then need no more mines.
-    from minestats.frontier import (
+    from minestats.frontier.engine import (
         FITS,
         analyse_frontier,
         closed_number_disagrees,
         flag_frontier_cell,
         frontier_groups,
     )
-    from minestats.game import neighbour_table
+    from minestats.mechanics.game import neighbour_table
 
     rng = np.random.default_rng(31)
     compared = no_fit = emptied = 0

@@ -3,9 +3,9 @@ import pytest
 from rules_reference import layout_distribution, neighbourhood, xp_relocate
 from scipy import stats
 
-from minestats.board import EXPERT, Board
-from minestats.rules import RULES
-from minestats.sampling import (
+from minestats.foundations.board import EXPERT, Board
+from minestats.mechanics.rules import RULES
+from minestats.mechanics.sampling import (
     count_openings,
     count_openings_all_clicks,
     relocate_mines,

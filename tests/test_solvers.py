@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import plain_single_point, random_layouts
 
-from minestats.board import Board
+from minestats.foundations.board import Board
 from minestats.solvers import SOLVERS, solve, solve_batch
 from minestats.solvers.single_point import propagate
 from minestats.solvers.state import CheckedGame

@@ -3,11 +3,11 @@ import itertools
 import numpy as np
 import pytest
 
-from minestats.game import neighbour_table
+from minestats.foundations.validation import SearchBudgetExceeded
 from minestats.inference import counts_from_mines, random_counts, reconstruct
 from minestats.inference.engine import solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
-from minestats.validation import SearchBudgetExceeded
+from minestats.mechanics.game import neighbour_table
 
 
 def crafted(height, width, seed):

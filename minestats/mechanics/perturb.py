@@ -6,7 +6,7 @@ unknown neighbours) whose unknown neighbours are cheapest to clear (move their m
 away) or fill (bring mines in); the mines that move go to, or come from, cells
 elsewhere, preferring unknown cells far from every number, then unknown cells near
 one, then decided cells. With no stuck number, it clears a flagged mine that walls
-off unknown cells no number touches. The generator (`minestats.generators`) then
+off unknown cells no number touches. The generator (`minestats.drivers.no_guess`) then
 re-solves from scratch, because a move can invalidate earlier deductions.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minestats.game import neighbour_counts
+from minestats.mechanics.game import neighbour_counts
 
 __all__ = ["perturb_once"]
 

@@ -47,9 +47,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.result import Result
+from minestats.foundations.result import Result
+from minestats.foundations.validation import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_confidence_level,
+)
 from minestats.stats import ConfidenceInterval
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
 
 __all__ = ["MAX_DEGREE", "MODELS", "CandidateFit", "CurveBand", "PassRateCurve",
            "fit_pass_rate_curve"]

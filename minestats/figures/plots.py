@@ -173,7 +173,7 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
 def plot_probability_map(grid, *, title, label="P(first click opens)", limits=None,
                          cmap="viridis", value_format=".2f", annotate=None,
                          mask=None) -> Figure:
-    """Heat map of a probability per cell, such as `~minestats.exact.opening_probability_map`.
+    """Heat map of a probability per cell, such as `~minestats.opening_probability_map`.
 
     Parameters
     ----------
@@ -209,8 +209,8 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
 
     Examples
     --------
-    >>> from minestats.board import BEGINNER
-    >>> from minestats.exact import opening_probability_map
+    >>> from minestats.foundations.board import BEGINNER
+    >>> from minestats.mechanics.opening_probabilities import opening_probability_map
     >>> grid = opening_probability_map(BEGINNER, rule="uniform")
     >>> figure = plot_probability_map(grid, title="9x9/10, uniform")
     >>> axes = figure.axes[0]

@@ -5,8 +5,8 @@ message wherever it is passed: ``n`` and other counts, the first-click rule's na
 the policy, the solver options and the confidence level. Each check returns the
 value in its canonical form (an int, a string...) or raises ValueError naming the
 argument. The board and the click are read where they are defined
-(`minestats.board.resolve_board`, `minestats.rules.check_click`), so this module,
-at the foundation, imports nothing of the package.
+(`minestats.foundations.board.resolve_board`, `minestats.mechanics.rules.check_click`),
+so this module imports nothing of the package.
 
 It imports nothing heavy at load time either (no numpy, no numba), so the command
 line can build its help from the names below without starting the library.
@@ -68,7 +68,7 @@ class SearchBudgetExceeded(RuntimeError):
 
 
 RULES = ("uniform", "safe-click", "safe-opening", "winxp")
-"""The first-click rules (`minestats.rules`)."""
+"""The first-click rules (`minestats.mechanics.rules`)."""
 
 SOLVERS = ("single-point", "subset", "logic", "exhaustive")
 """The solvers, weakest first (`minestats.solvers`)."""
@@ -82,7 +82,7 @@ PRESET_SIZES = {
     "expert": (30, 16, 99),
     "classic-beginner": (8, 8, 10),
 }
-"""Width, height and mines of each preset board (`minestats.board.PRESETS`)."""
+"""Width, height and mines of each preset board (`minestats.foundations.board.PRESETS`)."""
 
 DEFAULT_MAX_CONFIGURATIONS = 200_000
 """The default cap on configurations enumerated by ``logic`` at one stall."""
@@ -298,7 +298,7 @@ def check_map_size(board) -> None:
 
     Examples
     --------
-    >>> from minestats.board import Board
+    >>> from minestats.foundations.board import Board
     >>> check_map_size(Board(30, 16, 99))
     >>> check_map_size(Board(2000, 1000, 1))  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -1,7 +1,7 @@
 """Distributions of board metrics over random boards: 3BV histograms with their summaries.
 
-Boards are drawn whole by a first-click rule (`minestats.sampling.sample_mines`),
-their 3BV computed in batches (`minestats.game.bbbv`) and counted into a histogram
+Boards are drawn whole by a first-click rule (`minestats.mechanics.sampling.sample_mines`),
+their 3BV computed in batches (`minestats.mechanics.game.bbbv`) and counted into a histogram
 of fixed length in seeded chunks (`minestats.runs.sweeps.run_jobs`), so the histogram
 depends only on its seed, ``n`` and chunk size, never on the number of workers.
 
@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
-from minestats.game import bbbv
-from minestats.result import Result
-from minestats.rules import check_click
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.result import Result
+from minestats.foundations.seeds import resolve_seed
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
+from minestats.mechanics.game import bbbv
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import check_sample_size, sample_mines
 from minestats.runs.sweeps import run_jobs
-from minestats.sampling import check_sample_size, sample_mines
-from minestats.seeds import resolve_seed
 from minestats.stats import ProportionResult
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_QUANTILES", "BBBVHistogram", "BBBVShare",
            "bbbv_histogram"]
@@ -201,7 +201,7 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
         ``"corner"``. 3BV itself does not depend on the click, only the layouts do.
     n, seed, chunk_size
         Boards to draw, their seed and boards per chunk, as in
-        `minestats.passrate.pass_rate`: the histogram depends on these three only.
+        `minestats.drivers.pass_rates.pass_rate`: the histogram depends on these three only.
     workers : int, executor or map-like callable, optional
         ``-1`` all cores (default), ``1`` this process, or a pool or Dask client;
         see `minestats.runs.chunks.map_chunks`.

@@ -2,7 +2,7 @@
 
 Every sampler draws complete layouts, never only the cells near the click. The
 compiled kernels share one drawing step: a partial Fisher-Yates shuffle over the
-cells a rule may mine (`minestats.rules.placement_cells`), followed for ``winxp``
+cells a rule may mine (`minestats.mechanics.rules.placement_cells`), followed for ``winxp``
 by the relocation of a mine under the click. Uniform integers are made exactly
 (by rejection) from the 53 random bits of ``Generator.random``, so every layout
 is equally likely, not merely nearly so.
@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from minestats.board import Board, resolve_board
-from minestats.rules import check_rule, placement_cells
-from minestats.seeds import as_generator
-from minestats.validation import check_count
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.seeds import as_generator
+from minestats.foundations.validation import check_count
+from minestats.mechanics.rules import check_rule, placement_cells
 
 __all__ = [
     "MAX_SAMPLE_CELLS",
@@ -43,7 +43,7 @@ def check_sample_size(board: Board, n: int, chunk_size: int | None = None) -> No
 
     Examples
     --------
-    >>> from minestats.board import Board
+    >>> from minestats.foundations.board import Board
     >>> check_sample_size(Board(30, 16, 99), 10**12, 2_000)
     >>> check_sample_size(Board(1000, 1000, 10), 10**6, 2_000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -229,7 +229,7 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
     click : tuple of int or str
         The first click, ``(x, y)``, ``"centre"`` or ``"corner"``.
     seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None
-        Source of randomness (`minestats.seeds.as_generator`): a Generator's
+        Source of randomness (`minestats.foundations.seeds.as_generator`): a Generator's
         stream goes on; any other seed starts a new one.
 
     Returns
@@ -240,7 +240,7 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
 
     Examples
     --------
-    >>> from minestats.board import BEGINNER
+    >>> from minestats.foundations.board import BEGINNER
     >>> layouts = sample_mines(BEGINNER, 3, rule="safe-opening", click="centre", seed=1)
     >>> layouts.shape, layouts.sum(axis=(1, 2)).tolist()
     ((3, 9, 9), [10, 10, 10])
@@ -298,7 +298,7 @@ def relocate_mines(board: Board, layouts: np.ndarray, click, *, rule: str,
 
     Examples
     --------
-    >>> from minestats.board import Board
+    >>> from minestats.foundations.board import Board
     >>> board = Board(3, 2, 2)
     >>> layouts = sample_mines(board, 4, rule="uniform", click=(0, 0), seed=5)
     >>> moved = relocate_mines(board, layouts, (0, 0), rule="winxp")
@@ -343,7 +343,7 @@ def count_openings(board: Board, n: int, *, rule: str, click, seed=None) -> int:
 
     Examples
     --------
-    >>> from minestats.board import BEGINNER
+    >>> from minestats.foundations.board import BEGINNER
     >>> count_openings(BEGINNER, 1000, rule="safe-opening", click="centre", seed=0)
     1000
     """
@@ -374,7 +374,7 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, seed=None) -> 
 
     Examples
     --------
-    >>> from minestats.board import Board
+    >>> from minestats.foundations.board import Board
     >>> counts = count_openings_all_clicks(Board(3, 3, 0), 50, rule="uniform", seed=0)
     >>> counts.tolist()
     [[50, 50, 50], [50, 50, 50], [50, 50, 50]]

@@ -19,8 +19,8 @@ groups that share no constraint, directly or through others, form independent
   checks the two against each other and against brute force.
 
 Every kernel is compiled with numba and works on the flat arrays of a game
-(`minestats.game.Game`): numbers and masks of length ``cells`` and the neighbour
-table (`minestats.game.neighbour_table`).
+(`minestats.mechanics.game.Game`): numbers and masks of length ``cells`` and the neighbour
+table (`minestats.mechanics.game.neighbour_table`).
 """
 
 from __future__ import annotations
@@ -333,7 +333,7 @@ def flags_and_hidden(cell, table, revealed, flagged):
 
     Examples
     --------
-    >>> from minestats.game import neighbour_table
+    >>> from minestats.mechanics.game import neighbour_table
     >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
     >>> flagged = np.array([0, 1, 0, 0, 0, 0], dtype=bool)
     >>> flags_and_hidden(0, neighbour_table(3, 2), revealed, flagged)
@@ -683,7 +683,7 @@ def analyse(numbers, table, revealed, flagged, width, mines, *, budget, use_mine
     A 1 in the corner of a 3x2 board with 2 mines: one mine among its 3 neighbours,
     one among the 2 far cells; 3 * 2 layouts, nothing proven.
 
-    >>> from minestats.game import neighbour_table
+    >>> from minestats.mechanics.game import neighbour_table
     >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
     >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
     >>> result = analyse(numbers, neighbour_table(3, 2), revealed, ~revealed & False, 3, 2,

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from minestats.board import Board, resolve_board
-from minestats.validation import RULES, check_rule_name
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.validation import RULES, check_rule_name
 
 __all__ = ["RULES", "check_click", "check_rule", "max_mines", "placement_cells", "winxp_order"]
 
@@ -30,7 +30,7 @@ def max_mines(board: Board, click, rule: str) -> int:
 
     Examples
     --------
-    >>> from minestats.board import BEGINNER
+    >>> from minestats.foundations.board import BEGINNER
     >>> [max_mines(BEGINNER, (4, 4), rule) for rule in RULES]
     [81, 80, 72, 80]
     >>> max_mines(BEGINNER, (0, 0), "safe-opening")
@@ -57,7 +57,7 @@ def check_rule(board: Board, click, rule: str) -> tuple[int, int]:
 
     Examples
     --------
-    >>> from minestats.board import Board
+    >>> from minestats.foundations.board import Board
     >>> check_rule(Board(9, 9, 10), "centre", "winxp")
     (4, 4)
     >>> check_rule(Board(3, 3, 1), "centre", "safe-opening")
@@ -84,7 +84,7 @@ def placement_cells(board: Board, click, rule: str) -> np.ndarray:
 
     Examples
     --------
-    >>> from minestats.board import Board
+    >>> from minestats.foundations.board import Board
     >>> placement_cells(Board(3, 2, 1), (0, 0), "safe-click")
     array([1, 2, 3, 4, 5])
     >>> placement_cells(Board(3, 2, 1), (0, 0), "safe-opening")
@@ -103,8 +103,8 @@ def placement_cells(board: Board, click, rule: str) -> np.ndarray:
 def check_click(board, click, rule: str | None = None) -> tuple[int, int]:
     """Return the click as ``(x, y)`` on the board; with a rule, check it can place the mines.
 
-    The board is read by `minestats.board.resolve_board` and the click by
-    `minestats.board.Board.resolve_click`. Given a first-click rule, the board's
+    The board is read by `minestats.foundations.board.resolve_board` and the click by
+    `minestats.foundations.board.Board.resolve_click`. Given a first-click rule, the board's
     mines must also fit outside the cells the rule keeps free
     (`check_rule`).
 
@@ -128,7 +128,7 @@ def winxp_order(cells, click):
     """Return the cells Windows XP may move a mine under ``click`` to, in the order it tries.
 
     Row-major order (linear indices), the click skipped: the mine goes to the first
-    of them without a mine (`minestats.sampling`), so under ``winxp`` a layout weighs
+    of them without a mine (`minestats.mechanics.sampling`), so under ``winxp`` a layout weighs
     1 + the mines at the start of this order (`minestats.inference.probabilities`).
 
     Examples

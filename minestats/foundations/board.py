@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from minestats.validation import PRESET_SIZES
+from minestats.foundations.validation import PRESET_SIZES
 
 __all__ = [
     "BEGINNER",
@@ -244,7 +244,7 @@ class Board:
 
 
 PRESETS = {name: Board(*size) for name, size in PRESET_SIZES.items()}
-"""The preset boards by name (sizes in `minestats.validation.PRESET_SIZES`)."""
+"""The preset boards by name (sizes in `minestats.foundations.validation.PRESET_SIZES`)."""
 
 BEGINNER = PRESETS["beginner"]
 INTERMEDIATE = PRESETS["intermediate"]

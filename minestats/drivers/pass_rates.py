@@ -1,6 +1,6 @@
 """Pass rates: the share of boards a solver finishes without guessing, with intervals.
 
-Boards are drawn whole by the placement rule (`minestats.sampling.sample_mines`),
+Boards are drawn whole by the placement rule (`minestats.mechanics.sampling.sample_mines`),
 solved from the same click (`minestats.solvers.solve_batch`), and counted in seeded
 chunks (`minestats.runs.sweeps`), so a pass rate depends only on its seed, ``n`` and
 chunk size, never on the number of workers.
@@ -14,14 +14,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
-from minestats.rules import check_click
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.seeds import child_label, resolve_seed
+from minestats.foundations.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_n,
+)
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import check_sample_size, sample_mines
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
-from minestats.sampling import check_sample_size, sample_mines
-from minestats.seeds import child_label, resolve_seed
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import ProportionResult
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, DEFAULT_MAX_CONFIGURATIONS, check_n
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
 
@@ -139,7 +143,7 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
     n : int
         Boards to draw.
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.seeds`); None draws fresh entropy,
+        Seed of the run (`minestats.foundations.seeds`); None draws fresh entropy,
         recorded in the result.
     use_mine_count : bool, optional
         Let the solver use the total mine count (``single-point`` never does).
@@ -195,7 +199,7 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
         Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so
         ``pass_rate(**grid[i], seed=SeedSequence(entropy, spawn_key=(i,)))`` repeats
-        it, where ``entropy`` is that of `minestats.seeds.as_seed_sequence`.
+        it, where ``entropy`` is that of `minestats.foundations.seeds.as_seed_sequence`.
 
     Returns
     -------

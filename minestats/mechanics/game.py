@@ -25,7 +25,7 @@ import numba
 import numpy as np
 from scipy import ndimage
 
-from minestats.board import Board
+from minestats.foundations.board import Board
 
 __all__ = ["EXPLODED", "FLAG", "UNKNOWN", "Game", "as_layouts", "bbbv", "islands",
            "neighbour_counts", "neighbour_table", "openings", "reveal"]

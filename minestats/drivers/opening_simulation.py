@@ -7,14 +7,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
-from minestats.exact import opening_probability, opening_probability_map
-from minestats.rules import check_click
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.seeds import resolve_seed
+from minestats.foundations.validation import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_n,
+    check_rule_name,
+)
+from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import count_openings, count_openings_all_clicks
 from minestats.runs.sweeps import run_jobs
-from minestats.sampling import count_openings, count_openings_all_clicks
-from minestats.seeds import resolve_seed
 from minestats.stats import ProportionResult, holm_reject, two_sided_p_values, z_scores
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_n, check_rule_name
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
 
@@ -122,9 +127,9 @@ def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAUL
         Boards per click position, at least 1.
     click : tuple of int or str, optional
         ``(x, y)``, ``"centre"`` or ``"corner"``; None (default) simulates every
-        position at once (see `minestats.sampling.count_openings_all_clicks`).
+        position at once (see `minestats.mechanics.sampling.count_openings_all_clicks`).
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.seeds`). None draws fresh entropy, recorded
+        Seed of the run (`minestats.foundations.seeds`). None draws fresh entropy, recorded
         in the result's ``seed``.
     chunk_size : int, optional
         Boards per chunk. The result depends on (seed, n, chunk_size) only.
@@ -142,7 +147,7 @@ def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAUL
 
     Examples
     --------
-    >>> from minestats.board import BEGINNER
+    >>> from minestats.foundations.board import BEGINNER
     >>> result = simulate_opening(BEGINNER, rule="uniform", n=20_000, click="centre",
     ...                           seed=42, workers=1)
     >>> result.n, result.seed, round(result.exact, 4)

@@ -27,16 +27,23 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
-from minestats.passrate import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
+from minestats.drivers.pass_rates import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.result import Result
+from minestats.foundations.seeds import resolve_seed
+from minestats.foundations.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_count,
+    check_n,
+    check_policy,
+)
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import check_sample_size, relocate_mines, sample_mines
 from minestats.players.player import Strategy, play_games
 from minestats.players.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
 from minestats.players.winrate import chunk_games
-from minestats.result import Result
-from minestats.rules import check_click
 from minestats.runs.sweeps import run_jobs
-from minestats.sampling import check_sample_size, relocate_mines, sample_mines
-from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import (
     ConfidenceInterval,
@@ -44,13 +51,6 @@ from minestats.stats import (
     mcnemar_p_value,
     paired_difference_interval,
     wilson_interval,
-)
-from minestats.validation import (
-    DEFAULT_CONFIDENCE_LEVEL,
-    DEFAULT_MAX_CONFIGURATIONS,
-    check_count,
-    check_n,
-    check_policy,
 )
 
 __all__ = ["Comparison", "PairedComparison", "arm_label", "compare", "compare_clicks",
@@ -485,7 +485,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     n : int
         Boards to draw; every contender plays every board.
     seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.seeds`). Each contender's count equals the
+        Seed of the run (`minestats.foundations.seeds`). Each contender's count equals the
         count of `pass_rate` (or `win_rate`) with the same seed, n and chunk size.
     chunk_size : int, optional
         Boards per chunk; default 2,000 for solvers and 200 for policies. The result
@@ -548,7 +548,7 @@ def compare_clicks(board, arms, *, policy="best", n, seed=None, chunk_size=None,
     """Play first clicks (each under its rule) on the same boards and compare them in pairs.
 
     Every game draws one layout by ``uniform`` and one tie-break seed; each arm
-    ``(rule, click)`` plays the layout its rule makes of it (`minestats.sampling.
+    ``(rule, click)`` plays the layout its rule makes of it (`minestats.mechanics.sampling.
     relocate_mines`: Windows XP's move to the top-left for ``winxp``, a move to a
     uniformly random free cell for ``safe-click`` and ``safe-opening``, which gives
     each rule its own distribution), with that seed. A board no rule's move touches

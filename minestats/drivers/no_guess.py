@@ -7,7 +7,7 @@ passes: ``solved=True`` and not capped. Both stop at ``max_tries`` placements or
 never loop forever and never return an unverified board.
 
 ``retry``
-    Place the mines under the first-click rule (`minestats.sampling.sample_mines`
+    Place the mines under the first-click rule (`minestats.mechanics.sampling.sample_mines`
     with the generator's own stream), solve from the click, keep the first board
     the solver passes. The result is uniform among the rule's boards that the
     solver passes.
@@ -20,7 +20,7 @@ never loop forever and never return an unverified board.
 
 A generator is deterministic given its seed: an int, a `numpy.random.SeedSequence`,
 or a string such as a date (``"2026-11-29"``), which is mapped portably to an int
-(SHA-256 of its UTF-8 bytes, read big-endian; see `minestats.seeds`), so a
+(SHA-256 of its UTF-8 bytes, read big-endian; see `minestats.foundations.seeds`), so a
 "daily board" is the same board on every machine. Only the time limit depends on
 the machine: it can turn a success into a failure, never into another board.
 """
@@ -34,23 +34,23 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
-from minestats.perturb import perturb_once
-from minestats.result import Result
-from minestats.rules import check_click
-from minestats.runs.chunks import chunk_seeds
-from minestats.runs.sweeps import run_jobs
-from minestats.sampling import sample_mines
-from minestats.seeds import resolve_seed, seed_label
-from minestats.solvers import SolverOptions, solve
-from minestats.stats import ProportionResult
-from minestats.validation import (
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.result import Result
+from minestats.foundations.seeds import resolve_seed, seed_label
+from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_MAX_CONFIGURATIONS,
     check_count,
     check_n,
     check_timeout,
 )
+from minestats.mechanics.perturb import perturb_once
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import sample_mines
+from minestats.runs.chunks import chunk_seeds
+from minestats.runs.sweeps import run_jobs
+from minestats.solvers import SolverOptions, solve
+from minestats.stats import ProportionResult
 
 __all__ = [
     "DEFAULT_BATCH_CHUNK_SIZE",
@@ -124,7 +124,7 @@ class NoGuessResult(Result):
     timeout : float or None
     patience : int
     seed : int or str
-        Seed label (see `minestats.seeds.resolve_seed`).
+        Seed label (see `minestats.foundations.seeds.resolve_seed`).
     mines : numpy.ndarray of bool, shape (height, width), or None
         The verified layout (read-only), or None when ``ok`` is False.
     ok : bool
@@ -291,7 +291,7 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
     rule : str, optional
         First-click rule that places the mines (default ``'safe-opening'``).
     seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        See `minestats.seeds`; a date string gives a daily board.
+        See `minestats.foundations.seeds`; a date string gives a daily board.
     max_tries : int, optional
         Most placements to draw (``perturb``: regenerations count).
     timeout : float or None, optional
@@ -420,7 +420,7 @@ class NoGuessBatch(ProportionResult):
     Board ``k`` of chunk ``i`` was generated from child ``k`` of chunk ``i``'s seed
     sequence (seed label ``"seed/i/k"``): `generate_no_guess` with
     ``seed=SeedSequence(as_seed_sequence(seed).entropy, spawn_key=(i, k))`` (see
-    `minestats.seeds`)
+    `minestats.foundations.seeds`)
     returns the same board.
 
     Attributes
@@ -531,7 +531,7 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     n : int
         Boards to generate.
     seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the batch (see `minestats.seeds`).
+        Seed of the batch (see `minestats.foundations.seeds`).
     chunk_size : int, optional
         Boards per chunk.
     workers : int, executor or map-like callable, optional

@@ -1,4 +1,4 @@
-"""Intervals, z-scores and multiple-comparison corrections for Monte Carlo proportions.
+"""Statistics: intervals, z-scores and multiple-comparison corrections for proportions.
 
 Every Monte Carlo proportion carries a Wilson interval: unlike the normal
 interval it stays inside [0, 1] and keeps its coverage near p = 0 or 1. A
@@ -30,6 +30,9 @@ about 1e-10 an asymptotic p-value measures the approximation, not the data.
 gives them ``proportion``, ``proportion_ci`` (a `ConfidenceInterval`), ``to_frame``
 and a short repr. scipy and statsmodels are imported when first needed, so
 importing this module is cheap.
+
+Pass-rate curves against mine density (binomial GLMs, the half-pass density) are
+the package's other module, `minestats.stats.fits`.
 """
 
 from __future__ import annotations
@@ -40,8 +43,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.result import Result
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
+from minestats.foundations.result import Result
+from minestats.foundations.validation import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_confidence_level,
+)
 
 __all__ = ["P_VALUE_FLOOR", "ConfidenceInterval", "Difference", "Homogeneity",
            "ProportionResult", "detectable_deviation", "difference_from_reference",
@@ -783,7 +790,7 @@ class ProportionResult(Result):
     """Base of the results that count ``successes`` out of ``n`` trials.
 
     A subclass is a frozen dataclass (``eq=False``: equality and hashing are those of
-    `minestats.result.Result`) with fields (or properties) ``successes`` and
+    `minestats.foundations.result.Result`) with fields (or properties) ``successes`` and
     ``n``; this base adds the proportion, its interval, a table row (``to_dict``,
     which a subclass extends with its inputs), ``to_frame`` and a short repr (arrays
     show their shape only). ``successes`` may be an array (one count per click position,

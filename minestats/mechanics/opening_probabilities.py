@@ -25,9 +25,9 @@ from math import prod
 
 import numpy as np
 
-from minestats.board import Board, resolve_board
-from minestats.rules import check_rule, max_mines
-from minestats.validation import check_map_size, check_rule_name
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.validation import check_map_size, check_rule_name
+from minestats.mechanics.rules import check_rule, max_mines
 
 __all__ = ["MAX_FRACTION_TERMS", "opening_probability", "opening_probability_map",
            "winxp_offset"]
@@ -59,7 +59,7 @@ def winxp_offset(board: Board, click) -> int:
 
     Examples
     --------
-    >>> from minestats.board import EXPERT
+    >>> from minestats.foundations.board import EXPERT
     >>> winxp_offset(EXPERT, (0, 0)), winxp_offset(EXPERT, (5, 0)), winxp_offset(EXPERT, (5, 1))
     (0, 4, 4)
     >>> winxp_offset(EXPERT, "centre")  # first neighbour (14, 7) has index 224
@@ -85,7 +85,7 @@ def opening_probability(board: Board, click, *, rule: str) -> Fraction:
     click : tuple of int or str
         ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
     rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
-        How the mines are placed (see `minestats.rules`).
+        How the mines are placed (see `minestats.mechanics.rules`).
 
     Returns
     -------
@@ -125,7 +125,7 @@ def opening_probability(board: Board, click, *, rule: str) -> Fraction:
 
     Examples
     --------
-    >>> from minestats.board import BEGINNER, EXPERT
+    >>> from minestats.foundations.board import BEGINNER, EXPERT
     >>> p = opening_probability(BEGINNER, "centre", rule="uniform")
     >>> round(float(p), 4)
     0.2855
@@ -206,7 +206,7 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
 
     Examples
     --------
-    >>> from minestats.board import BEGINNER
+    >>> from minestats.foundations.board import BEGINNER
     >>> grid = opening_probability_map(BEGINNER, rule="uniform")
     >>> grid.shape, round(float(grid[4, 4]), 4), round(float(grid[0, 0]), 4)
     ((9, 9), 0.2855, 0.584)
