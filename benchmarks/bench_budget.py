@@ -11,7 +11,8 @@
 Peak memory is per process, so measure it on one matrix at a time with the command,
 for example ``/usr/bin/time -v minestats reconstruct counts.txt``.
 
-Run: ``.venv/bin/python benchmarks/bench_budget.py [--seed S] [--per-cell N] ...``
+Run from the repository's root, as a module:
+``.venv/bin/python -m benchmarks.bench_budget [--seed S] [--per-cell N] ...``
 """
 
 import argparse

@@ -14,7 +14,8 @@ script does (written here from that description). Measured in the same process:
    the workplace's copy of it (``shared/baselines/first_click.py`` beside the
    repository) is present.
 
-Run: ``python benchmarks/bench_first_click.py [--quick]``.
+Run from the repository's root, as a module:
+``python -m benchmarks.bench_first_click [--quick]``.
 """
 
 from __future__ import annotations

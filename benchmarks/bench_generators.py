@@ -13,7 +13,8 @@
    on ``--workers`` processes (`generate_no_guess_batch`); their result does not
    depend on the number of workers.
 
-Run: ``.venv/bin/python benchmarks/bench_generators.py [--seed S] [--n-time N]
+Run from the repository's root, as a module:
+``.venv/bin/python -m benchmarks.bench_generators [--seed S] [--n-time N]
 [--n-rate N] [--n-dense-retry N] [--workers W]``
 """
 

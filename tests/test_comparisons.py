@@ -17,7 +17,7 @@ from minestats.players import play, win_rate
 from minestats.runs.store import ChunkStore
 from minestats.solvers import SolverOptions, solve
 from minestats.stats import difference_interval, paired_difference_interval
-from tests.rules_reference import layouts as rule_layouts
+from tests.oracles.rules_reference import layouts as rule_layouts
 
 SOLVERS = ["single-point", "subset", "logic", SolverOptions("logic", use_mine_count=False)]
 NAMES = ("single-point", "subset", "logic", "logic (no mine count)")

@@ -3,8 +3,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from forced_play import solve_with_forced_cells
-from reference import random_layouts
 
 from minestats.foundations.validation import DEFAULT_EXACT_CONFIGURATIONS
 from minestats.inference import board_consistency, counts_from_mines, random_counts, reconstruct
@@ -12,6 +10,8 @@ from minestats.inference.engine import solve_constraints
 from minestats.io.boards import parse_counts
 from minestats.mechanics.game import neighbour_table
 from minestats.solvers import solve
+from tests.oracles.forced_play import solve_with_forced_cells
+from tests.oracles.reference import random_layouts
 
 PUBLISHED = [
     # (counts, solution rows): 7 is not 2 mod 3, so the 3x3 block sum is invertible on

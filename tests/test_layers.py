@@ -12,6 +12,7 @@ the same layers.
 """
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -147,7 +148,7 @@ def test_the_check_finds_an_arrow_that_points_up(tmp_path, monkeypatch):
     (fake / "foundations").mkdir(parents=True)
     (fake / "foundations" / "validation.py").write_text(
         "def f():\n    from minestats.mechanics.game import Game\n")
-    monkeypatch.setattr(__import__(__name__), "PACKAGE", fake)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     with pytest.raises(AssertionError, match=r"foundations \(layer 0\) imports "
                                              r"minestats.mechanics.game \(layer 1\)"):
         test_imports_point_down(fake / "foundations" / "validation.py")
@@ -158,7 +159,7 @@ def test_the_check_finds_an_arrow_that_points_sideways(tmp_path, monkeypatch):
     fake = tmp_path / "minestats"
     (fake / "stats").mkdir(parents=True)
     (fake / "stats" / "__init__.py").write_text("from minestats.mechanics import game\n")
-    monkeypatch.setattr(__import__(__name__), "PACKAGE", fake)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     with pytest.raises(AssertionError, match=r"stats \(layer 1\) imports minestats.mechanics"):
         test_imports_point_down(fake / "stats" / "__init__.py")
 
@@ -171,7 +172,7 @@ def test_the_check_finds_a_circle_inside_a_folder(tmp_path, monkeypatch):
     (fake / "board.py").write_text("from minestats.foundations.validation import check_n\n")
     (fake / "validation.py").write_text(
         "def f():\n    from minestats.foundations import board\n")
-    monkeypatch.setattr(__import__(__name__), "PACKAGE", fake.parent)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake.parent)
     with pytest.raises(AssertionError, match=r"minestats.foundations.board -> "
                                              r"minestats.foundations.validation -> "
                                              r"minestats.foundations.board"):

@@ -1,12 +1,9 @@
 import itertools
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import pytest
-from forced_play import solve_with_forced_cells
 from scipy.stats import binomtest, chisquare
 
 from minestats.drivers.no_guess import generate_no_guess, generate_no_guess_batch
@@ -15,9 +12,8 @@ from minestats.foundations.seeds import resolve_seed
 from minestats.mechanics.rules import placement_cells
 from minestats.solvers import solve
 from minestats.stats import holm_reject
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reference import plain_single_point  # noqa: E402
+from tests.oracles.forced_play import solve_with_forced_cells
+from tests.oracles.reference import plain_single_point
 
 RULE_CELLS = {"safe-opening": lambda board, click: board.closed_neighbourhood(click),
               "safe-click": lambda board, click: [board.index(click)],

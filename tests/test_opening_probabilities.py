@@ -2,7 +2,6 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from rules_reference import opening_probability_by_enumeration
 
 from minestats.foundations.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.mechanics.opening_probabilities import (
@@ -11,6 +10,7 @@ from minestats.mechanics.opening_probabilities import (
     winxp_offset,
 )
 from minestats.mechanics.rules import RULES, max_mines
+from tests.oracles.rules_reference import opening_probability_by_enumeration
 
 TINY_SHAPES = [(1, 1), (1, 2), (2, 1), (1, 5), (5, 1), (2, 2), (3, 2), (2, 3), (3, 3), (4, 3),
                (3, 4), (2, 5)]

@@ -3,41 +3,14 @@
 import math
 from collections import Counter
 from fractions import Fraction
-from itertools import combinations, product
+from itertools import combinations
 
 import numpy as np
 import pytest
 
 from minestats.inference import board_consistency, mine_probabilities
 from minestats.mechanics.game import neighbour_counts
-
-
-def brute_force(numbers, unknown, flags, mines, weigh=None):
-    """Fractions by enumerating every 0/1 assignment of the unknown, unflagged cells.
-
-    ``weigh`` (a layout's weight from its 0/1 array; None: 1) counts each layout that
-    fits that many times.
-    """
-    height, width = numbers.shape
-    cells = [(y, x) for y in range(height) for x in range(width)
-             if unknown[y, x] and not flags[y, x]]
-    fits, mined = 0, {cell: 0 for cell in cells}
-    for bits in product((0, 1), repeat=len(cells)):
-        layout = flags.astype(int)
-        for (y, x), bit in zip(cells, bits, strict=True):
-            layout[y, x] = bit
-        if mines is not None and layout.sum() != mines:
-            continue
-        padded = np.pad(layout, 1)
-        around = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
-                     for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
-        if (around[~unknown] != numbers[~unknown]).any():
-            continue
-        weight = 1 if weigh is None else weigh(layout)
-        fits += weight
-        for cell, bit in zip(cells, bits, strict=True):
-            mined[cell] += bit * weight
-    return fits, {cell: Fraction(m, fits) for cell, m in mined.items()} if fits else {}
+from tests.oracles.probabilities import brute_force
 
 
 def random_position(rng):

@@ -1,6 +1,5 @@
 import numpy as np
 import pytest
-from rules_reference import layout_distribution, neighbourhood, xp_relocate
 from scipy import stats
 
 from minestats.foundations.board import EXPERT, Board
@@ -12,6 +11,7 @@ from minestats.mechanics.sampling import (
     sample_mines,
 )
 from minestats.stats import holm_reject
+from tests.oracles.rules_reference import layout_distribution, neighbourhood, xp_relocate
 
 DISTRIBUTION_CASES = [
     (Board(3, 3, 2), (0, 0)), (Board(3, 3, 2), (1, 1)), (Board(3, 3, 2), (2, 1)),
