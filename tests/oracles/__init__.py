@@ -9,5 +9,7 @@ Shared by the tests and the benchmarks (run from the repository's root as
   compiled;
 - `forced_play`: perfect logic played through the consistency engine, a path
   independent of the solvers;
+- `count_matrices`: count matrices by plain Python, by shifted slices and by the
+  engine without the row-by-row program; the crafted hard case;
 - `probabilities`: mine probabilities by enumerating every layout.
 """
