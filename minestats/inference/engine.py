@@ -36,8 +36,9 @@ machine). Propagation (step 1) is not counted: it is polynomial in the input.
 
 This is the library's one exact engine. The ``logic`` solver and the player use the
 compiled frontier engine instead (`minestats.frontier.engine`), which counts in floats
-because it runs at every stall of every game, and hand a position to this engine when
-its search passes its budget; ``tests/test_consistency.py`` and
+because it runs at every stall of every game. Past that search's budget the solver
+gives the board up as ``capped``, and only the player hands the position (its mine
+probabilities) to this engine; ``tests/test_consistency.py`` and
 ``tests/test_probabilities.py`` cross-check the two.
 """
 
