@@ -1,20 +1,22 @@
 """Win rates of every policy on the standard boards, against the best published figures.
 
-Rows: 8x8/10, 9x9/10, 16x16/40 and 30x16/99, each under a safe first click at the
-corner (``safe-click``, the literature's SFAR), a first click guaranteed an opening at
-(2, 2) on the small boards and (3, 3) on Expert (``safe-opening``, SNR), Windows XP's
-placement clicked at the corner, and no protection (``uniform``, corner); every
-policy. Row i draws from child i of the experiment's stream ``seed/k``. The published figures
-(Tu et al., PSEQ-D256, 10^8 games; Hill, Expert, 10^7 games) are compared with the
-``best`` rows: ours minus published with its 95 % interval (Newcombe's hybrid score
-interval for two independent proportions: the published n is known, and its count is
-taken as round(rate * games); `minestats.stats.difference_from_reference`) and the z of
-that difference with its two-sided p. The published rates are printed to four
-decimals (Hill's opening-start figure to three), so the rate itself may be off by up to
-0.00005 (0.0005): the table gives each interval with that rounding added to each side
-(for Hill's 54.3 % it widens the interval by 0.0005 each way, which matters at our
-n = 10^6, where the interval's half-width is about 0.001), and Holm-adjusted p-values
-over its ten rows.
+Rows: 8x8/10, 9x9/10, 16x16/40 and 30x16/99, each under a safe first click at the corner
+(``safe-click``, the literature's SFAR), a first click guaranteed an opening at (2, 2)
+on the small boards and (3, 3) on Expert (``safe-opening``, SNR), Windows XP's placement
+clicked at the corner, and no protection (``uniform``, corner); every policy. Each
+board's rows play its ``--n-*`` games, except the rows the literature is judged by,
+``best`` at the safe corner and at the opening start, which play ``--n-paper`` and
+``--n-paper-opening`` when given. Row i draws from child i of the experiment's stream
+``seed/k``. The published figures (Tu et al., PSEQ-D256, 10^8 games; Hill, Expert, 10^7
+games) are compared with the ``best`` rows: ours minus published with its 95 % interval
+(Newcombe's hybrid score interval for two independent proportions: the published n is
+known, and its count is taken as round(rate * games);
+`minestats.stats.difference_from_reference`) and the z of that difference with its
+two-sided p. The published rates are printed to four decimals (Hill's opening-start
+figure to three), so the rate itself may be off by up to 0.00005 (0.0005): the table
+gives each interval with that rounding added to each side (for Hill's 54.3 % it widens
+the interval by 0.0005 each way, which matters at our n = 10^6, where the interval's
+half-width is about 0.001), and Holm-adjusted p-values over its ten rows.
 
 The policies are also compared on common games (`minestats.compare`): for every board
 and setting, ``--n-paired-*`` layouts are drawn once and every policy plays every one
@@ -109,9 +111,7 @@ def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, worke
     results, losses = [], []
     for (board, rule, click, policy), row_seed in zip(rows, row_seeds(seed, len(rows)),
                                                       strict=True):
-        n = sizes[board.width]
-        if board.width == 30 and paper.get((rule, policy)) is not None:
-            n = paper[rule, policy]
+        n = sizes[board.width] if paper.get((rule, policy)) is None else paper[rule, policy]
         result = win_rate(board, rule=rule, click=click, policy=policy, n=n, seed=row_seed,
                           chunk_size=chunk_size, workers=workers, store=store)
         results.append(result.to_dict())
@@ -231,11 +231,12 @@ def main(argv=None):
     parser.add_argument("--n-expert", type=int, default=100,
                         help="games per 30x16 row (default 100)")
     parser.add_argument("--n-paper", type=int, default=None,
-                        help="games for the Expert row the literature is judged by: safe "
-                             "first click at the corner, policy best (default --n-expert)")
+                        help="games for each board's row the literature is judged by: safe "
+                             "first click at the corner, policy best (default the board's "
+                             "--n-small, --n-intermediate or --n-expert)")
     parser.add_argument("--n-paper-opening", type=int, default=None,
-                        help="games for the Expert opening-start row at (3, 3), policy best "
-                             "(default --n-expert)")
+                        help="games for each board's opening-start row ((2, 2), on Expert "
+                             "(3, 3)), policy best (default the board's size as above)")
     parser.add_argument("--n-paired-small", type=int, default=500,
                         help="common games per 8x8 and 9x9 setting for the paired policy "
                              "comparison (default 500)")
@@ -257,11 +258,11 @@ def main(argv=None):
                           n_expert=args.n_paired_expert, chunk_size=args.chunk_size,
                           workers=args.workers, store=store)
     comparison = compare_published(table)
+    sizes = {"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate, "30x16": args.n_expert}
+    paper = {"every board's safe-click (0, 0) best": args.n_paper,
+             "every board's safe-opening best": args.n_paper_opening}
     inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
-              "n": {"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate,
-                    "30x16": args.n_expert,
-                    "30x16 safe-click (0, 0) best": args.n_paper or args.n_expert,
-                    "30x16 safe-opening (3, 3) best": args.n_paper_opening or args.n_expert},
+              "n": sizes | {key: n for key, n in paper.items() if n is not None},
               "wall_time_s": time.perf_counter() - start}
     path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs),
                      summary=True)

@@ -19,9 +19,12 @@ def test_win_rates(tmp_path):
                      "--n-paired-intermediate", "3", "--n-paired-expert", "1")
     table = pd.read_csv(tmp_path / "win_rates.csv")
     assert len(table) == 4 * 4 * 2 and SHARED <= set(table.columns)
-    expert = table[table["width"] == 30].set_index(["rule", "policy"])["n"]
-    assert expert[("safe-click", "best")] == 3 and expert[("safe-opening", "best")] == 2
-    assert set(expert.drop(("safe-click", "best"))) == {2}
+    sizes = table.set_index(["width", "rule", "policy"])["n"]
+    for width, n in ((8, 20), (9, 20), (16, 4), (30, 2)):
+        board = sizes[width]
+        assert board[("safe-click", "best")] == 3, "--n-paper sets every board's corner row"
+        assert board[("safe-opening", "best")] == n  # no --n-paper-opening: the board's n
+        assert set(board.drop(("safe-click", "best"))) == {n}
     published = pd.read_csv(tmp_path / "win_rates_published.csv")
     assert len(published) == 10
     expert = published[(published["board"] == "30x16/99") & (published["rule"] == "safe-click")]
