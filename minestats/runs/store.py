@@ -55,7 +55,6 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 _OBJECTS = frozenset({
     ("minestats.board", "Board"),
     ("minestats.generators", "NoGuessResult"),
-    ("minestats.generators", "_Part"),
 })
 
 # Array dtypes a stored result may hold: bool, signed and unsigned ints, floats, complex.
