@@ -25,6 +25,7 @@ LAYERS = [
     {"players", "montecarlo", "passrate", "metrics", "generators"},  # players and drivers
     {"paired"},  # comparisons of the drivers' contenders on the same boards
     {"io", "plots"},  # files and figures
+    {"reproduction"},  # a checkout's experiments, their index and notebooks, run
     {"cli"},  # the command
     {"__main__"},  # ``python -m minestats``
 ]
