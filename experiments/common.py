@@ -1,14 +1,14 @@
 """What the experiment scripts share: options, seeds per row, one worker pool, timing.
 
-Every script takes ``--seed``, ``--workers`` and ``--out``. ``--seed S`` is the
-root of the whole project: the script draws from its own stream, child ``k`` of
-``S`` (``EXPERIMENT_STREAMS``), so two experiments never draw the same boards, and
-``args.seed`` holds that stream's label ``"S/k"``. Each row of its table (a board and
-rule) draws from its own child of the stream, spawned once for the whole table, and
-records that child's label (``"42/1/3"`` is row 3 of experiment 1 under seed 42);
-any such label, passed back as a seed, repeats the row. One process pool serves the whole script,
-created after the compiled
-kernels are loaded so the forked workers inherit them instead of loading them again.
+Every script takes ``--seed``, ``--workers`` and ``--out``. ``--seed S`` is the root of
+the whole project: the script draws from its own stream, child ``k`` of ``S``
+(`minestats.reproduction.registry.Experiment.stream`), so two experiments never draw the
+same boards, and ``args.seed`` holds that stream's label ``"S/k"``. Each row of its
+table (a board and rule) draws from its own child of the stream, spawned once for the
+whole table, and records that child's label (``"42/1/3"`` is row 3 of experiment 1 under
+seed 42); any such label, passed back as a seed, repeats the row. One process pool
+serves the whole script, created after the compiled kernels are loaded so the forked
+workers inherit them instead of loading them again.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from minestats.cli.experiments import EXPERIMENT_STREAMS
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import as_seed_sequence, seed_from_text
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.mechanics.rules import RULES
+from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
 from minestats.stats import format_p_value, homogeneity_test, wilson_interval
 
@@ -59,7 +59,7 @@ class _ExperimentParser(argparse.ArgumentParser):
 
     def __init__(self, description: str, experiment: str):
         super().__init__(description=description)
-        self.stream = EXPERIMENT_STREAMS[experiment]
+        self.stream = registered(experiment).stream
 
     def parse_args(self, args=None, namespace=None):
         parsed = super().parse_args(args, namespace)
@@ -81,9 +81,9 @@ def _root_seed(text: str) -> int | str:
 def base_parser(description: str, *, experiment: str) -> argparse.ArgumentParser:
     """Command-line options every experiment takes: seed, workers, output folder.
 
-    ``experiment`` names the script (a key of ``EXPERIMENT_STREAMS``); after
-    parsing, ``args.seed`` is its stream's label ``"S/k"`` and ``args.root_seed``
-    the ``--seed S`` given.
+    ``experiment`` names the script (an experiment of
+    `minestats.reproduction.registry.EXPERIMENTS`); after parsing, ``args.seed`` is its
+    stream's label ``"S/k"`` and ``args.root_seed`` the ``--seed S`` given.
     """
     parser = _ExperimentParser(description, experiment)
     parser.add_argument("--seed", type=_root_seed, default=42,

@@ -2,6 +2,7 @@
 
 import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,9 @@ from minestats.drivers.pass_rates import pass_rate
 from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
 from minestats.mechanics.game import bbbv
 from minestats.solvers import SolverOptions, solve
+
+CHECKOUT = Path(__file__).resolve().parents[1]
+"""The source checkout these tests run in: its experiments/ and notebooks/."""
 
 
 def run(capsys, *argv):
@@ -196,10 +200,10 @@ def test_store_without_a_seed_is_refused_before_anything_runs(capsys, tmp_path):
 
 def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
     status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", str(tmp_path),
-                         "--workers", "1", "--quiet")
+                         "--workers", "1", "--quiet", "--repository", str(CHECKOUT))
     assert status == 0 and "== first_click" in err
     assert (tmp_path / "first_click.csv").exists()
-    from minestats.io.index import check_results
+    from minestats.reproduction.index import check_results
 
     # its LaTeX and Markdown twins, all in the index (the other tables were not run)
     assert check_results(tmp_path, summary_tables=["first_click.csv"]) == []
@@ -208,7 +212,7 @@ def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
 def test_reproduce_full_puts_its_stores_in_the_output_folder(capsys, tmp_path, monkeypatch):
     import subprocess
 
-    from minestats.cli import commands
+    from minestats.reproduction import runner
 
     ran = []
 
@@ -216,15 +220,27 @@ def test_reproduce_full_puts_its_stores_in_the_output_folder(capsys, tmp_path, m
         ran.append(command)
         return subprocess.CompletedProcess(command, 0)
 
-    monkeypatch.setattr(commands.subprocess, "run", record)
-    monkeypatch.setattr(commands, "write_results_index", lambda out, repository: out)
+    monkeypatch.setattr(runner.subprocess, "run", record)
+    monkeypatch.setattr(runner, "write_results_index", lambda out, repository: out)
     out = tmp_path / "elsewhere"
-    status, _, _ = run(capsys, "reproduce", "--full", "--only", "win_rates", "policy_ablation",
-                       "--out", str(out))
+    monkeypatch.chdir(tmp_path)  # the checkout is named, not found from the package
+    status, _, _ = run(capsys, "reproduce", "--full", "--only", "policy_ablation", "win_rates",
+                       "--out", str(out), "--repository", str(CHECKOUT))
     assert status == 0 and len(ran) == 2
+    # in the registry's order, whatever the order asked
+    assert [Path(command[1]).stem for command in ran] == ["win_rates", "policy_ablation"]
     for command in ran:
+        assert Path(command[1]).parent == CHECKOUT / "experiments"
         store = command[command.index("--store") + 1]
         assert store.startswith(str(out)) and store.endswith(".sqlite")
+
+
+def test_reproduce_outside_a_checkout_says_so_and_runs_nothing(capsys, tmp_path,
+                                                                monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", "results")
+    assert status == 2 and "no experiments/ folder in" in err and "--repository" in err
+    assert not (tmp_path / "results").exists()
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from minestats.cli.parser import build_parser
-from minestats.io.index import results_by_script
+from minestats.reproduction.index import results_by_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -12,8 +12,9 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from minestats.cli.experiments import EXPERIMENT_STREAMS, REPRODUCE
 from minestats.foundations.board import Board
+from minestats.reproduction.registry import EXPERIMENTS as REGISTRY
+from minestats.reproduction.registry import experiment
 from minestats.runs.chunks import chunk_seeds
 from minestats.stats import format_p_value, ratio_interval
 
@@ -36,7 +37,7 @@ def assert_sidecar(path, *, seed):
     """The sidecar records the experiment's own stream of root ``seed`` (None: exact)."""
     metadata = sidecar(path)
     script = next(word for word in metadata["command"].split() if word.endswith(".py"))
-    stream = EXPERIMENT_STREAMS[Path(script).stem]
+    stream = experiment(Path(script).stem).stream
     assert metadata["seed"] == (None if seed is None else f"{seed}/{stream}")
     assert {"n", "chunk_size", "versions", "git_revision", "wall_time_s"} <= set(metadata)
 
@@ -122,7 +123,7 @@ def test_solver_pass_rates(tmp_path):
     assert len(paired) == 3 * 3 * 3 and (paired["n"] == 30).all()
     assert list(zip(paired["first"][:3], paired["second"][:3], strict=True)) == [
         ("single-point", "subset"), ("subset", "logic"), ("logic", "logic (no mine count)")]
-    stream = EXPERIMENT_STREAMS["solver_pass_rates"]
+    stream = experiment("solver_pass_rates").stream
     assert list(paired["seed"]) == [f"7/{stream}/4/{j}" for j in range(9) for _ in range(3)]
     assert list(paired.drop_duplicates(["board", "rule", "click"])[["board", "rule", "click"]]
                 .itertuples(index=False, name=None)) == list(
@@ -181,7 +182,7 @@ def test_pass_rate_fits(tmp_path):
         assert_sidecar(tmp_path / name, seed=None)  # fitting draws no random numbers
     metadata = sidecar(tmp_path / "pass_rate_fits.csv")
     # from the input's own sidecar: the density experiment's stream of root seed 42
-    assert metadata["input_metadata"]["seed"] == f"42/{EXPERIMENT_STREAMS['pass_rate_by_density']}"
+    assert metadata["input_metadata"]["seed"] == f"42/{experiment('pass_rate_by_density').stream}"
     # The half-pass density agrees with the points: it lies between the last density whose
     # Wilson interval is above one half and the first whose interval is below, and for
     # 16x16 logic the crossing read off the points (interpolated on the logit scale
@@ -276,7 +277,7 @@ def test_no_guess_generation(tmp_path):
     retry_170 = table[(table["method"] == "retry") & (table["mines"] == 170)]
     assert (retry_170["successes"] == 0).all() and (retry_170["tries_max"] == 50).all()
     metadata = sidecar(tmp_path / "no_guess_generation.csv")
-    assert metadata["seed"] == f"7/{EXPERIMENT_STREAMS['no_guess_generation']}"
+    assert metadata["seed"] == f"7/{experiment('no_guess_generation').stream}"
     assert metadata["max_tries"] == 50
     assert "Wilson" in out
 
@@ -437,8 +438,10 @@ def test_solvable_reference_takes_the_first_count_boards(no_guess_bias, monkeypa
 
 def test_every_experiment_draws_from_its_own_stream():
     scripts = {path.stem for path in EXPERIMENTS.glob("*.py")} - {"common"}
-    assert set(EXPERIMENT_STREAMS) == set(REPRODUCE) == scripts
-    assert len(set(EXPERIMENT_STREAMS.values())) == len(EXPERIMENT_STREAMS)
+    names = [entry.name for entry in REGISTRY]
+    assert set(names) == scripts and len(set(names)) == len(names)
+    streams = [entry.stream for entry in REGISTRY]
+    assert len(set(streams)) == len(streams)
     sys.path.insert(0, str(EXPERIMENTS))
     try:
         from common import base_parser, row_seeds
@@ -449,7 +452,7 @@ def test_every_experiment_draws_from_its_own_stream():
     first_rows = {}
     for name in ("first_click", "bbbv"):
         args = base_parser(name, experiment=name).parse_args(["--seed", "42"])
-        assert args.root_seed == 42 and args.seed == f"42/{EXPERIMENT_STREAMS[name]}"
+        assert args.root_seed == 42 and args.seed == f"42/{experiment(name).stream}"
         first_rows[name] = np.random.default_rng(row_seeds(args.seed, 12)[0]).random(4)
     assert not np.array_equal(first_rows["first_click"], first_rows["bbbv"])
 

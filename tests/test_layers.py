@@ -27,6 +27,7 @@ LAYERS = [
     {"players"},  # players that guess, and their win rates
     {"drivers"},  # random boards counted into results; paired comparisons
     {"io", "figures"},  # files; figures
+    {"reproduction"},  # a checkout's experiments, their index and notebooks, run
     {"cli"},  # the command
     {"__main__"},  # ``python -m minestats``
 ]

@@ -11,8 +11,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from minestats.io.index import results_index
-from minestats.io.notebooks import NOTEBOOK_COMMAND, render_notebook
+from minestats.reproduction.index import results_index
+from minestats.reproduction.notebooks import NOTEBOOK_COMMAND, render_notebook
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 FIGURE_TEXT = re.compile(r"^<Figure size [\d.]+x[\d.]+ with \d+ Axes>$")

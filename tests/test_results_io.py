@@ -276,7 +276,7 @@ def test_git_revision_without_git_never_raises(tmp_path, monkeypatch):
 
 
 def test_results_index_lists_every_file_with_a_sidecar_under_its_script(tmp_path):
-    from minestats.io.index import write_results_index
+    from minestats.reproduction.index import write_results_index
 
     scripts = tmp_path / "experiments"
     scripts.mkdir()
@@ -299,7 +299,7 @@ def test_results_index_lists_every_file_with_a_sidecar_under_its_script(tmp_path
 
 
 def test_results_index_lists_twins_on_their_file_line(tmp_path):
-    from minestats.io.index import check_results, write_results_index
+    from minestats.reproduction.index import check_results, write_results_index
 
     out = tmp_path / "results"
     meta = _metadata(command="python experiments/rates.py --seed 42")
@@ -334,10 +334,13 @@ RESULTS = Path(__file__).resolve().parents[1] / "results"
 def test_committed_results_have_every_twin_and_are_indexed():
     """Every PNG has its PDF, every summary table its .tex and .md, the index lists all,
     and every notebook has its rendered page and its executed twin."""
-    from minestats.io.index import SUMMARY_TABLES, check_results
+    from minestats.reproduction.index import check_results
+    from minestats.reproduction.registry import summary_tables
 
-    # a summary table that is absent fails here too: "NAME is missing"
-    assert check_results(RESULTS, summary_tables=SUMMARY_TABLES) == []
+    # every experiment's summary tables by default; an absent one fails: "NAME is missing"
+    assert len(summary_tables()) > 20
+    assert check_results(RESULTS) == check_results(RESULTS, summary_tables=summary_tables())
+    assert check_results(RESULTS) == []
     notebooks = sorted(path.stem for path in (RESULTS.parent / "notebooks").glob("*.ipynb"))
     assert sorted(path.stem for path in (RESULTS / "notebooks").glob("*.html")) == notebooks
     assert sorted(path.stem for path in (RESULTS / "notebooks").glob("*.ipynb")) == notebooks

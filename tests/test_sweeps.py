@@ -26,6 +26,34 @@ def test_run_jobs_adds_up_chunks_per_job():
     assert [t.tolist() for t in totals] == [[25, 3], [25, 30]]
 
 
+def chunk_record(config, size, seed_sequence):
+    """One record per trial: the job, the chunk's index, the trial's draw."""
+    time.sleep(0.05 * (seed_sequence.spawn_key[-1] % 2))  # odd chunks come back late
+    draws = np.random.default_rng(seed_sequence).integers(0, 1000, size)
+    return [(config, seed_sequence.spawn_key[-1], int(draw)) for draw in draws]
+
+
+def test_per_chunk_results_come_back_in_chunk_order_from_a_pool_and_the_store(tmp_path):
+    jobs = list(zip(["a", "b"], grid_seeds(8, 2), strict=True))
+    serial = run_jobs(chunk_record, jobs, n=[7, 4], chunk_size=2, workers=1, per_chunk=True)
+    assert [[chunk[0][1] for chunk in chunks] for chunks in serial] == [[0, 1, 2, 3], [0, 1]]
+    assert [sum(map(len, chunks)) for chunks in serial] == [7, 4]
+    assert {record[0] for chunks in serial for chunk in chunks for record in chunk} == {"a", "b"}
+    with ProcessPoolExecutor(2) as pool:
+        assert run_jobs(chunk_record, jobs, n=[7, 4], chunk_size=2, workers=pool,
+                        per_chunk=True) == serial
+    with ChunkStore(tmp_path / "records.sqlite") as store:
+        run_jobs(chunk_record, jobs[:1], n=3, chunk_size=2, workers=1, store=store,
+                 per_chunk=True)  # the first two chunks of job "a" go to the store
+        resumed = run_jobs(chunk_record, jobs, n=[7, 4], chunk_size=2, workers=1,
+                           store=store, per_chunk=True)
+        # chunk 0 is reused; chunk 1 held 1 game, not 2, so it is played again (2 + 5 written)
+        assert (store.reused, store.written) == (1, 7)
+    # stored tuples come back as lists: the store keeps plain data
+    assert [[[tuple(record) for record in chunk] for chunk in chunks]
+            for chunks in resumed] == serial
+
+
 def test_jobs_of_their_own_size_are_the_runs_of_that_size():
     jobs = list(zip(["a", "b", "c"], grid_seeds(4, 3), strict=True))
 

@@ -3,7 +3,7 @@
 Each results page (``docs/results/NAME.md``) is written by hand: what the experiment
 asks and what its tables show. It ends with ``{include} _files/NAME.md``, which this
 extension writes at ``config-inited`` from the sidecars of ``results/``
-(`minestats.io.index.results_by_script`): every figure the script wrote as an image,
+(`minestats.reproduction.index.results_by_script`): every figure the script wrote as an image,
 every summary table as its Markdown twin, every raw table by name, each with its n,
 seed, commit and the command that regenerates it; paths are relative to the page
 that includes the file. So a page shows whatever the
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generated import write_generated
 
-from minestats.io.index import describe_result, results_by_script
+from minestats.reproduction.index import describe_result, results_by_script
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results"

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from minestats.cli.experiments import REPRODUCE
 from minestats.cli.output import (
     emit_table,
     format_count,
@@ -38,14 +35,12 @@ from minestats.foundations.validation import (
 from minestats.inference import mine_probabilities, reconstruct
 from minestats.io.boards import format_text, parse_counts, parse_position, to_mbf
 from minestats.io.games import GameRecord, format_game, parse_game
-from minestats.io.index import write_results_index
-from minestats.io.notebooks import render_notebooks
 from minestats.io.results import write_bytes
 from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import play, win_rate
-from minestats.runs.chunks import check_workers
+from minestats.reproduction.runner import reproduce
 from minestats.runs.store import ChunkStore
 from minestats.solvers import SolverOptions, solve
 from minestats.solvers.api import deduce
@@ -60,11 +55,6 @@ CAPPED = 3
 
 TEXT_FRACTION = 70
 """The longest exact fraction the default text output writes out (it fits 100 columns)."""
-
-EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
-NOTEBOOKS = "notebooks"
-"""The `reproduce` step that renders notebooks/*.ipynb as results/notebooks/*.html, last."""
-
 
 def _seed(args) -> int | str:
     """Return ``--seed``; without one, draw a seed and put it in ``args``.
@@ -505,42 +495,9 @@ def run_win_rate(args) -> None:
 
 
 def run_reproduce(args) -> None:
-    if not EXPERIMENTS.is_dir():
-        raise ValueError(f"no experiments/ folder at {EXPERIMENTS}: reproduce needs a source "
-                         "checkout of minestats")
-    names = args.only or [*REPRODUCE, NOTEBOOKS]
-    unknown = sorted(set(names) - {*REPRODUCE, NOTEBOOKS})
-    if unknown:
-        raise ValueError(f"unknown experiments {unknown}; choose from "
-                         f"{', '.join([*REPRODUCE, NOTEBOOKS])}")
-    # Everything a script would check, checked before the first one starts.
-    check_workers(args.workers)
-    if args.seed < 0:
-        raise ValueError(f"seed ({args.seed}) must be a non-negative integer")
-    out = Path(args.out)
-    if not args.out or (out.exists() and not out.is_dir()):
-        raise ValueError(f"--out ({args.out!r}) must name a folder")
-    for name in names:
-        if name == NOTEBOOKS:
-            continue  # after every experiment: the notebooks read their results
-        command = [sys.executable, str(EXPERIMENTS / f"{name}.py"), "--out", args.out,
-                   "--seed", str(args.seed), "--workers", str(args.workers)]
-        if args.full:
-            # a store goes into the output folder, beside the tables it makes
-            full = REPRODUCE[name]
-            command += [str(out / Path(value).name) if i and full[i - 1] == "--store"
-                        else value for i, value in enumerate(full)]
-        print(f"== {name}", file=sys.stderr)
-        run = subprocess.run(command, stdout=subprocess.DEVNULL if args.quiet else None)
-        if run.returncode != 0:
-            raise ValueError(f"experiment {name} failed with exit status {run.returncode}")
-    if NOTEBOOKS in names:
-        render_notebooks(EXPERIMENTS.parent / NOTEBOOKS, Path(args.out) / NOTEBOOKS,
-                         progress=lambda source: print(f"== notebook {source.name}",
-                                                       file=sys.stderr))
-    index = write_results_index(args.out, repository=EXPERIMENTS.parent)
+    index = reproduce(args.only, repository=args.repository, out=args.out, seed=args.seed,
+                      workers=args.workers, full=args.full, quiet=args.quiet)
     print(f"== index of every table and figure: {index}", file=sys.stderr)
-
 
 COMMANDS = {
     "opening": run_opening, "opening-map": run_opening_map, "simulate": run_simulate,

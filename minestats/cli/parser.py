@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from minestats.cli.experiments import REPRODUCE
 from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     DEFAULT_MAX_CONFIGURATIONS,
@@ -13,6 +12,7 @@ from minestats.foundations.validation import (
     RULES,
     SOLVERS,
 )
+from minestats.reproduction.registry import EXPERIMENTS
 
 __all__ = ["build_parser"]
 
@@ -388,10 +388,14 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--full", action="store_true",
                            help="paper-grade sample sizes (hours, not minutes)")
     reproduce.add_argument("--only", nargs="+", default=None, metavar="NAME",
-                           help="run only these experiments: " + ", ".join(REPRODUCE)
+                           help="run only these experiments: "
+                                + ", ".join(entry.name for entry in EXPERIMENTS)
                                 + "; 'notebooks' renders the notebooks as HTML under "
                                   "results/notebooks/ (last, by default)")
     reproduce.add_argument("--out", default="results", help="output folder (default results)")
+    reproduce.add_argument("--repository", default=".",
+                           help="root of the source checkout whose experiments/ and "
+                                "notebooks/ run (default the current folder)")
     reproduce.add_argument("--seed", type=int, default=42, help="root seed (default 42)")
     reproduce.add_argument("--workers", type=int, default=-1,
                            help="worker processes (-1: all cores)")

@@ -382,35 +382,10 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule="saf
     return _generate(config, seed_sequence, label)
 
 
-class _Part:
-    """Results of one chunk of a batch, tagged with the chunk's index; parts add up.
-
-    `minestats.runs.sweeps.run_jobs` adds chunk results starting from 0; adding parts
-    collects them, and `_Part.ordered` puts them back in chunk order whatever order
-    they arrived in.
-    """
-
-    def __init__(self, results):
-        self.results = results  # list of (chunk index, [NoGuessResult, ...])
-
-    def __add__(self, other):
-        return _Part(self.results + other.results)
-
-    def __radd__(self, other):
-        if other == 0:
-            return self
-        return NotImplemented
-
-    def ordered(self) -> list:
-        return [result for _, chunk in sorted(self.results, key=lambda part: part[0])
-                for result in chunk]
-
-
 def _batch_chunk(config, size, seed_sequence):
-    # chunk i's sequence is SeedSequence(entropy, spawn_key=(*job key, i)) (chunk_seeds)
-    return _Part([(seed_sequence.spawn_key[-1],
-                   [_generate(config, board_seed, seed_label(board_seed))
-                    for board_seed in chunk_seeds(seed_sequence, size)])])
+    """Generate a chunk's boards: board k from child k of its sequence (`chunk_seeds`)."""
+    return [_generate(config, board_seed, seed_label(board_seed))
+            for board_seed in chunk_seeds(seed_sequence, size)]
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -559,10 +534,10 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
                      max_tries, timeout, patience)
     n = check_n(n)
     seed_sequence, label = resolve_seed(seed)
-    [part] = run_jobs(_batch_chunk, [(config, seed_sequence)], n=n,
-                      chunk_size=chunk_size, workers=workers, store=store,
-                      progress=progress)
-    results = part.ordered()
+    [chunks] = run_jobs(_batch_chunk, [(config, seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress, per_chunk=True)
+    results = [result for chunk in chunks for result in chunk]
     mines = np.zeros((len(results), *config.board.shape), dtype=bool)
     for index, result in enumerate(results):
         if result.ok:

@@ -9,7 +9,7 @@ Twins are the same result in another format, written in the same call: every fig
 as PNG and PDF (`write_figure`), every summary table as CSV, LaTeX and Markdown
 (`write_csv` with ``summary=True``, formatted by `minestats.io.tables`). A twin's
 sidecar names the file it is a twin of in ``twin_of``; the results index
-(`minestats.io.index`) lists them on one line.
+(`minestats.reproduction.index`) lists them on one line.
 
 Every file is written atomically: its content is encoded in memory first, then
 goes to a temporary file in the same folder (written and flushed to disk), which

@@ -55,7 +55,6 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 _OBJECTS = frozenset({
     ("minestats.foundations.board", "Board"),
     ("minestats.drivers.no_guess", "NoGuessResult"),
-    ("minestats.drivers.no_guess", "_Part"),
 })
 
 # Array dtypes a stored result may hold: bool, signed and unsigned ints, floats, complex.

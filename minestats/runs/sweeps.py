@@ -91,8 +91,8 @@ def _add_stored(total, stored, store, chunk):
 
 
 def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int],
-             chunk_size: int,
-             workers=-1, store: ChunkStore | None = None, progress: bool = False) -> list:
+             chunk_size: int, workers=-1, store: ChunkStore | None = None,
+             progress: bool = False, per_chunk: bool = False) -> list:
     """Run ``n`` trials of every job in seeded chunks and add up each job's chunk results.
 
     Parameters
@@ -115,11 +115,17 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
         written to it as soon as it arrives, so an interrupted run resumes.
     progress : bool, optional
         Show a progress bar (tqdm, on stderr) with boards per second and an ETA.
+    per_chunk : bool, optional
+        Keep each chunk's result instead of adding them up: for results that do not
+        add (one record per trial), and the chunk function need not return something
+        that does.
 
     Returns
     -------
     list
-        The summed chunk results, one per job, in job order.
+        One entry per job, in job order: the sum of its chunk results, or with
+        ``per_chunk`` the list of its chunk results in chunk order, however the
+        chunks arrived (computed, from the store, from any worker).
 
     Examples
     --------
@@ -128,6 +134,9 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
     [25, 25]
     >>> run_jobs(lambda config, size, seed: size, jobs, n=[25, 7], chunk_size=10, workers=1)
     [25, 7]
+    >>> run_jobs(lambda config, size, seed: [config] * size, jobs, n=[3, 1], chunk_size=2,
+    ...          workers=1, per_chunk=True)
+    [[['a', 'a'], ['a']], [['b']]]
     """
     counts = ([int(count) for count in n] if isinstance(n, list | tuple | np.ndarray)
               else [n] * len(jobs))
@@ -136,7 +145,16 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
     job_sizes = [chunk_sizes(count, chunk_size) for count in counts]
     keys = [job_key(chunk_function, config, seed) if store is not None else None
             for config, seed in jobs]
-    totals = [0] * len(jobs)
+    totals = [[None] * len(sizes) if per_chunk else 0 for sizes in job_sizes]
+
+    def collect(job, chunk, result, *, stored):
+        if per_chunk:
+            totals[job][chunk] = result
+        elif stored:
+            totals[job] = _add_stored(totals[job], result, store, chunk)
+        else:
+            totals[job] = totals[job] + result
+
     with tqdm(total=sum(counts), unit="board", unit_scale=True, disable=not progress,
               file=sys.stderr, smoothing=0.1) as bar:
 
@@ -149,13 +167,13 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
                     if stored is None:
                         yield (job, chunk, size), config, size, seed
                     else:
-                        totals[job] = _add_stored(totals[job], stored, store, chunk)
+                        collect(job, chunk, stored, stored=True)
                         bar.update(size)
 
         for (job, chunk, size), result in map_chunks(
                 partial(_run_tagged, chunk_function), missing_chunks(), workers=workers):
             if store is not None:
                 store.put(keys[job], chunk, size, result)
-            totals[job] = totals[job] + result
+            collect(job, chunk, result, stored=False)
             bar.update(size)
     return totals

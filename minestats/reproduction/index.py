@@ -9,8 +9,9 @@ Twins (a figure's PDF, a table's LaTeX and Markdown: sidecars with ``twin_of``) 
 linked on the line of the file they are twins of, so each result appears once.
 
 `check_results` tests a folder against the rules: every PNG has its PDF twin, every
-table of `SUMMARY_TABLES` is there with its LaTeX and Markdown twins, and the index
-names every table and figure.
+summary table of every experiment
+(`minestats.reproduction.registry.Experiment.summary_tables`) is there with its LaTeX
+and Markdown twins, and the index names every table and figure.
 """
 
 from __future__ import annotations
@@ -20,41 +21,10 @@ import json
 from pathlib import Path
 
 from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
+from minestats.reproduction.registry import summary_tables as registered_summary_tables
 
-__all__ = ["SUMMARY_TABLES", "check_results", "describe_result", "results_by_script",
-           "results_index", "script_title", "write_results_index"]
-
-SUMMARY_TABLES = (
-    "bbbv_expert_at_most_130.csv",
-    "bbbv_summary.csv",
-    "first_click.csv",
-    "loss_analysis.csv",
-    "no_guess_bias.csv",
-    "no_guess_bias_effects.csv",
-    "no_guess_generation.csv",
-    "opening_maps/holm.csv",
-    "opening_ranges.csv",
-    "optimal_play.csv",
-    "pass_rate_by_click_classes.csv",
-    "pass_rate_fits.csv",
-    "policy_ablation.csv",
-    "winxp_player.csv",
-    "solver_pass_rates.csv",
-    "solver_pass_rates_paired.csv",
-    "solver_pass_rates_published.csv",
-    "win_rate_by_click_classes.csv",
-    "win_rate_by_click_expert.csv",
-    "win_rate_by_click_paired.csv",
-    "win_rates.csv",
-    "win_rates_paired.csv",
-    "win_rates_published.csv",
-)
-"""The tables of ``results/`` a write-up prints, written with LaTeX and Markdown twins.
-
-``opening_maps/holm.csv`` is the per-board verdict of the opening maps' tests. The
-other CSV files are raw data (per cell, per click, per density point, per 3BV value,
-per distance) and stay CSV only.
-"""
+__all__ = ["check_results", "describe_result", "results_by_script", "results_index",
+           "script_title", "write_results_index"]
 
 _TITLE = (
     "# Results\n\nEvery table and figure in this folder, grouped by the script that writes "
@@ -279,7 +249,7 @@ def write_results_index(folder, *, repository=None) -> Path:
                        results_index(folder, repository=repository).encode())
 
 
-def check_results(folder, *, summary_tables=SUMMARY_TABLES) -> list[str]:
+def check_results(folder, *, summary_tables=None) -> list[str]:
     """Return what ``folder`` lacks under the rules for results; empty if nothing.
 
     The rules: every ``.png`` has its ``.pdf`` twin, every table named in
@@ -292,8 +262,8 @@ def check_results(folder, *, summary_tables=SUMMARY_TABLES) -> list[str]:
     folder : str or pathlib.Path
         A results folder.
     summary_tables : sequence of str, optional
-        Paths, relative to ``folder``, of the tables that need twins; default
-        `SUMMARY_TABLES`.
+        Paths, relative to ``folder``, of the tables that need twins; default every
+        experiment's (`minestats.reproduction.registry.summary_tables`).
 
     Returns
     -------
@@ -310,6 +280,8 @@ def check_results(folder, *, summary_tables=SUMMARY_TABLES) -> list[str]:
     ['rates.csv is missing', 'map.png has no map.pdf', 'README.md is missing']
     """
     folder = Path(folder)
+    if summary_tables is None:
+        summary_tables = registered_summary_tables()
     problems = [f"{name} is missing" for name in summary_tables
                 if not (folder / name).is_file()]
     wanted = {png: [png.with_suffix(FIGURE_TWIN)] for png in sorted(folder.rglob("*.png"))}

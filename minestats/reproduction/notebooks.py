@@ -28,10 +28,11 @@ without them rendering stops with a one-line error naming the extra.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
-from minestats.io.results import _check_suffix, collect_metadata, write_with_sidecar
+from minestats.io.results import collect_metadata, write_with_sidecar
 
 __all__ = ["NOTEBOOK_COMMAND", "render_notebook", "render_notebooks"]
 
@@ -92,7 +93,9 @@ def render_notebook(source, target, *, timeout=600) -> Path:
     '42'
     """
     nbclient, nbconvert, nbformat = _notebook_tools()
-    source, target = Path(source), _check_suffix(target, ".html")
+    source, target = Path(source), Path(target)
+    if target.suffix.lower() != ".html":
+        raise ValueError(f"path {os.fspath(target)!r} must end in '.html'")
     executed_path = target.with_suffix(".ipynb")
     if executed_path.resolve() == source.resolve():
         raise ValueError(f"rendering {source} to {target} would replace the notebook with "
