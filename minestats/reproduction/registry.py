@@ -67,7 +67,7 @@ EXPERIMENTS = (
     Experiment("win_rates", 10,
                ("--n-small", "100000", "--n-intermediate", "100000", "--n-expert", "100000",
                 "--n-paper", "1000000", "--n-paper-opening", "1000000",
-                "--store", "results/win_rates.sqlite"),
+                "--chunk-size", "250", "--store", "results/win_rates.sqlite"),
                ("loss_analysis.csv", "win_rates.csv", "win_rates_published.csv")),
     Experiment("win_rates_paired", 16,
                ("--n-small", "100000", "--n-intermediate", "100000", "--n-expert", "100000",
