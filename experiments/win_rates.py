@@ -18,14 +18,7 @@ gives each interval with that rounding added to each side (for Hill's 54.3 % it 
 the interval by 0.0005 each way, which matters at our n = 10^6, where the interval's
 half-width is about 0.001), and Holm-adjusted p-values over its ten rows.
 
-The policies are also compared on common games (`minestats.compare`): for every board
-and setting, ``--n-paired-*`` layouts are drawn once and every policy plays every one
-of them, with the same tie-break seeds; setting ``j`` draws from child ``j`` of child
-``len(rows)`` of the stream (after the rows). Each adjacent pair (``safest`` then
-``best``) gets its 2x2 table of games won by both, by one only, by neither; the
-paired difference with Newcombe's interval for paired proportions, how much narrower
-it is than the unpaired interval at the same n, and McNemar's exact p, Holm-adjusted
-over the pairs.
+The policies on common games are ``experiments/win_rates_paired.py``.
 
 For the Expert rows of ``best`` (safe corner, opening start), every game lost at a
 guess is binned by that guess: its kind (a frontier cell, a cell off the frontier,
@@ -34,9 +27,9 @@ game and its mine probability when it was made; the share of each kind, with its
 Wilson interval, says how much room any policy has left (an unavoidable 50/50 loses
 half the time whoever plays it).
 
-Writes ``win_rates.csv``, ``win_rates_published.csv``, ``win_rates_paired.csv``,
-``loss_analysis.csv`` (shares by kind), ``loss_analysis_bins.csv`` (every bin) and
-``loss_analysis.png``, each with its sidecar.
+Writes ``win_rates.csv``, ``win_rates_published.csv``, ``loss_analysis.csv`` (shares by
+kind), ``loss_analysis_bins.csv`` (every bin) and ``loss_analysis.png``, each with its
+sidecar.
 """
 
 from __future__ import annotations
@@ -48,17 +41,14 @@ import numpy as np
 import pandas as pd
 from common import base_parser, p_text, row_seeds
 
-from minestats.drivers.comparisons import compare
 from minestats.figures import plots
 from minestats.foundations.board import Board
-from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.players import POLICIES, win_rate
 from minestats.runs.store import ChunkStore
 from minestats.stats import (
     difference_from_reference,
     holm_adjust,
-    holm_reject,
     two_sided_p_values,
     wilson_interval,
 )
@@ -82,12 +72,6 @@ PUBLISHED = [  # board, rule, click, source, win rate, games, decimals printed, 
 ]
 """The published win rates, as printed: a rate printed to d decimals may be off by up to
 half a unit of its last digit, which ``rounding`` adds to each side of the interval."""
-
-
-PAIRED_COLUMNS = ["board", "rule", "click_x", "click_y", "first", "second", "n", "both",
-                  "first_only", "second_only", "neither", "first_rate", "second_rate",
-                  "difference", "difference_ci_low", "difference_ci_high", "unpaired_ci_low",
-                  "unpaired_ci_high", "width_ratio", "mcnemar_p", "holm_reject", "seed"]
 
 
 def setups(board: Board):
@@ -156,43 +140,6 @@ def loss_summary(bins: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)[columns]
 
 
-def paired_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers,
-                 store=None) -> pd.DataFrame:
-    """Adjacent policies on common games: one row per board, setting and pair."""
-    settings = [(board, rule, click) for board in BOARDS for rule, click in setups(board)]
-    sizes = {8: n_small, 9: n_small, 16: n_intermediate, 30: n_expert}
-    group = row_seeds(seed, len(table_rows()) + 1)[-1]
-    frames = [compare(board, policies=POLICIES, rule=rule, click=click,
-                      n=sizes[board.width], seed=setting_seed, chunk_size=chunk_size,
-                      workers=workers, store=store)
-              .to_frame(adjacent=True, confidence_level=DEFAULT_CONFIDENCE_LEVEL)
-              for (board, rule, click), setting_seed in zip(
-                  settings, row_seeds(group, len(settings)), strict=True)]
-    table = pd.concat(frames, ignore_index=True)
-    table["holm_reject"] = holm_reject(table["mcnemar_p"].to_numpy(), alpha=DEFAULT_ALPHA)
-    rest = [column for column in table.columns if column not in PAIRED_COLUMNS]
-    return table[PAIRED_COLUMNS + rest]
-
-
-def format_paired(paired: pd.DataFrame) -> str:
-    """Each adjacent pair: both rates, the paired difference and what pairing saved."""
-    lines = [f"Adjacent policies on common games: second minus first win rate, "
-             f"{DEFAULT_CONFIDENCE_LEVEL:.0%} Newcombe paired interval, its width against "
-             f"the unpaired interval at the same n, McNemar exact p (Holm at alpha = "
-             f"{DEFAULT_ALPHA} over the {len(paired)} pairs):"]
-    for row in paired.itertuples():
-        verdict = "differ" if row.holm_reject else "no difference shown"
-        lines.append(
-            f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.second} - "
-            f"{row.first}: {row.second_rate:.4f} - {row.first_rate:.4f} = "
-            f"{-row.difference:+.4f} [{-row.difference_ci_high:+.4f}, "
-            f"{-row.difference_ci_low:+.4f}] (n = {row.n:,}; only {row.first} "
-            f"{row.first_only:,}, only {row.second} {row.second_only:,}; seed {row.seed}); "
-            f"width x{row.width_ratio:.2f} of unpaired, {p_text(row.mcnemar_p, digits=2)}: "
-            f"{verdict}")
-    return "\n".join(lines)
-
-
 def compare_published(table: pd.DataFrame) -> pd.DataFrame:
     best = table[table["policy"] == "best"].set_index(["board", "rule", "click_x", "click_y"])
     rows = []
@@ -237,13 +184,6 @@ def main(argv=None):
     parser.add_argument("--n-paper-opening", type=int, default=None,
                         help="games for each board's opening-start row ((2, 2), on Expert "
                              "(3, 3)), policy best (default the board's size as above)")
-    parser.add_argument("--n-paired-small", type=int, default=500,
-                        help="common games per 8x8 and 9x9 setting for the paired policy "
-                             "comparison (default 500)")
-    parser.add_argument("--n-paired-intermediate", type=int, default=150,
-                        help="common games per 16x16 setting (default 150)")
-    parser.add_argument("--n-paired-expert", type=int, default=50,
-                        help="common games per 30x16 setting (default 50)")
     parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
     parser.add_argument("--store", type=Path, default=None,
                         help="chunk store (SQLite) that makes the run resumable")
@@ -253,10 +193,6 @@ def main(argv=None):
                            n_intermediate=args.n_intermediate, n_expert=args.n_expert,
                            chunk_size=args.chunk_size, workers=args.workers, store=store,
                            n_paper=args.n_paper, n_paper_opening=args.n_paper_opening)
-    paired = paired_table(seed=args.seed, n_small=args.n_paired_small,
-                          n_intermediate=args.n_paired_intermediate,
-                          n_expert=args.n_paired_expert, chunk_size=args.chunk_size,
-                          workers=args.workers, store=store)
     comparison = compare_published(table)
     sizes = {"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate, "30x16": args.n_expert}
     paper = {"every board's safe-click (0, 0) best": args.n_paper,
@@ -275,15 +211,6 @@ def main(argv=None):
     loss_figure = write_figure(plots.plot_loss_analysis(bins, title=loss_title(bins)),
                                args.out / "loss_analysis.png",
                                metadata=collect_metadata(**inputs))
-    paired_path = write_csv(paired, args.out / "win_rates_paired.csv", metadata=collect_metadata(
-        **inputs | {"n": {"8x8 and 9x9": args.n_paired_small,
-                          "16x16": args.n_paired_intermediate,
-                          "30x16": args.n_paired_expert}},
-        extra={"holm_alpha": DEFAULT_ALPHA, "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
-               "interval": "Newcombe (1998) method 10 for paired proportions "
-                           "(minestats.stats.paired_difference_interval); unpaired: "
-                           "Newcombe's independent-samples interval at the same n",
-               "test": "McNemar exact (statsmodels mcnemar, exact=True)"}), summary=True)
     print(f"Win rates (seed stream {args.seed}, row i = child i; 95 % Wilson intervals)")
     for row in table.itertuples():
         print(f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.policy:7}"
@@ -302,14 +229,13 @@ def main(argv=None):
               f" {row.difference_high_with_rounding:+.4f}] with the published rounding),"
               f" z = {row.z:+.2f}, {p_text(row.p_value, digits=2)},"
               f" Holm {p_text(row.holm_p, digits=2)}")
-    print(format_paired(paired))
     print("Where the Expert games of best were lost: the kind of the losing guess, its share "
           "of the games lost at a guess (95 % Wilson interval):")
     for row in losses.itertuples():
         print(f"  {row.rule:12} ({row.click_x},{row.click_y}) {row.kind:12} {row.losses:,} of "
               f"{row.lost_at_a_guess:,}: {row.share:.3f} [{row.share_ci_low:.3f}, "
               f"{row.share_ci_high:.3f}] (n = {row.n:,} games, seed {row.seed})")
-    print(f"Wrote {path}, {published_path}, {paired_path}, {loss_path}, {loss_figure}; "
+    print(f"Wrote {path}, {published_path}, {loss_path}, {loss_figure}; "
           f"{time.perf_counter() - start:.1f} s wall")
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 
 from minestats import optimal_win_probability
 from minestats.players.player import GUESS_KINDS
+from minestats.reproduction.registry import experiment
 from tests.test_experiments import assert_sidecar, run_script
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
@@ -15,8 +16,7 @@ SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci
 
 def test_win_rates(tmp_path):
     out = run_script("win_rates.py", tmp_path, "--n-small", "20", "--n-intermediate", "4",
-                     "--n-expert", "2", "--n-paper", "3", "--n-paired-small", "12",
-                     "--n-paired-intermediate", "3", "--n-paired-expert", "1")
+                     "--n-expert", "2", "--n-paper", "3")
     table = pd.read_csv(tmp_path / "win_rates.csv")
     assert len(table) == 4 * 4 * 2 and SHARED <= set(table.columns)
     sizes = table.set_index(["width", "rule", "policy"])["n"]
@@ -50,15 +50,24 @@ def test_win_rates(tmp_path):
     assert bins["losses"].sum() == lost_at_guess == losses["losses"].sum()
     assert set(losses["kind"]) == set(GUESS_KINDS)
     assert (tmp_path / "loss_analysis.png").exists() and (tmp_path / "loss_analysis.pdf").exists()
+    assert not (tmp_path / "win_rates_paired.csv").exists()  # its own experiment
+
+
+def test_win_rates_paired(tmp_path):
+    out = run_script("win_rates_paired.py", tmp_path, "--n-small", "12", "--n-intermediate",
+                     "3", "--n-expert", "1", "--chunk-size", "5")
     paired = pd.read_csv(tmp_path / "win_rates_paired.csv")
     assert len(paired) == 4 * 4
     assert set(zip(paired["first"], paired["second"], strict=True)) == {("safest", "best")}
     assert list(paired["n"]) == [12] * 8 + [3] * 4 + [1] * 4
+    assert list(zip(paired["board"], paired["rule"], strict=True))[:4] == [
+        ("8x8/10", rule) for rule in ("safe-click", "safe-opening", "winxp", "uniform")]
     counts = paired[["both", "first_only", "second_only", "neither"]].sum(axis=1)
     assert (counts == paired["n"]).all()
     assert (paired["first_rate"] == (paired["both"] + paired["first_only"]) / paired["n"]).all()
-    # the common games draw from their own children of the stream, not the table's rows
-    assert not set(paired["seed"]) & set(table["seed"])
+    # setting j draws from child j of the experiment's own stream
+    stream = f"7/{experiment('win_rates_paired').stream}"
+    assert list(paired["seed"]) == [f"{stream}/{j}" for j in range(16)]
     assert_sidecar(tmp_path / "win_rates_paired.csv", seed=7)
     assert "Adjacent policies on common games" in out
 
