@@ -28,7 +28,8 @@ docs: $(STAMP)
 	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
 
 bench: $(STAMP)
-	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
+	for script in benchmarks/bench_*.py; do \
+		$(BIN)/python -m benchmarks.$$(basename $$script .py) || exit 1; done
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -11,7 +11,8 @@
 Peak memory is per process, so measure it on one matrix at a time with the command,
 for example ``/usr/bin/time -v minestats reconstruct counts.txt``.
 
-Run: ``.venv/bin/python benchmarks/bench_budget.py [--seed S] [--per-cell N] ...``
+Run from the repository's root, as a module:
+``.venv/bin/python -m benchmarks.bench_budget [--seed S] [--per-cell N] ...``
 """
 
 import argparse
@@ -21,8 +22,8 @@ import time
 
 import numpy as np
 
+from minestats.foundations.validation import DEFAULT_EXACT_CONFIGURATIONS
 from minestats.inference import counts_from_mines, random_counts, reconstruct
-from minestats.validation import DEFAULT_EXACT_CONFIGURATIONS
 
 SHAPES = ((8, 8), (16, 16), (30, 30), (32, 32), (200, 5))
 DENSITIES = (0.1, 0.2, 0.3, 0.5, 0.7)

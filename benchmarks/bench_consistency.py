@@ -12,7 +12,8 @@
    heavy-tailed (one 30x30 matrix at density 0.2 took it 213 s), so its default
    sizes stop at 20x20.
 
-Run: ``.venv/bin/python benchmarks/bench_consistency.py [--seed S] [--n N] ...``
+Run from the repository's root, as a module:
+``.venv/bin/python -m benchmarks.bench_consistency [--seed S] [--n N] ...``
 """
 
 import argparse

@@ -14,7 +14,8 @@ script does (written here from that description). Measured in the same process:
    the workplace's copy of it (``shared/baselines/first_click.py`` beside the
    repository) is present.
 
-Run: ``python benchmarks/bench_first_click.py [--quick]``.
+Run from the repository's root, as a module:
+``python -m benchmarks.bench_first_click [--quick]``.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
-from minestats.montecarlo import simulate_opening
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 
 ROOT = Path(__file__).resolve().parents[1]
 PUBLISHED_SCRIPT = ROOT.parent / "shared" / "baselines" / "first_click.py"
@@ -113,7 +114,7 @@ def map_throughput(n_ours, n_plain):
 
 MEMORY_SCRIPT = """
 import resource, sys
-from minestats.montecarlo import simulate_opening
+from minestats.drivers.opening_simulation import simulate_opening
 simulate_opening("expert", rule="winxp", n=int(sys.argv[1]), click="centre", seed=0,
                  chunk_size=10_000, workers=1)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

@@ -13,7 +13,8 @@
    on ``--workers`` processes (`generate_no_guess_batch`); their result does not
    depend on the number of workers.
 
-Run: ``.venv/bin/python benchmarks/bench_generators.py [--seed S] [--n-time N]
+Run from the repository's root, as a module:
+``.venv/bin/python -m benchmarks.bench_generators [--seed S] [--n-time N]
 [--n-rate N] [--n-dense-retry N] [--workers W]``
 """
 
@@ -22,16 +23,16 @@ import time
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.generators import (
+from minestats.drivers.no_guess import (
     DEFAULT_MAX_TRIES,
     DEFAULT_TIMEOUT,
     METHODS,
     generate_no_guess,
     generate_no_guess_batch,
 )
+from minestats.foundations.board import Board
+from minestats.foundations.seeds import seed_label
 from minestats.runs.sweeps import grid_seeds
-from minestats.seeds import seed_label
 
 CLICK = "centre"
 

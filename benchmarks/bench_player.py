@@ -3,7 +3,7 @@
 1. Games per second per core for each policy on each board (safe first click at the
    corner), CPU time of this process (one core), compile time excluded by a warm-up:
    the compiled player (`minestats.players.play_games`, one call per chunk of games)
-   against the plain-Python reference player (``tests/reference_player.py``, the
+   against the plain-Python reference player (``tests/oracles/reference_player.py``, the
    player before its game was compiled) on the first games of the same layouts,
    with the same seeds, and their ratio.
 2. The probability engine on Expert positions that arise in play (every stall of
@@ -19,27 +19,24 @@
    (``Strategy(weigh_winxp=False)``), games per second per core and the ratio (the
    floor of issue 19: at most 2x slower).
 
-Run: ``.venv/bin/python benchmarks/bench_player.py [--seed S] [--games N] [--reference R]
+Run from the repository's root, as a module:
+``.venv/bin/python -m benchmarks.bench_player [--seed S] [--games N] [--reference R]
 [--only {games,engine,winxp}]``
 """
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
 from minestats.inference import mine_probabilities
 from minestats.inference.probabilities import position_probabilities
+from minestats.mechanics.sampling import sample_mines
 from minestats.players import POLICIES
 from minestats.players.player import FAST_BUDGET, Strategy, play_games
-from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests import reference_player  # noqa: E402 (the reference lives with the tests)
+from tests.oracles import reference_player
 
 BOARDS = ("9x9/10", "16x16/40", "30x16/99")
 

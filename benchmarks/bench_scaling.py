@@ -5,7 +5,8 @@ so the single-worker run takes well over 10 seconds; both runs must return
 identical counts. Pool start-up is included in the k-worker time, as a user
 would see it.
 
-Run: ``python benchmarks/bench_scaling.py [--n 20000] [--workers 2]``.
+Run from the repository's root, as a module:
+``python -m benchmarks.bench_scaling [--n 20000] [--workers 2]``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from minestats.passrate import pass_rate_sweep
+from minestats.drivers.pass_rates import pass_rate_sweep
 
 GRID = [{"board": "expert", "solver": "logic"}, {"board": "intermediate", "solver": "logic"}]
 SEED = 20261129

@@ -2,12 +2,12 @@
 
 1. single-point: boards/s of `solve_batch(..., solver="single-point")` (compiled,
    one call per batch) against the plain-Python published method
-   (`tests/reference.py`) on the SAME layouts, per level, and the ratio. Both must
+   (`tests/oracles/reference.py`) on the SAME layouts, per level, and the ratio. Both must
    agree on every board.
 2. pass_rate as a user calls it: ``pass_rate("intermediate", solver="single-point",
    n=20_000, workers=1)``, all overhead included (validation, drawing the boards,
    chunks), against the plain-Python method drawing and solving the same number of
-   boards (``random.sample`` outside the click's 3x3, then `tests/reference.py`).
+   boards (``random.sample`` outside the click's 3x3, then `tests/oracles/reference.py`).
 3. logic: boards/s on Expert 30x16/99, safe-opening (mines uniform outside the
    centre 3x3), centre click, with the mine count; pass and capped shares.
 
@@ -16,22 +16,19 @@ per section); compile time is excluded (a warm-up call) and reported. Times are 
 time of this process (`time.process_time`; everything runs on one core), so other
 work on the machine does not inflate them.
 
-Run: ``.venv/bin/python benchmarks/bench_solvers.py [--seed S] [--n-plain N] ...``
+Run from the repository's root, as a module:
+``.venv/bin/python -m benchmarks.bench_solvers [--seed S] [--n-plain N] ...``
 """
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from reference import plain_single_point, random_layouts  # noqa: E402
-
-from minestats.passrate import pass_rate  # noqa: E402
-from minestats.solvers import solve_batch  # noqa: E402
+from minestats.drivers.pass_rates import pass_rate
+from minestats.solvers import solve_batch
+from tests.oracles.reference import plain_single_point, random_layouts
 
 LEVELS = {"Beginner 9x9/10": (9, 9, 10), "Intermediate 16x16/40": (16, 16, 40),
           "Expert 30x16/99": (30, 16, 99)}

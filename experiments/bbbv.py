@@ -4,7 +4,7 @@
 clears a board: openings plus safe numbered cells touching no zero. For Beginner
 9x9/10, Intermediate 16x16/40 and Expert 30x16/99 under ``uniform``,
 ``safe-click``, ``safe-opening`` and ``winxp`` (click at the centre), ``--n``
-boards (default 1,000,000) are drawn per board and rule (`minestats.metrics`);
+boards (default 1,000,000) are drawn per board and rule (`minestats.drivers.bbbv_histograms`);
 pair ``i`` (boards in the order above, rules within) draws from child ``i`` of
 the stream ``--seed/k`` (``common.py``). Quantiles are the smallest 3BV whose cumulative share
 reaches q (every quantile is a 3BV that occurred). The share of Expert boards with
@@ -30,12 +30,12 @@ import time
 import pandas as pd
 from common import base_parser, format_proportion, row_seeds, worker_pool
 
-from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
+from minestats.drivers.bbbv_histograms import DEFAULT_CHUNK_SIZE, bbbv_histogram
+from minestats.figures.plots import plot_distributions
+from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.metrics import DEFAULT_CHUNK_SIZE, bbbv_histogram
-from minestats.plots import plot_distributions
-from minestats.rules import RULES
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
+from minestats.mechanics.rules import RULES
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 CLICK = "centre"

@@ -21,15 +21,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board
-from minestats.montecarlo import simulate_opening
-from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
+from minestats.foundations.board import Board
+from minestats.foundations.seeds import as_seed_sequence, seed_from_text
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
+from minestats.mechanics.rules import RULES
 from minestats.reproduction.registry import experiment as registered
-from minestats.rules import RULES
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
-from minestats.seeds import as_seed_sequence, seed_from_text
 from minestats.stats import format_p_value, homogeneity_test, wilson_interval
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 __all__ = [
     "CLICK_CLASSES",
@@ -162,7 +162,7 @@ def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.Data
     Parameters
     ----------
     groups : sequence of (grid, n)
-        ``grid`` as in `minestats.passrate.pass_rate_sweep`, ``n`` boards per row.
+        ``grid`` as in `minestats.drivers.pass_rates.pass_rate_sweep`, ``n`` boards per row.
     seed : int
         Group ``i`` is swept with child ``i`` of the experiment's stream ``seed/k``, so row ``j``
         of it records the seed label ``"seed/i/j"``.

@@ -20,12 +20,12 @@ import numpy as np
 import pandas as pd
 from common import base_parser, exact_in_interval, p_text, row_seeds, worker_map
 
-from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.drivers.opening_simulation import DEFAULT_CHUNK_SIZE, simulate_opening
+from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
-from minestats.montecarlo import DEFAULT_CHUNK_SIZE, simulate_opening
-from minestats.rules import RULES
+from minestats.mechanics.rules import RULES
 from minestats.stats import holm_reject
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 PUBLISHED_EXACT = {  # the published table, centre click, rounded to 4 places

@@ -3,7 +3,7 @@
 Boards: Beginner 9x9/10, Intermediate 16x16/40, Expert 30x16/99 and Expert's size
 at higher densities, 30x16/130 and 30x16/170; rule ``safe-opening``, centre click;
 the ``logic`` solver with the mine count must pass every board. Methods: ``retry``
-and ``perturb`` (`minestats.generators.generate_no_guess`), each stopped at
+and ``perturb`` (`minestats.drivers.no_guess.generate_no_guess`), each stopped at
 ``--max-tries`` placements (default 10,000) or ``--timeout`` seconds per board
 (default 60). ``retry`` at 170 mines fails at these limits: its pass rate there is
 about 0, which is the point of ``perturb``.
@@ -11,7 +11,7 @@ about 0, which is the point of ``perturb``.
 Boards per row: ``--n`` (default 500), except ``retry`` at 130 and 170 mines,
 ``--n-dense-retry`` (default 30), where each board costs up to the whole try limit.
 Row ``i`` (boards in the order above, methods within) generates its boards with
-`minestats.generators.generate_no_guess_batch` from child ``i`` of
+`minestats.drivers.no_guess.generate_no_guess_batch` from child ``i`` of
 the stream ``--seed/s`` (``common.py``) (label ``"42/s/i"``; board ``k`` of chunk
 ``j`` is ``"42/s/i/j/k"``). Every success rate has a 95% Wilson interval. Tries, solver
 rounds and perturbations (mines relocated) are summarised over all boards of a row
@@ -32,16 +32,16 @@ import time
 import pandas as pd
 from common import base_parser, row_seeds, worker_pool
 
-from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
-from minestats.generators import (
+from minestats.drivers.no_guess import (
     DEFAULT_BATCH_CHUNK_SIZE,
     DEFAULT_MAX_TRIES,
     DEFAULT_TIMEOUT,
     METHODS,
     generate_no_guess_batch,
 )
+from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT, Board(30, 16, 130), Board(30, 16, 170))
 DENSE = {130, 170}

@@ -57,14 +57,14 @@ import numpy as np
 import pandas as pd
 from common import base_parser, board_slug, exact_in_interval, row_seeds, worker_map
 
-from minestats.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
-from minestats.exact import opening_probability, opening_probability_map
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.figures.plots import plot_probability_map, plot_z_map
+from minestats.foundations.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.montecarlo import simulate_opening
-from minestats.plots import plot_probability_map, plot_z_map
-from minestats.rules import RULES
+from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
+from minestats.mechanics.rules import RULES
 from minestats.stats import detectable_deviation, neighbour_correlation
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (CLASSIC_BEGINNER, BEGINNER, INTERMEDIATE, EXPERT)
 CHUNK_SIZE = {"uniform": 100_000, "safe-click": 100_000, "safe-opening": 2_000,
@@ -158,7 +158,8 @@ def main(argv=None):
     ranges = pd.DataFrame([opening_range(board, rule) for board in BOARDS for rule in RULES])
     exact_meta = collect_metadata(seed=None, n=None, chunk_size=None,
                                   wall_time_s=time.perf_counter() - exact_start,
-                                  extra={"method": "closed forms (minestats.exact)"})
+                                  extra={"method": "closed forms "
+                                                   "(minestats.mechanics.opening_probabilities)"})
     write_csv(exact, maps / "exact.csv", metadata=exact_meta)
     write_csv(ranges, args.out / "opening_ranges.csv", summary=True, metadata={
         **exact_meta, "ties": "min_x/min_y (max_x/max_y) is the first cell in row-major "

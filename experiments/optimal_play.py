@@ -19,8 +19,8 @@ import pandas as pd
 from common import base_parser, row_seeds
 
 from minestats.io.results import collect_metadata, write_csv
+from minestats.mechanics.rules import RULES
 from minestats.players import POLICIES, optimal_win_probability, win_rate
-from minestats.rules import RULES
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")
 FULL_BOARDS = (*BOARDS, "4x5/5", "5x4/6")

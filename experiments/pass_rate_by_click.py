@@ -48,10 +48,10 @@ from common import (
     solver_pool,
 )
 
-from minestats.board import BEGINNER, INTERMEDIATE
+from minestats.figures.plots import plot_probability_map
+from minestats.foundations.board import BEGINNER, INTERMEDIATE
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.plots import plot_probability_map
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE)
 RULE = "safe-click"

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 from common import base_parser, pass_rate_groups, solver_pool
 
-from minestats.board import Board
+from minestats.figures.plots import plot_proportion_bands
+from minestats.foundations.board import Board
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.plots import plot_proportion_bands
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = np.round(np.arange(0.05, 0.30 + 1e-9, 0.025), 3)

@@ -3,7 +3,7 @@
 Reads the pass rates of ``pass_rate_by_density.py`` (``--input``, default
 ``<out>/pass_rate_by_density.csv``; nothing is recomputed) and fits, for each board
 size and solver, a binomial GLM with the logit link to ``successes`` out of ``n`` at
-each density (`minestats.fits.fit_pass_rate_curve`): a polynomial in density on the
+each density (`minestats.stats.fits.fit_pass_rate_curve`): a polynomial in density on the
 logit scale, of the lowest degree (1 to 4) that the quartic does not beat by a
 likelihood-ratio test at level 0.05. The ``fit`` column names it (``logit``,
 ``logit+quadratic``, ``logit+cubic``, ``logit+quartic``): anything past ``logit``
@@ -45,10 +45,10 @@ import numpy as np
 import pandas as pd
 from common import base_parser, p_text
 
-from minestats.fits import MAX_DEGREE, MODELS, SPARSE_COUNT, fit_pass_rate_curve
+from minestats.figures.plots import plot_fitted_curves
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, sidecar_path, write_csv, write_figure
-from minestats.plots import plot_fitted_curves
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
+from minestats.stats.fits import MAX_DEGREE, MODELS, SPARSE_COUNT, fit_pass_rate_curve
 
 CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 ALPHA = DEFAULT_ALPHA

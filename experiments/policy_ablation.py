@@ -25,12 +25,12 @@ from pathlib import Path
 import pandas as pd
 from common import base_parser, p_text
 
+from minestats.drivers.comparisons import compare
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
-from minestats.paired import compare
 from minestats.players import Strategy
 from minestats.runs.store import ChunkStore
 from minestats.stats import holm_adjust, holm_reject
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARD, RULE, CLICK = "30x16/99", "safe-click", (0, 0)
 COMPONENTS = {  # the change a row makes to the full player: its strategy fields

@@ -55,10 +55,11 @@ from common import (
     solver_pool,
 )
 
-from minestats.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.drivers.comparisons import compare
+from minestats.drivers.pass_rates import DEFAULT_CHUNK_SIZE
+from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
-from minestats.paired import compare
-from minestats.passrate import DEFAULT_CHUNK_SIZE
 from minestats.runs.sweeps import grid_seeds
 from minestats.solvers import SolverOptions
 from minestats.stats import (
@@ -67,7 +68,6 @@ from minestats.stats import (
     holm_reject,
     wilson_interval,
 )
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 SETTINGS = (("safe-opening", "centre"), ("safe-click", "centre"), ("safe-click", "corner"))

@@ -21,7 +21,7 @@ rule's layouts) plays, from every first click:
   corner's neighbours and the handful above), ``--n-winxp-expert`` games each.
 - The best ``winxp`` cell of each board, picked as the highest of its map, against
   the top-left corner: on fresh games (``--n-paired N9 N16 NEXPERT``), with the
-  same initial layouts and tie-break seeds for every arm (`minestats.paired.
+  same initial layouts and tie-break seeds for every arm (`minestats.drivers.comparisons.
   compare_clicks`), the arms ``winxp`` at the best cell, ``winxp`` at (0, 0) and
   ``safe-click`` at (0, 0). The cell is selected on the map's games and confirmed on
   others, so the paired difference (Newcombe's interval for paired proportions,
@@ -46,7 +46,7 @@ Writes to ``--out``, each file with its ``.json`` sidecar:
   classes and the test within symmetry orbits;
 - ``win_rate_by_click_expert.csv``: the Expert handful, by rule, ranked;
 - ``win_rate_by_click_paired.csv``: every pair of arms of each board's paired
-  comparison (`minestats.paired.PairedComparison.to_dict`) with the cell's selection;
+  comparison (`minestats.drivers.comparisons.PairedComparison.to_dict`) with the cell's selection;
 - a heat map per board and rule, ``win_rate_by_click_<board>_<rule>.png`` (on 30x16
   the ``winxp`` grid, unmapped cells blank).
 
@@ -80,12 +80,12 @@ from common import (
     worker_pool,
 )
 
-from minestats.board import BEGINNER, EXPERT, INTERMEDIATE, Board
+from minestats.drivers.comparisons import compare_clicks
+from minestats.figures.plots import plot_probability_map
+from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.paired import compare_clicks
+from minestats.mechanics.rules import RULES
 from minestats.players import win_rate, win_rate_sweep
-from minestats.plots import plot_probability_map
-from minestats.rules import RULES
 from minestats.runs.store import ChunkStore
 
 BOARDS = (BEGINNER, INTERMEDIATE)

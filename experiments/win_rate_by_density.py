@@ -17,11 +17,11 @@ import time
 import pandas as pd
 from common import base_parser
 
-from minestats.board import Board
+from minestats.figures.plots import plot_proportion_bands
+from minestats.foundations.board import Board
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.players import POLICIES, win_rate_sweep
-from minestats.plots import plot_proportion_bands
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = (0.08, 0.12, 0.156, 0.18, 0.206, 0.24)

@@ -41,8 +41,8 @@ import numpy as np
 import pandas as pd
 from common import base_parser, p_text, row_seeds
 
-from minestats import plots
-from minestats.board import Board
+from minestats.figures import plots
+from minestats.foundations.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.players import POLICIES, win_rate
 from minestats.runs.store import ChunkStore

@@ -23,12 +23,12 @@ import pandas as pd
 from common import base_parser, p_text, row_seeds
 from win_rates import BOARDS, setups
 
+from minestats.drivers.comparisons import compare
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
-from minestats.paired import compare
 from minestats.players import POLICIES
 from minestats.runs.store import ChunkStore
 from minestats.stats import holm_reject
-from minestats.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 
 COLUMNS = ["board", "rule", "click_x", "click_y", "first", "second", "n", "both",
            "first_only", "second_only", "neither", "first_rate", "second_rate",

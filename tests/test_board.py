@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from minestats.board import (
+from minestats.foundations.board import (
     BEGINNER,
     CLASSIC_BEGINNER,
     EXPERT,

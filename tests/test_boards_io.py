@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
-from minestats.sampling import sample_mines
+from minestats.io.boards import format_text, from_mbf, parse_counts, parse_text, to_mbf
+from minestats.mechanics.sampling import sample_mines
 
 
 @pytest.mark.parametrize("board", ["30x16/99", "1x1/0", "1x7/3", "255x2/100"])
@@ -56,3 +56,27 @@ def test_bad_mbf_is_refused(data, match):
 def test_mbf_refuses_boards_it_cannot_hold():
     with pytest.raises(ValueError, match="up to 255x255; got 256x1"):
         to_mbf(np.zeros((1, 256), dtype=bool))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "no rows of counts"),
+        ("\n  \n", "no rows of counts"),
+        ("1 1\n1 1 1\n", "line 2: row has 3 cells, expected 2 like line 1"),
+        ("\n1 1\n\n1\n", "line 4: row has 1 cells, expected 2 like line 2"),
+        ("1 1\n1 x\n", "line 2: 'x' is not an integer"),
+        ("1 1\n1 1\n2.0 1\n", "line 3: '2.0' is not an integer"),
+        ("1 12\n", "line 1: value 12 is outside 0..9"),
+        ("1 1\n-1 0\n", "line 2: value -1 is outside 0..9"),
+    ],
+)
+def test_parse_counts_errors_name_the_line(text, message):
+    with pytest.raises(ValueError, match=message):
+        parse_counts(text)
+
+
+def test_parse_counts_reads_rows():
+    counts = parse_counts("\n 1 2\t3\n4 5 6  \n\n")
+    assert counts.tolist() == [[1, 2, 3], [4, 5, 6]] and counts.dtype == np.int64
+

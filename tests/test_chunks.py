@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from minestats.foundations.seeds import seed_label
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
-from minestats.seeds import seed_label
 
 
 def test_chunk_plan_and_seeds():

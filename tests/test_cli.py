@@ -5,9 +5,9 @@ import sys
 import pandas as pd
 import pytest
 
-from minestats.board import BEGINNER, EXPERT, Board
 from minestats.cli import main
-from minestats.exact import opening_probability, opening_probability_map
+from minestats.foundations.board import BEGINNER, EXPERT, Board
+from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
 
 
 def test_opening_prints_the_exact_fraction(capsys):

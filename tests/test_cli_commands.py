@@ -10,12 +10,12 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from minestats.cli import main
-from minestats.game import bbbv
-from minestats.generators import generate_no_guess
+from minestats.drivers.bbbv_histograms import bbbv_histogram
+from minestats.drivers.comparisons import compare
+from minestats.drivers.no_guess import generate_no_guess
+from minestats.drivers.pass_rates import pass_rate
 from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
-from minestats.metrics import bbbv_histogram
-from minestats.paired import compare
-from minestats.passrate import pass_rate
+from minestats.mechanics.game import bbbv
 from minestats.solvers import SolverOptions, solve
 
 CHECKOUT = Path(__file__).resolve().parents[1]

@@ -15,8 +15,8 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from minestats.board import resolve_board
-from minestats.game import neighbour_table
+from minestats.foundations.board import resolve_board
+from minestats.mechanics.game import neighbour_table
 from minestats.players import play
 from minestats.players.endgame import consistent_layouts, endgame_move
 from minestats.players.optimal import layout_distribution, optimal_win_probability

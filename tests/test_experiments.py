@@ -12,7 +12,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from minestats.board import Board
+from minestats.foundations.board import Board
 from minestats.reproduction.registry import EXPERIMENTS as REGISTRY
 from minestats.reproduction.registry import experiment
 from minestats.runs.chunks import chunk_seeds
@@ -341,7 +341,7 @@ def common():
 def test_click_classes_and_pooling_by_hand(common):
     from scipy.stats import chi2_contingency
 
-    from minestats.board import Board
+    from minestats.foundations.board import Board
 
     board = Board(5, 4, 3)
     names = [[common.click_class(board, x, y) for x in range(5)] for y in range(4)]

@@ -4,11 +4,11 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from test_experiments import assert_sidecar, run_script
 
 from minestats import optimal_win_probability
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
+from tests.test_experiments import assert_sidecar, run_script
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}

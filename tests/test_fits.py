@@ -6,7 +6,7 @@ import statsmodels.api as sm
 from scipy.special import expit
 from scipy.stats import chi2
 
-from minestats.fits import MODELS, PassRateCurve, fit_pass_rate_curve
+from minestats.stats.fits import MODELS, PassRateCurve, fit_pass_rate_curve
 
 # The grid of experiments/pass_rate_by_density.py: 11 densities from 0.05 to 0.30.
 DENSITIES = np.round(np.arange(0.05, 0.30 + 1e-9, 0.025), 3)

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
-from reference import random_layouts
 
-from minestats.game import bbbv, islands, neighbour_counts, openings, reveal
+from minestats.mechanics.game import bbbv, islands, neighbour_counts, openings, reveal
+from tests.oracles.reference import random_layouts
 
 SHAPES = [(1, 1), (1, 6), (7, 1), (2, 2), (3, 5), (9, 9), (16, 8), (30, 16)]
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import minestats
-from minestats.passrate import pass_rate
+from minestats.drivers.pass_rates import pass_rate
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numba", "scipy", "statsmodels", "pandas", "matplotlib", "tqdm")

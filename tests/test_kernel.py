@@ -6,12 +6,12 @@ from itertools import product
 import numpy as np
 import pytest
 
-from minestats.board import Board
-from minestats.game import neighbour_counts
+from minestats.foundations.board import Board
+from minestats.mechanics.game import neighbour_counts
+from minestats.mechanics.sampling import sample_mines
 from minestats.players import Strategy, play, play_games, win_rate
 from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
 from minestats.players.player import GUESS_KINDS
-from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 
@@ -138,7 +138,7 @@ def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same
     """With a float budget of 1, every position ``best`` imagines for a candidate is
     answered by the exact big-integer engine (through numba.objmode): the same games,
     up to float ties."""
-    from minestats.game import neighbour_table
+    from minestats.mechanics.game import neighbour_table
     from minestats.players import kernel
 
     layouts = sample_mines("9x9/10", 60, rule="safe-click", click=(0, 0), seed=12)
@@ -241,8 +241,8 @@ def test_the_compiled_winxp_weighing_equals_the_exact_one():
     Fractions of `mine_probabilities(rule="winxp")`, itself checked against the rule's
     own deals in test_probabilities.py; and past the float budget (1) the same."""
     from minestats.inference import mine_probabilities
+    from minestats.mechanics.rules import winxp_order
     from minestats.players.kernel import _position
-    from minestats.rules import winxp_order
 
     rng = np.random.default_rng(21)
     checked = 0

@@ -1,15 +1,18 @@
 """The package's layers, read from its imports: every arrow points down.
 
-Each unit (a top-level module, or a subpackage with all its modules) sits on one
-layer of `LAYERS`; a module may import its own unit and any unit on a lower
-layer, never one beside or above it. Every import statement counts, those inside
-functions too (a lazy import is still an arrow). The package root,
-``minestats/__init__.py``, only names the public functions lazily and is left
-out; the one name below it may take from the root is ``__version__``.
-``docs/architecture.md`` draws the same layers.
+Each unit, a folder of the package with all its modules, sits on one layer of
+`LAYERS`, and the folder's name says which; a module may import its own folder and
+any folder on a lower layer, never one beside or above it. Every import statement
+counts, those inside functions too (a lazy import is still an arrow). Inside a
+folder the modules may import each other, but never in a circle. The package root,
+``minestats/__init__.py``, only names the public functions lazily and is left out;
+the one name below it may take from the root is ``__version__``. Only the units of
+`FLAT` are modules directly under ``minestats/``. ``docs/architecture.md`` draws
+the same layers.
 """
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,19 +20,21 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "minestats"
 
 LAYERS = [
-    {"validation", "seeds", "result", "bitsets"},  # foundations: checks, seeds, results
-    {"board", "stats", "runs"},  # the board; statistics; running chunks, sweeps, the store
-    {"rules", "game", "fits"},  # first-click rules; the game's mechanics; fitted curves
-    {"exact", "sampling", "frontier", "perturb"},  # closed forms, samplers, the frontier
+    {"foundations"},  # validation, seeds, the result protocol, the board, bitsets
+    {"mechanics", "stats", "runs"},  # rules, game, closed forms, samplers; statistics; runs
+    {"frontier"},  # the compiled frontier engine
     {"inference", "solvers"},  # exact inference; solvers that never guess
-    {"players", "montecarlo", "passrate", "metrics", "generators"},  # players and drivers
-    {"paired"},  # comparisons of the drivers' contenders on the same boards
-    {"io", "plots"},  # files and figures
+    {"players"},  # players that guess, and their win rates
+    {"drivers"},  # random boards counted into results; paired comparisons
+    {"io", "figures"},  # files; figures
     {"reproduction"},  # a checkout's experiments, their index and notebooks, run
     {"cli"},  # the command
     {"__main__"},  # ``python -m minestats``
 ]
 """The units of the package, lowest layer first."""
+
+FLAT = {"__main__"}
+"""The units that are a module directly under ``minestats/`` rather than a folder."""
 
 LAYER_OF = {unit: level for level, units in enumerate(LAYERS) for unit in units}
 
@@ -40,7 +45,7 @@ def module_name(path: Path) -> str:
 
 
 def unit_of(module: str) -> str:
-    """``minestats.players.kernel`` -> ``players``; ``minestats.board`` -> ``board``."""
+    """``minestats.players.kernel`` -> ``players``; ``minestats.foundations`` -> the same."""
     return module.split(".")[1]
 
 
@@ -70,6 +75,11 @@ def test_every_unit_of_the_package_has_a_layer():
     assert units == set(LAYER_OF), "add the unit to LAYERS (and the architecture page)"
 
 
+def test_every_unit_but_the_entry_point_is_a_folder():
+    flat = {path.stem for path in PACKAGE.glob("*.py") if path.name != "__init__.py"}
+    assert flat == FLAT, "put the module in the folder of its layer"
+
+
 @pytest.mark.parametrize("path", modules(), ids=lambda path: module_name(path))
 def test_imports_point_down(path):
     here = unit_of(module_name(path))
@@ -88,11 +98,83 @@ def test_imports_point_down(path):
     assert not wrong, "\n".join(wrong)
 
 
+def arrows_within(unit):
+    """``{module: the modules of the same unit it imports}`` for one folder."""
+    names = {module_name(path): path for path in modules() if unit_of(module_name(path)) == unit}
+    arrows = {}
+    for module, path in names.items():
+        arrows[module] = set()
+        for _, target, imported in imports_of(path):
+            # ``from minestats.players import kernel`` is an arrow to the module kernel
+            targets = [f"{target}.{name}" if f"{target}.{name}" in names else target
+                       for name in imported] or [target]
+            arrows[module] |= {name for name in targets if name in names and name != module}
+    return arrows
+
+
+def circle_in(arrows):
+    """Return one circle of imports as a list of modules, or None when there is none."""
+    done, path = set(), []
+
+    def visit(module):
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return None
+        path.append(module)
+        for target in sorted(arrows[module]):
+            found = visit(target)
+            if found:
+                return found
+        path.pop()
+        done.add(module)
+        return None
+
+    for module in sorted(arrows):
+        found = visit(module)
+        if found:
+            return found
+    return None
+
+
+@pytest.mark.parametrize("unit", sorted(LAYER_OF))
+def test_the_modules_of_a_folder_import_each_other_in_no_circle(unit):
+    circle = circle_in(arrows_within(unit))
+    assert circle is None, " -> ".join(circle)
+
+
 def test_the_check_finds_an_arrow_that_points_up(tmp_path, monkeypatch):
     """The check itself can fail: a foundation module that imports the game is caught."""
     fake = tmp_path / "minestats"
-    fake.mkdir()
-    (fake / "validation.py").write_text("def f():\n    from minestats.game import Game\n")
-    monkeypatch.setattr(__import__(__name__), "PACKAGE", fake)
-    with pytest.raises(AssertionError, match=r"validation \(layer 0\) imports minestats.game"):
-        test_imports_point_down(fake / "validation.py")
+    (fake / "foundations").mkdir(parents=True)
+    (fake / "foundations" / "validation.py").write_text(
+        "def f():\n    from minestats.mechanics.game import Game\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    with pytest.raises(AssertionError, match=r"foundations \(layer 0\) imports "
+                                             r"minestats.mechanics.game \(layer 1\)"):
+        test_imports_point_down(fake / "foundations" / "validation.py")
+
+
+def test_the_check_finds_an_arrow_that_points_sideways(tmp_path, monkeypatch):
+    """Two folders on one layer may not import each other: the statistics and the game."""
+    fake = tmp_path / "minestats"
+    (fake / "stats").mkdir(parents=True)
+    (fake / "stats" / "__init__.py").write_text("from minestats.mechanics import game\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    with pytest.raises(AssertionError, match=r"stats \(layer 1\) imports minestats.mechanics"):
+        test_imports_point_down(fake / "stats" / "__init__.py")
+
+
+def test_the_check_finds_a_circle_inside_a_folder(tmp_path, monkeypatch):
+    """Inside a folder: validation imports the board lazily, the board imports validation."""
+    fake = tmp_path / "minestats" / "foundations"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "board.py").write_text("from minestats.foundations.validation import check_n\n")
+    (fake / "validation.py").write_text(
+        "def f():\n    from minestats.foundations import board\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake.parent)
+    with pytest.raises(AssertionError, match=r"minestats.foundations.board -> "
+                                             r"minestats.foundations.validation -> "
+                                             r"minestats.foundations.board"):
+        test_the_modules_of_a_folder_import_each_other_in_no_circle("foundations")

@@ -15,9 +15,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from minestats.board import Board
+from minestats.foundations.board import Board
+from minestats.mechanics.rules import RULES
 from minestats.players.optimal import MAX_LAYOUTS, layout_distribution, optimal_win_probability
-from minestats.rules import RULES
 
 # ---------------------------------------------------------------- brute force
 

@@ -3,18 +3,18 @@
 import numpy as np
 import pytest
 
-from minestats.board import Board
+from minestats.foundations.board import Board
+from minestats.mechanics.sampling import sample_mines
 from minestats.players import POLICIES, Strategy, play, win_rate
-from minestats.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame
-from tests import reference_player
-from tests.test_probabilities import brute_force
+from tests.oracles import reference_player
+from tests.oracles.probabilities import brute_force
 
 REFERENCE = Strategy(endgame_layouts=750, max_candidates=6, candidate_share=0.9,
                      off_frontier_cells=2, blend=False, fifty_fifty_first=False,
                      progress_weight=0.0, fifty_fifty_weight=0.0, pseudo_first=False)
-"""The strategy of the plain-Python reference player (``tests/reference_player.py``)."""
+"""The strategy of the plain-Python reference player (``tests/oracles/reference_player.py``)."""
 
 
 def small_games(count, seed, rule="safe-click"):

@@ -7,9 +7,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from minestats.board import EXPERT, Board
-from minestats.exact import opening_probability_map
-from minestats.plots import (
+from minestats.figures.plots import (
     ANNOTATE_LIMIT,
     SAFE_COLOURS,
     STYLE,
@@ -20,6 +18,8 @@ from minestats.plots import (
     plot_proportion_bands,
     plot_z_map,
 )
+from minestats.foundations.board import EXPERT, Board
+from minestats.mechanics.opening_probabilities import opening_probability_map
 
 # 4 columns x 3 rows, every value different, so orientation mistakes show.
 GRID = np.arange(12, dtype=float).reshape(3, 4) / 11
@@ -164,7 +164,7 @@ def test_figures_render_to_png_in_memory():
 
 
 def test_no_pyplot_state():
-    code = ("import sys, numpy as np; from minestats.plots import plot_z_map;"
+    code = ("import sys, numpy as np; from minestats.figures.plots import plot_z_map;"
             "plot_z_map(np.zeros((2, 2)), title='t').savefig(__import__('io').BytesIO());"
             "print('matplotlib.pyplot' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -3,41 +3,14 @@
 import math
 from collections import Counter
 from fractions import Fraction
-from itertools import combinations, product
+from itertools import combinations
 
 import numpy as np
 import pytest
 
-from minestats.game import neighbour_counts
 from minestats.inference import board_consistency, mine_probabilities
-
-
-def brute_force(numbers, unknown, flags, mines, weigh=None):
-    """Fractions by enumerating every 0/1 assignment of the unknown, unflagged cells.
-
-    ``weigh`` (a layout's weight from its 0/1 array; None: 1) counts each layout that
-    fits that many times.
-    """
-    height, width = numbers.shape
-    cells = [(y, x) for y in range(height) for x in range(width)
-             if unknown[y, x] and not flags[y, x]]
-    fits, mined = 0, {cell: 0 for cell in cells}
-    for bits in product((0, 1), repeat=len(cells)):
-        layout = flags.astype(int)
-        for (y, x), bit in zip(cells, bits, strict=True):
-            layout[y, x] = bit
-        if mines is not None and layout.sum() != mines:
-            continue
-        padded = np.pad(layout, 1)
-        around = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
-                     for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
-        if (around[~unknown] != numbers[~unknown]).any():
-            continue
-        weight = 1 if weigh is None else weigh(layout)
-        fits += weight
-        for cell, bit in zip(cells, bits, strict=True):
-            mined[cell] += bit * weight
-    return fits, {cell: Fraction(m, fits) for cell, m in mined.items()} if fits else {}
+from minestats.mechanics.game import neighbour_counts
+from tests.oracles.probabilities import brute_force
 
 
 def random_position(rng):
@@ -119,9 +92,9 @@ def test_bad_input_is_a_one_line_value_error(kwargs, message):
 
 def test_the_fast_float_path_agrees_with_the_exact_engine():
     # Positions that arise in play: a game after its first click and some safe opens.
-    from minestats.game import Game
     from minestats.inference.probabilities import position_probabilities
-    from minestats.sampling import sample_mines
+    from minestats.mechanics.game import Game
+    from minestats.mechanics.sampling import sample_mines
 
     rng = np.random.default_rng(5)
     compared = 0
@@ -149,8 +122,8 @@ def test_the_fast_float_path_agrees_with_the_exact_engine():
 
 
 def test_the_fast_path_gives_up_past_its_budget_and_reports_no_fit():
-    from minestats.game import neighbour_table
     from minestats.inference.probabilities import position_probabilities
+    from minestats.mechanics.game import neighbour_table
 
     revealed = np.zeros(16, dtype=bool)
     revealed[[0, 3]] = True
@@ -167,8 +140,8 @@ def test_the_fast_path_gives_up_past_its_budget_and_reports_no_fit():
 def test_the_fast_path_agrees_on_positions_no_game_reaches():
     # Revealed zeros with hidden neighbours (a player imagining a cell open) and
     # numbers revealed anywhere: the fast path must count them like the exact engine.
-    from minestats.game import neighbour_table
     from minestats.inference.probabilities import position_probabilities
+    from minestats.mechanics.game import neighbour_table
 
     rng = np.random.default_rng(23)
     compared = 0
@@ -193,8 +166,8 @@ def test_the_fast_path_agrees_on_positions_no_game_reaches():
 def test_the_fast_path_weighs_a_run_off_the_frontier_like_brute_force():
     # `analyse`'s run (Windows XP's stretch of its order between frontier cells): each
     # layout counts 1 + the cells of the run it mines before its first safe one.
-    from minestats.frontier import NO_FIT, analyse
-    from minestats.game import neighbour_table
+    from minestats.frontier.engine import NO_FIT, analyse
+    from minestats.mechanics.game import neighbour_table
 
     rng = np.random.default_rng(29)
     compared = unflagged = 0
@@ -235,14 +208,14 @@ def test_flagging_frontier_cells_on_a_built_frontier_equals_brute_force():
     # `flag_frontier_cell` then `analyse_frontier` (the Windows XP mixture's later
     # stretches), against every layout with those cells flagged: groups emptied, and
     # numbers closed by the flags, which must then need no more mines.
-    from minestats.frontier import (
+    from minestats.frontier.engine import (
         FITS,
         analyse_frontier,
         closed_number_disagrees,
         flag_frontier_cell,
         frontier_groups,
     )
-    from minestats.game import neighbour_table
+    from minestats.mechanics.game import neighbour_table
 
     rng = np.random.default_rng(31)
     compared = no_fit = emptied = 0

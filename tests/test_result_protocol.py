@@ -14,13 +14,13 @@ from minestats import (
     simulate_opening,
     win_rate,
 )
-from minestats.fits import fit_pass_rate_curve
+from minestats.foundations.result import TIMING_FIELDS, Result
 from minestats.inference import board_consistency, counts_from_mines, mine_probabilities
 from minestats.inference import reconstruct as reconstruct_counts
+from minestats.mechanics.sampling import sample_mines
 from minestats.players import play
-from minestats.result import TIMING_FIELDS, Result
-from minestats.sampling import sample_mines
 from minestats.solvers import solve, solve_batch
+from minestats.stats.fits import fit_pass_rate_curve
 
 LAYOUTS = sample_mines("6x6/5", 4, rule="safe-click", click=(0, 0), seed=3)
 POSITION = np.array([[1, -1], [-1, -1]])

@@ -1,7 +1,7 @@
 import pytest
 
-from minestats.board import Board
-from minestats.rules import RULES, check_rule, max_mines, placement_cells
+from minestats.foundations.board import Board
+from minestats.mechanics.rules import RULES, check_rule, max_mines, placement_cells
 
 
 def test_rule_names_are_the_designs():

@@ -1,17 +1,17 @@
 import numpy as np
 import pytest
-from rules_reference import layout_distribution, neighbourhood, xp_relocate
 from scipy import stats
 
-from minestats.board import EXPERT, Board
-from minestats.rules import RULES
-from minestats.sampling import (
+from minestats.foundations.board import EXPERT, Board
+from minestats.mechanics.rules import RULES
+from minestats.mechanics.sampling import (
     count_openings,
     count_openings_all_clicks,
     relocate_mines,
     sample_mines,
 )
 from minestats.stats import holm_reject
+from tests.oracles.rules_reference import layout_distribution, neighbourhood, xp_relocate
 
 DISTRIBUTION_CASES = [
     (Board(3, 3, 2), (0, 0)), (Board(3, 3, 2), (1, 1)), (Board(3, 3, 2), (2, 1)),

@@ -11,7 +11,7 @@ from minestats import (
     simulate_opening,
     win_rate,
 )
-from minestats.passrate import pass_rate_sweep
+from minestats.drivers.pass_rates import pass_rate_sweep
 from minestats.players import win_rate_sweep
 
 DRIVERS = {

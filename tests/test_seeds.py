@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from minestats.cli import main
-from minestats.generators import generate_no_guess
-from minestats.passrate import pass_rate
-from minestats.seeds import (
+from minestats.drivers.no_guess import generate_no_guess
+from minestats.drivers.pass_rates import pass_rate
+from minestats.foundations.seeds import (
     as_generator,
     as_seed_sequence,
     child_label,

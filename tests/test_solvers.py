@@ -2,12 +2,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import plain_single_point, random_layouts
 
-from minestats.board import Board
+from minestats.foundations.board import Board
 from minestats.solvers import SOLVERS, solve, solve_batch
 from minestats.solvers.single_point import propagate
 from minestats.solvers.state import CheckedGame
+from tests.oracles.reference import plain_single_point, random_layouts
 
 TINY_SHAPES = [(4, 4), (5, 4), (4, 5), (5, 3), (3, 6), (6, 3), (2, 8)]
 

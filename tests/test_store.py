@@ -5,8 +5,8 @@ import sqlite3
 import numpy as np
 import pytest
 
-from minestats.board import Board
-from minestats.generators import generate_no_guess_batch
+from minestats.drivers.no_guess import generate_no_guess_batch
+from minestats.foundations.board import Board
 from minestats.runs.store import APPLICATION_ID, ChunkStore, decode_result, encode_result
 
 

@@ -3,26 +3,15 @@ import itertools
 import numpy as np
 import pytest
 
-from minestats.game import neighbour_table
+from minestats.foundations.validation import SearchBudgetExceeded
 from minestats.inference import counts_from_mines, random_counts, reconstruct
-from minestats.inference.engine import solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
-from minestats.validation import SearchBudgetExceeded
+from tests.oracles.count_matrices import crafted_layout, engine_count
 
 
 def crafted(height, width, seed):
-    """Mines in every third column, a random phase per row: the engine's hard case."""
-    phase = np.random.default_rng(seed).integers(3, size=height)
-    return counts_from_mines(np.arange(width)[None, :] % 3 == phase[:, None])
-
-
-def engine_count(counts):
-    """The exact engine on a count matrix, without a cap (the path reconstruct replaced)."""
-    height, width = counts.shape
-    table = neighbour_table(width, height)
-    constraints = [(tuple(row[row >= 0].tolist()), need)
-                   for row, need in zip(table, counts.ravel().tolist(), strict=True)]
-    return solve_constraints(constraints, width * height).count
+    """The counts of the crafted layout: the engine's hard case."""
+    return counts_from_mines(crafted_layout(height, width, seed))
 
 
 def brute_force(height, width):

@@ -8,9 +8,9 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pytest
 
-from minestats.generators import generate_no_guess_batch
-from minestats.montecarlo import simulate_opening
-from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.drivers.no_guess import generate_no_guess_batch
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
 from minestats.players import win_rate, win_rate_sweep
 from minestats.runs.store import ChunkStore
 from minestats.runs.sweeps import grid_seeds, run_jobs
@@ -123,8 +123,8 @@ def test_store_from_another_version_or_not_a_store_is_refused(tmp_path):
 RUN_SWEEP = """
 import sys
 from minestats.runs.store import ChunkStore
-from minestats.generators import generate_no_guess_batch
-from minestats.montecarlo import simulate_opening
+from minestats.drivers.no_guess import generate_no_guess_batch
+from minestats.drivers.opening_simulation import simulate_opening
 with ChunkStore(sys.argv[1]) as store:
     result = simulate_opening("expert", rule="winxp", n=500_000, seed=3, chunk_size=10_000,
                               workers=1, store=store)

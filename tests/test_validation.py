@@ -2,10 +2,8 @@ import numpy as np
 import pytest
 
 from minestats import opening_probability, opening_probability_map, pass_rate
-from minestats.board import EXPERT, Board, resolve_board
-from minestats.rules import check_click
-from minestats.solvers import SolverOptions
-from minestats.validation import (
+from minestats.foundations.board import EXPERT, Board, resolve_board
+from minestats.foundations.validation import (
     MAX_N,
     check_confidence_level,
     check_count,
@@ -14,6 +12,8 @@ from minestats.validation import (
     check_solver_options,
     check_timeout,
 )
+from minestats.mechanics.rules import check_click
+from minestats.solvers import SolverOptions
 
 
 def test_n_is_a_positive_integer_up_to_the_cap():

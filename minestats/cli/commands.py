@@ -9,7 +9,6 @@ import sys
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
 from minestats.cli.output import (
     emit_table,
     format_count,
@@ -20,26 +19,32 @@ from minestats.cli.output import (
     read_text,
     workers_for,
 )
-from minestats.exact import opening_probability, opening_probability_map
-from minestats.game import bbbv, neighbour_counts
-from minestats.generators import generate_no_guess
+from minestats.drivers.bbbv_histograms import bbbv_histogram
+from minestats.drivers.comparisons import compare
+from minestats.drivers.no_guess import generate_no_guess
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.seeds import resolve_seed
+from minestats.foundations.validation import (
+    DEFAULT_ALPHA,
+    SearchBudgetExceeded,
+    check_n,
+    check_policy,
+)
 from minestats.inference import mine_probabilities, reconstruct
 from minestats.io.boards import format_text, parse_counts, parse_position, to_mbf
 from minestats.io.games import GameRecord, format_game, parse_game
 from minestats.io.results import write_bytes
-from minestats.metrics import bbbv_histogram
-from minestats.montecarlo import simulate_opening
-from minestats.paired import compare
-from minestats.passrate import pass_rate, pass_rate_sweep
+from minestats.mechanics.game import bbbv, neighbour_counts
+from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
+from minestats.mechanics.sampling import sample_mines
 from minestats.players import play, win_rate
 from minestats.reproduction.runner import reproduce
 from minestats.runs.store import ChunkStore
-from minestats.sampling import sample_mines
-from minestats.seeds import resolve_seed
 from minestats.solvers import SolverOptions, solve
 from minestats.solvers.api import deduce
 from minestats.solvers.state import CheckedGame
-from minestats.validation import DEFAULT_ALPHA, SearchBudgetExceeded, check_n, check_policy
 
 __all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from minestats.reproduction.registry import EXPERIMENTS
-from minestats.validation import (
+from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     DEFAULT_MAX_CONFIGURATIONS,
     POLICIES,
@@ -13,6 +12,7 @@ from minestats.validation import (
     RULES,
     SOLVERS,
 )
+from minestats.reproduction.registry import EXPERIMENTS
 
 __all__ = ["build_parser"]
 
@@ -76,9 +76,9 @@ def seed_argument(text: str) -> int | str:
     """Read ``--seed``: digits are an int, anything else a string, as in the library.
 
     So ``--seed 42`` gives the numbers of ``seed=42`` and ``--seed 2026-11-29`` those
-    of ``seed="2026-11-29"`` (`minestats.seeds.seed_from_text`).
+    of ``seed="2026-11-29"`` (`minestats.foundations.seeds.seed_from_text`).
     """
-    from minestats.seeds import seed_from_text
+    from minestats.foundations.seeds import seed_from_text
 
     try:
         return seed_from_text(text)

@@ -14,16 +14,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.game import neighbour_table
-from minestats.inference.engine import frozen, solve_constraints
-from minestats.result import Result
-from minestats.validation import (
+from minestats.foundations.board import Board
+from minestats.foundations.result import Result
+from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     MAX_MAP_CELLS,
     check_constraints,
     check_max_configurations,
 )
+from minestats.inference.engine import frozen, solve_constraints
+from minestats.mechanics.game import neighbour_table
 
 __all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints"]
 
@@ -194,7 +194,7 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None,
     max_configurations : int, optional
         The search's budget (`minestats.inference.engine`): past it the result is
         ``capped``, with no count, no forced cells and no example. The default
-        (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000) bounds the
+        (`minestats.foundations.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000) bounds the
         search to a few seconds and about 130 MB; the positions of real games
         need less than a hundredth of it.
 

@@ -14,18 +14,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.game import as_layouts, neighbour_counts, neighbour_table
-from minestats.inference.engine import frozen, solve_constraints
-from minestats.inference.strips import STRIP_WIDTH, solve_strip
-from minestats.result import Result
-from minestats.seeds import as_generator
-from minestats.validation import (
+from minestats.foundations.board import Board
+from minestats.foundations.result import Result
+from minestats.foundations.seeds import as_generator
+from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     SearchBudgetExceeded,
     check_constraints,
     check_max_configurations,
 )
+from minestats.inference.engine import frozen, solve_constraints
+from minestats.inference.strips import STRIP_WIDTH, solve_strip
+from minestats.mechanics.game import as_layouts, neighbour_counts, neighbour_table
 
 __all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_mines", "random_counts",
            "reconstruct"]
@@ -73,7 +73,7 @@ def random_counts(width: int, height: int, p: float, *, seed=None):
     p : float
         Per-cell mine probability, in [0, 1].
     seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None, optional
-        Random source or seed (`minestats.seeds.as_generator`).
+        Random source or seed (`minestats.foundations.seeds.as_generator`).
 
     Returns
     -------
@@ -217,7 +217,7 @@ def reconstruct(counts, *,
         Each cell's number of mines among itself and its up-to-8 neighbours (0..9).
     max_configurations : int, optional
         The search's budget: past it the result is ``capped`` and has no count.
-        The default (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000)
+        The default (`minestats.foundations.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000)
         bounds each search to a few seconds and about 130 MB; random matrices
         need less than a hundredth of it.
 

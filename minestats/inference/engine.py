@@ -35,9 +35,10 @@ microsecond and 25 bytes for each further total (measured on a shared 2-core
 machine). Propagation (step 1) is not counted: it is polynomial in the input.
 
 This is the library's one exact engine. The ``logic`` solver and the player use the
-compiled frontier engine instead (`minestats.frontier`), which counts in floats
-because it runs at every stall of every game, and hand a position to this engine when
-its search passes its budget; ``tests/test_consistency.py`` and
+compiled frontier engine instead (`minestats.frontier.engine`), which counts in floats
+because it runs at every stall of every game. Past that search's budget the solver
+gives the board up as ``capped``, and only the player hands the position (its mine
+probabilities) to this engine; ``tests/test_consistency.py`` and
 ``tests/test_probabilities.py`` cross-check the two.
 """
 
@@ -50,8 +51,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.bitsets import sumset
-from minestats.validation import SearchBudgetExceeded
+from minestats.foundations.bitsets import sumset
+from minestats.foundations.validation import SearchBudgetExceeded
 
 __all__ = ["Budget", "Outcome", "count_mined", "frozen", "solve_constraints"]
 
@@ -80,7 +81,7 @@ class Budget:
     >>> budget.spend(2)
     Traceback (most recent call last):
     ...
-    minestats.validation.SearchBudgetExceeded
+    minestats.foundations.validation.SearchBudgetExceeded
     """
 
     def __init__(self, limit=None):

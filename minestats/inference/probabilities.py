@@ -27,7 +27,7 @@ probabilities, with weights N_r. ``tests/test_probabilities.py`` checks it again
 enumerating the rule's own draws and relocation.
 
 `position_probabilities` is the fast path for the same numbers, as floats, from the
-compiled frontier engine (`minestats.frontier.analyse`, the search the ``logic``
+compiled frontier engine (`minestats.frontier.engine.analyse`, the search the ``logic``
 solver and the player use too). It gives up (None) where that search would pass its
 configuration budget; the caller then uses the exact engine.
 ``tests/test_probabilities.py`` checks the two against each other.
@@ -41,18 +41,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.frontier import OVER_BUDGET, analyse
-from minestats.inference.consistency import board_constraints
-from minestats.inference.engine import count_mined, frozen
-from minestats.result import Result
-from minestats.rules import winxp_order
-from minestats.validation import (
+from minestats.foundations.board import Board
+from minestats.foundations.result import Result
+from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     SearchBudgetExceeded,
     check_max_configurations,
     check_rule_name,
 )
+from minestats.frontier.engine import OVER_BUDGET, analyse
+from minestats.inference.consistency import board_constraints
+from minestats.inference.engine import count_mined, frozen
+from minestats.mechanics.rules import winxp_order
 
 __all__ = ["MineProbabilities", "Position", "mine_probabilities",
            "position_probabilities", "winxp_counts"]
@@ -119,7 +119,7 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
         Also return the probabilities as `fractions.Fraction`.
     max_configurations : int or None, optional
         The search's budget, as in `board_consistency`
-        (`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000: a few seconds
+        (`minestats.foundations.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000: a few seconds
         and well under 1 GB); None for no cap (for ``winxp``, per flagged position).
     rule : {None, 'uniform', 'safe-click', 'safe-opening', 'winxp'}, optional
         The first-click rule the board was dealt by. Under every rule but ``winxp``
@@ -139,7 +139,7 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
     ------
     ValueError
         For bad input (as `board_consistency`), or when no layout fits.
-    minestats.validation.SearchBudgetExceeded
+    minestats.foundations.validation.SearchBudgetExceeded
         When the search passes ``max_configurations`` (crafted positions can need
         more than any machine has; positions from play need a tiny share of it).
 
@@ -239,7 +239,7 @@ def winxp_counts(numbers, *, unknown=None, flags=None, mines,
     """Weighed layout counts of a position dealt by Windows XP's rule, exactly.
 
     The mixture of the positions with the first r cells of
-    `minestats.rules.winxp_order` flagged, each counted by its layouts (see the
+    `minestats.mechanics.rules.winxp_order` flagged, each counted by its layouts (see the
     module notes).
 
     Returns
@@ -322,7 +322,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     numbers : numpy.ndarray of int8, shape (cells,)
         Numbers of the cells (read only where ``revealed``).
     table : numpy.ndarray of int64
-        The neighbour table (`minestats.game.neighbour_table`).
+        The neighbour table (`minestats.mechanics.game.neighbour_table`).
     revealed, flagged : numpy.ndarray of bool, shape (cells,)
     width : int
         Board width.
@@ -340,7 +340,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     A 1 in the corner of a 3x2 board with 2 mines: one mine among its 3 neighbours,
     one among the 2 far cells; 3 * 2 layouts.
 
-    >>> from minestats.game import neighbour_table
+    >>> from minestats.mechanics.game import neighbour_table
     >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
     >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
     >>> position = position_probabilities(numbers, neighbour_table(3, 2), revealed,

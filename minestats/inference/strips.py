@@ -21,7 +21,7 @@ exact engine (`minestats.inference.engine`) needs up to 700,000 configurations
 larger ones. The program therefore takes matrices whose narrower side is at most
 `STRIP_WIDTH` = 17 cells (transposed when the rows are the longer side): the first
 row's 131,072 patterns are a quarter of the default budget
-(`minestats.validation.DEFAULT_EXACT_CONFIGURATIONS`) and take a few hundredths of
+(`minestats.foundations.validation.DEFAULT_EXACT_CONFIGURATIONS`) and take a few hundredths of
 a second, since patterns that fit no count die at one dictionary look-up. The
 budget bounds the rest: every state expanded counts as one configuration.
 `minestats.inference.reconstruct` calls it when the engine's propagation leaves a
@@ -88,8 +88,8 @@ def solve_strip(counts: np.ndarray, *, max_configurations=None) -> StripSolution
     counts : numpy.ndarray of int, shape (height, width)
         A checked count matrix (values 0..9) with ``min(height, width) <= STRIP_WIDTH``.
     max_configurations : int or None, optional
-        Give up (raise `~minestats.validation.SearchBudgetExceeded`) once more states than
-        this have been expanded, all rows together (every pattern of the first row
+        Give up (raise `~minestats.foundations.validation.SearchBudgetExceeded`) once more
+        states than this have been expanded, all rows together (every pattern of the first row
         counts as one).
 
     Returns

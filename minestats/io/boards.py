@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minestats.game import as_layouts
+from minestats.mechanics.game import as_layouts
 
 __all__ = ["format_text", "from_mbf", "parse_counts", "parse_position", "parse_text", "read_grid",
            "to_mbf"]

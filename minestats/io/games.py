@@ -20,10 +20,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.game import as_layouts
+from minestats.foundations.validation import POLICIES
 from minestats.io.boards import format_text, parse_text
+from minestats.mechanics.game import as_layouts
 from minestats.players.player import GUESS_KINDS, Move
-from minestats.validation import POLICIES
 
 __all__ = ["FORMAT", "GameRecord", "format_game", "parse_game"]
 

@@ -30,8 +30,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from minestats.frontier import closed_number_disagrees, frontier_groups
-from minestats.rules import winxp_order
+from minestats.frontier.engine import closed_number_disagrees, frontier_groups
+from minestats.mechanics.rules import winxp_order
 
 __all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "SMALL_STATE", "EndgameMove",
            "consistent_layouts", "endgame_move"]
@@ -251,7 +251,7 @@ def consistent_layouts(numbers, table, revealed, flagged, width, mines, *,
     A 1 in the corner of a 3x2 board with 2 mines: one mine among its 3 neighbours,
     one among the 2 far cells, so 6 layouts.
 
-    >>> from minestats.game import neighbour_table
+    >>> from minestats.mechanics.game import neighbour_table
     >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
     >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
     >>> unknown, layouts = consistent_layouts(numbers, neighbour_table(3, 2), revealed,
@@ -718,7 +718,7 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *,
     time, starting from (1, 0), (1, 1), (2, 0) or (2, 1); opening (0, 1) first
     does worse.
 
-    >>> from minestats.game import neighbour_table
+    >>> from minestats.mechanics.game import neighbour_table
     >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
     >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
     >>> move = endgame_move(numbers, neighbour_table(3, 2), revealed,

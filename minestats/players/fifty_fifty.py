@@ -32,7 +32,7 @@ import math
 import numba
 import numpy as np
 
-from minestats.frontier import FITS, analyse_position
+from minestats.frontier.engine import FITS, analyse_position
 
 __all__ = ["PAIR_MISSING", "BOX_MISSING", "fifty_fifty_outlook", "unavoidable_pair"]
 
@@ -69,7 +69,7 @@ def unavoidable_pair(numbers, table, revealed, flagged):
 
     Examples
     --------
-    >>> from minestats.game import neighbour_counts, neighbour_table
+    >>> from minestats.mechanics.game import neighbour_counts, neighbour_table
     >>> layout = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
     >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
     >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)
@@ -218,7 +218,7 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     --------
     The bottom row of a 2x3 board, under two 1s: nothing can tell its cells apart.
 
-    >>> from minestats.game import neighbour_counts, neighbour_table
+    >>> from minestats.mechanics.game import neighbour_counts, neighbour_table
     >>> layout = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
     >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
     >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)

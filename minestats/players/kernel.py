@@ -23,7 +23,7 @@ import math
 import numba
 import numpy as np
 
-from minestats.frontier import (
+from minestats.frontier.engine import (
     FITS,
     NO_FIT,
     OVER_BUDGET,
@@ -34,10 +34,10 @@ from minestats.frontier import (
     flags_and_hidden,
     frontier_groups,
 )
-from minestats.game import _flood
+from minestats.mechanics.game import _flood
+from minestats.mechanics.rules import winxp_order
 from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
 from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
-from minestats.rules import winxp_order
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
 

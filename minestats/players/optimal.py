@@ -77,9 +77,9 @@ from itertools import combinations
 
 import numpy as np
 
-from minestats.board import Board, resolve_board
-from minestats.rules import check_rule, max_mines, placement_cells
-from minestats.validation import SearchBudgetExceeded
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.validation import SearchBudgetExceeded
+from minestats.mechanics.rules import check_rule, max_mines, placement_cells
 
 __all__ = ["MAX_LAYOUTS", "MAX_LAYOUT_CELLS", "layout_distribution",
            "optimal_win_probability"]

@@ -51,16 +51,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.game import as_layouts, neighbour_counts, neighbour_table
+from minestats.foundations.board import Board
+from minestats.foundations.result import Result
+from minestats.foundations.seeds import as_seed_sequence, seed_label
+from minestats.foundations.validation import POLICIES, check_policy, check_rule_name
+from minestats.mechanics.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.players import kernel
 from minestats.players.endgame import ENDGAME_LAYOUTS
 from minestats.players.kernel import BUG, WON, play_chunk
-from minestats.result import Result
-from minestats.seeds import as_seed_sequence, seed_label
 from minestats.solvers import SolverOptions
 from minestats.solvers.state import unsound
-from minestats.validation import POLICIES, check_policy, check_rule_name
 
 __all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GUESS_KINDS",
            "GameResult", "Games", "Move", "Strategy", "play", "play_games"]
@@ -328,7 +328,7 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
 
     Examples
     --------
-    >>> from minestats.sampling import sample_mines
+    >>> from minestats.mechanics.sampling import sample_mines
     >>> layouts = sample_mines("9x9/10", 4, rule="safe-click", click=(0, 0), seed=5)
     >>> seeds = np.random.SeedSequence(5).spawn(4)
     >>> games = play_games(layouts, [0] * 4, policy="safest", seeds=seeds)

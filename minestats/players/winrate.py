@@ -15,14 +15,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.board import Board, resolve_board
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.seeds import child_label, resolve_seed
+from minestats.foundations.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_count,
+    check_n,
+    check_policy,
+)
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import check_sample_size, sample_mines
 from minestats.players.player import GUESS_KINDS, check_strategy, play_games
-from minestats.rules import check_click
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
-from minestats.sampling import check_sample_size, sample_mines
-from minestats.seeds import child_label, resolve_seed
 from minestats.stats import ProportionResult
-from minestats.validation import DEFAULT_CONFIDENCE_LEVEL, check_count, check_n, check_policy
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "LOSS_GUESS_EDGES", "LOSS_PROBABILITY_EDGES", "WinRate",
            "chunk_games",

@@ -11,7 +11,7 @@ outputs. `render_notebooks` renders every notebook of a folder; ``minestats
 reproduce`` calls it last, writing ``results/notebooks/NAME.html`` and ``NAME.ipynb``.
 
 A notebook shows a `matplotlib.figure.Figure` as an image only once the inline
-backend is on: `minestats.plots` builds its figures without pyplot, so nothing
+backend is on: `minestats.figures.plots` builds its figures without pyplot, so nothing
 loads the backend by itself, and a notebook that draws starts with
 ``%matplotlib inline``; without it the page shows ``<Figure size ...>`` instead.
 

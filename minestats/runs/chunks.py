@@ -4,7 +4,7 @@ Work of ``n`` trials is cut into chunks of ``chunk_size``; chunk ``i`` draws fro
 ``SeedSequence(entropy, spawn_key=(*spawn_key, i))``, the same stream as the
 ``i``-th child of ``SeedSequence(entropy).spawn``. A result therefore depends only
 on the seed, ``n`` and ``chunk_size``, never on how many workers ran the chunks or
-in which order they finished. Seeds themselves are read by `minestats.seeds`.
+in which order they finished. Seeds themselves are read by `minestats.foundations.seeds`.
 
 A pool this module starts (`process_pool`) ends with the process that started it,
 however that process ends: each worker watches its parent and exits once it is
@@ -25,7 +25,7 @@ from itertools import chain, islice
 
 import numpy as np
 
-from minestats.validation import check_count
+from minestats.foundations.validation import check_count
 
 __all__ = ["MAX_WORKERS", "PARENT_POLL_SECONDS", "ChunkSizes", "check_workers", "chunk_seeds",
            "chunk_sizes", "exit_with_parent", "map_chunks", "process_pool"]

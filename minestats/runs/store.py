@@ -53,8 +53,8 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 # The classes a stored result may contain (module, qualified name); nothing else is
 # ever imported or built when a chunk is read.
 _OBJECTS = frozenset({
-    ("minestats.board", "Board"),
-    ("minestats.generators", "NoGuessResult"),
+    ("minestats.foundations.board", "Board"),
+    ("minestats.drivers.no_guess", "NoGuessResult"),
 })
 
 # Array dtypes a stored result may hold: bool, signed and unsigned ints, floats, complex.

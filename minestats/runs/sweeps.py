@@ -19,9 +19,9 @@ from functools import partial
 import numpy as np
 from tqdm import tqdm
 
+from minestats.foundations.seeds import as_seed_sequence
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.runs.store import ChunkStore, job_key
-from minestats.seeds import as_seed_sequence
 
 __all__ = ["grid_rows", "grid_seeds", "run_jobs"]
 
@@ -31,7 +31,7 @@ def grid_seeds(seed, count: int) -> list[np.random.SeedSequence]:
 
     Examples
     --------
-    >>> from minestats.seeds import seed_label
+    >>> from minestats.foundations.seeds import seed_label
     >>> [seed_label(s) for s in grid_seeds(42, 3)]
     ['42/0', '42/1', '42/2']
     """

@@ -23,15 +23,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from minestats.board import Board
-from minestats.game import as_layouts
-from minestats.result import Result
+from minestats.foundations.board import Board
+from minestats.foundations.result import Result
+from minestats.foundations.validation import (
+    DEFAULT_MAX_CONFIGURATIONS,
+    SOLVERS,
+    check_solver_options,
+)
+from minestats.mechanics.game import as_layouts
 from minestats.solvers.exhaustive import check_size, exhaustive_moves
 from minestats.solvers.logic import logic_moves
 from minestats.solvers.single_point import propagate, single_point_batch
 from minestats.solvers.state import CheckedGame, Moves
 from minestats.solvers.subset import subset_moves
-from minestats.validation import DEFAULT_MAX_CONFIGURATIONS, SOLVERS, check_solver_options
 
 __all__ = ["DEFAULT_MAX_CONFIGURATIONS", "SOLVERS", "BatchSolveResult", "SolveResult",
            "SolverOptions", "deduce", "solve", "solve_batch"]

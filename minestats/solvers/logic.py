@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from minestats.bitsets import sumset
-from minestats.frontier import enumerate_groups, frontier_groups
+from minestats.foundations.bitsets import sumset
+from minestats.frontier.engine import enumerate_groups, frontier_groups
 from minestats.solvers.state import CheckedGame, Moves
 
 __all__ = ["logic_moves"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from minestats.game import _flood, neighbour_counts, neighbour_table
+from minestats.mechanics.game import _flood, neighbour_counts, neighbour_table
 from minestats.solvers.state import CheckedGame, unsound
 
 __all__ = ["propagate", "propagate_single_point", "single_point_batch"]

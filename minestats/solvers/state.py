@@ -1,4 +1,4 @@
-"""The solvers' game: a `minestats.game.Game` whose proven moves are checked.
+"""The solvers' game: a `minestats.mechanics.game.Game` whose proven moves are checked.
 
 The solvers see only what a player sees: the revealed numbers, their own flags and
 the total mine count. `CheckedGame` adds one thing to `Game`: a move a solver claims
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from minestats.game import Game
+from minestats.mechanics.game import Game
 
 __all__ = ["CheckedGame", "Moves", "unsound"]
 

@@ -1,0 +1,12 @@
+"""Drivers: many random boards through the layers below, counted into result objects.
+
+- `opening_simulation`: simulated first-click openings, checked against the closed forms;
+- `pass_rates`: the share of boards a solver finishes without guessing, and sweeps;
+- `bbbv_histograms`: 3BV histograms over random boards, their summaries and shares;
+- `no_guess`: no-guess boards (retry, perturb) and batches of them;
+- `comparisons`: every solver or policy on the same boards, paired differences.
+
+Win rates, the players' driver, live with the players (`minestats.players.winrate`).
+"""
+
+__all__ = []

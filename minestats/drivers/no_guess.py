@@ -1,0 +1,549 @@
+"""No-guess boards: layouts that a solver finishes from the first click without guessing.
+
+Two methods, both returning only a board that a full re-solve from the click (the
+public `minestats.solvers.solve`, no solver state kept, no perturbation after it)
+passes: ``solved=True`` and not capped. Both stop at ``max_tries`` placements or
+``timeout`` seconds and then report failure (``ok=False``, ``mines=None``); they
+never loop forever and never return an unverified board.
+
+``retry``
+    Place the mines under the first-click rule (`minestats.mechanics.sampling.sample_mines`
+    with the generator's own stream), solve from the click, keep the first board
+    the solver passes. The result is uniform among the rule's boards that the
+    solver passes.
+``perturb``
+    Simon Tatham's method: when the solver stalls, move mines between the stuck
+    frontier and unknown cells elsewhere so that a deduction becomes possible,
+    keeping the mine count, then solve again from scratch. It reaches densities
+    where ``retry`` would wait forever, but its boards are not uniform (see
+    `generate_no_guess` for the move and the rounds).
+
+A generator is deterministic given its seed: an int, a `numpy.random.SeedSequence`,
+or a string such as a date (``"2026-11-29"``), which is mapped portably to an int
+(SHA-256 of its UTF-8 bytes, read big-endian; see `minestats.foundations.seeds`), so a
+"daily board" is the same board on every machine. Only the time limit depends on
+the machine: it can turn a success into a failure, never into another board.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.result import Result
+from minestats.foundations.seeds import resolve_seed, seed_label
+from minestats.foundations.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_count,
+    check_n,
+    check_timeout,
+)
+from minestats.mechanics.perturb import perturb_once
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import sample_mines
+from minestats.runs.chunks import chunk_seeds
+from minestats.runs.sweeps import run_jobs
+from minestats.solvers import SolverOptions, solve
+from minestats.stats import ProportionResult
+
+__all__ = [
+    "DEFAULT_BATCH_CHUNK_SIZE",
+    "DEFAULT_MAX_TRIES",
+    "DEFAULT_PATIENCE",
+    "DEFAULT_TIMEOUT",
+    "METHODS",
+    "NoGuessBatch",
+    "NoGuessResult",
+    "generate_no_guess",
+    "generate_no_guess_batch",
+]
+
+METHODS = ("retry", "perturb")
+DEFAULT_MAX_TRIES = 10_000
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_PATIENCE = 20
+DEFAULT_BATCH_CHUNK_SIZE = 10
+
+
+@dataclass(frozen=True)
+class _Config:
+    """Validated inputs of a generator run (everything but the seed)."""
+
+    board: Board
+    click: tuple[int, int]
+    method: str
+    solver: str
+    rule: str
+    use_mine_count: bool
+    max_configurations: int
+    max_tries: int
+    timeout: float | None
+    patience: int
+
+    def as_dict(self) -> dict:
+        return {"board": str(self.board), "width": self.board.width,
+                "height": self.board.height, "mines": self.board.mines,
+                "click_x": self.click[0], "click_y": self.click[1], "method": self.method,
+                "solver": self.solver, "rule": self.rule,
+                "use_mine_count": self.use_mine_count,
+                "max_configurations": self.max_configurations, "max_tries": self.max_tries,
+                "timeout": self.timeout, "patience": self.patience}
+
+
+def _config(board, click, method, solver, rule, use_mine_count, max_configurations,
+            max_tries, timeout, patience) -> _Config:
+    board = resolve_board(board)
+    if method not in METHODS:
+        raise ValueError(f"method {method!r} is not one of {', '.join(METHODS)}")
+    options = SolverOptions(solver, use_mine_count, max_configurations)
+    click = check_click(board, click, rule)
+    return _Config(board=board, click=click, method=method, solver=options.solver, rule=rule,
+                   use_mine_count=options.use_mine_count,
+                   max_configurations=options.max_configurations,
+                   max_tries=check_count("max_tries", max_tries),
+                   timeout=check_timeout(timeout), patience=check_count("patience", patience))
+
+
+@dataclass(frozen=True, eq=False)
+class NoGuessResult(Result):
+    """Outcome of `generate_no_guess`: the board (or failure), the effort, the inputs.
+
+    Attributes
+    ----------
+    board : Board
+    click : tuple of int
+    method, solver, rule : str
+    use_mine_count : bool
+    max_configurations, max_tries : int
+    timeout : float or None
+    patience : int
+    seed : int or str
+        Seed label (see `minestats.foundations.seeds.resolve_seed`).
+    mines : numpy.ndarray of bool, shape (height, width), or None
+        The verified layout (read-only), or None when ``ok`` is False.
+    ok : bool
+        A verified board was found within the limits.
+    tries : int
+        Placements drawn (for ``perturb``, a regeneration is a new try).
+    rounds : int
+        Solves from scratch, over all tries.
+    perturbations : int
+        Mines relocated by ``perturb``, over all tries (0 for ``retry``).
+    round_perturbations : tuple of int
+        Mines relocated after each solve of the last try, in order; a success ends
+        with the 0 of its verifying solve, and ``retry`` records just that ``(0,)``.
+    seconds : float
+        Wall time of the call.
+    """
+
+    board: Board
+    click: tuple[int, int]
+    method: str
+    solver: str
+    rule: str
+    use_mine_count: bool
+    max_configurations: int
+    max_tries: int
+    timeout: float | None
+    patience: int
+    seed: int | str
+    mines: np.ndarray | None = field(repr=False)
+    ok: bool
+    tries: int
+    rounds: int
+    perturbations: int
+    round_perturbations: tuple[int, ...]
+    seconds: float
+
+    def to_dict(self) -> dict:
+        """One table row: inputs and effort; the layout as its mined linear indices.
+
+        Examples
+        --------
+        >>> row = generate_no_guess("9x9/10", "centre", seed=1).to_dict()
+        >>> row["ok"], row["method"], row["seed"], len(row["mine_cells"].split())
+        (True, 'retry', 1, 10)
+        """
+        cells = "" if self.mines is None else " ".join(
+            str(i) for i in np.flatnonzero(self.mines.ravel()))
+        return {**_fields(self), "seed": self.seed, "ok": self.ok, "tries": self.tries,
+                "rounds": self.rounds, "perturbations": self.perturbations,
+                "round_perturbations": " ".join(map(str, self.round_perturbations)),
+                "seconds": self.seconds, "mine_cells": cells}
+
+
+def _fields(result) -> dict:
+    """Return the configuration columns of a result or batch."""
+    return _Config(**{name: getattr(result, name) for name in _Config.__dataclass_fields__}
+                   ).as_dict()
+
+
+class _Clock:
+    """Wall-clock deadline of one call; None means no time limit."""
+
+    def __init__(self, timeout):
+        self.start = time.perf_counter()
+        self.deadline = math.inf if timeout is None else self.start + timeout
+
+    def expired(self) -> bool:
+        return time.perf_counter() >= self.deadline
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def _solve(config: _Config, layout: np.ndarray):
+    return solve(layout, config.click, solver=config.solver,
+                 use_mine_count=config.use_mine_count,
+                 max_configurations=config.max_configurations)
+
+
+def _protected(config: _Config) -> np.ndarray:
+    """Cells moves never mine (flat mask): the click's 3x3 for ``safe-opening``, else the click.
+
+    Under ``uniform`` the rule may mine the click, but a no-guess board may not.
+    """
+    protected = np.zeros(config.board.cells, dtype=bool)
+    if config.rule == "safe-opening":
+        protected[config.board.closed_neighbourhood(config.click)] = True
+    else:
+        protected[config.board.index(config.click)] = True
+    return protected
+
+
+def _perturb_try(config, layout, rng, clock, table, protected):
+    """Solve, move, solve again from scratch, until a solve passes or progress stops.
+
+    Returns ``(passed, rounds, per_round)`` and leaves the final layout in ``layout``.
+    """
+    per_round = []
+    fewest, stale = math.inf, 0
+    while True:
+        result = _solve(config, layout.reshape(config.board.shape))
+        if result.solved and not result.capped:
+            per_round.append(0)
+            return True, len(per_round), per_round
+        undecided = config.board.cells - int(result.revealed.sum() + result.flagged.sum())
+        if undecided < fewest:
+            fewest, stale = undecided, 0
+        else:
+            stale += 1
+        if result.lost or stale >= config.patience or clock.expired():
+            return False, len(per_round) + 1, per_round
+        moved = perturb_once(layout, result, table, protected, rng)
+        if moved == 0:
+            return False, len(per_round) + 1, per_round
+        per_round.append(moved)
+
+
+def _generate(config: _Config, seed_sequence, label) -> NoGuessResult:
+    """Run one generator call from a resolved seed."""
+    clock = _Clock(config.timeout)
+    rng = np.random.default_rng(seed_sequence)
+    table = config.board.neighbour_table
+    protected = _protected(config)
+    tries = rounds = perturbations = 0
+    per_round, passed, layout = [], False, None
+    while not passed and tries < config.max_tries and not clock.expired():
+        tries += 1
+        layout = sample_mines(config.board, 1, rule=config.rule, click=config.click,
+                              seed=rng)[0].ravel()
+        if config.method == "retry":
+            result = _solve(config, layout.reshape(config.board.shape))
+            passed = result.solved and not result.capped
+            used, per_round = 1, [0] if passed else []
+        else:
+            passed, used, per_round = _perturb_try(config, layout, rng, clock, table,
+                                                   protected)
+        rounds += used
+        perturbations += sum(per_round)
+    mines = None
+    if passed:
+        mines = layout.reshape(config.board.shape)
+        mines.flags.writeable = False
+    return NoGuessResult(**vars(config), seed=label, mines=mines, ok=passed, tries=tries,
+                         rounds=rounds, perturbations=perturbations,
+                         round_perturbations=tuple(per_round), seconds=clock.elapsed())
+
+
+def generate_no_guess(board, click, *, method="retry", solver="logic", rule="safe-opening",
+                      seed=None, max_tries=DEFAULT_MAX_TRIES, timeout=DEFAULT_TIMEOUT,
+                      use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
+                      patience=DEFAULT_PATIENCE) -> NoGuessResult:
+    """Generate a board that ``solver`` finishes from ``click`` without guessing.
+
+    Parameters
+    ----------
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
+    click : tuple of int or str
+        The first click: ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
+    method : {'retry', 'perturb'}, optional
+        See the notes.
+    solver : {'logic', 'subset', 'single-point', 'exhaustive'}, optional
+        The solver that must pass the board (`minestats.solvers.solve`).
+    rule : str, optional
+        First-click rule that places the mines (default ``'safe-opening'``).
+    seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
+        See `minestats.foundations.seeds`; a date string gives a daily board.
+    max_tries : int, optional
+        Most placements to draw (``perturb``: regenerations count).
+    timeout : float or None, optional
+        Wall-clock limit in seconds, checked between solves (so it may be overrun by
+        one solve); None for none.
+    use_mine_count, max_configurations
+        Passed to the solver; a capped solve does not pass.
+    patience : int, optional
+        ``perturb`` regenerates after this many solves in a row that leave no fewer
+        undecided cells than its best solve of the placement.
+
+    Returns
+    -------
+    NoGuessResult
+        ``ok=True`` with ``mines`` verified, or ``ok=False`` and ``mines=None``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown board, method, solver or rule, a click off the board, a rule
+        that cannot place the mines, or a bad limit.
+
+    Notes
+    -----
+    ``retry`` draws a placement, solves it from the click and keeps the first one
+    that passes; the boards are uniform among the rule's boards the solver passes.
+
+    ``perturb`` (after Simon Tatham) works in *rounds*. A round solves the current
+    layout from scratch from the click, with the public `minestats.solvers.solve`:
+    no solver state survives a move, because a move can invalidate deductions made
+    before it. If the solve passes, that solve is the verification and the board is
+    returned. Otherwise the solver is stuck: every revealed number with unknown
+    neighbours (the stuck frontier) still has ``0 < r < u`` of its ``u`` unknown
+    neighbours mined. The move picks one such number and makes its constraint
+    trivial, either
+
+    - *clear*: its ``r`` mined unknown neighbours become safe and ``r`` mine-free
+      unknown cells elsewhere take their mines (the number then reads its flags
+      only, and single-point opens its neighbours), or
+    - *fill*: its ``u - r`` safe unknown neighbours become mines, taken from ``u - r``
+      mined unknown cells elsewhere (single-point then flags them all).
+
+    The move relocating the fewest mines is made, over all stuck numbers and both
+    kinds, ties broken at random; the mine count is kept. The mines go to (come
+    from) cells outside that neighbourhood and outside the protected cells (the
+    click's closed neighbourhood for ``safe-opening``, the click for the other
+    rules), chosen uniformly at random in this order of preference: unknown cells
+    touching no revealed number (so no other revealed number changes), then other
+    unknown cells, then cells already decided (opened or flagged), which are needed
+    only in end games such as a 50/50 with no unknown cell elsewhere. When no
+    revealed number has an unknown neighbour (the unknown cells are walled off by
+    flagged mines), the move instead clears one flagged mine that touches an unknown
+    cell, sending its mine to a free cell by the same preference.
+
+    The mines relocated after a round's solve are that round's perturbations
+    (`NoGuessResult.round_perturbations`). Unlike Tatham's solver, which carries its
+    deductions across a move and re-solves from scratch only after a whole pass,
+    every round here is a clean solve, so rounds cannot be compared by their number
+    of moves (one each); progress is instead the number of cells a round leaves
+    undecided (neither open nor flagged): fewer is progress. After ``patience``
+    rounds in a row without a new fewest, when no move is possible, or when the first
+    click loses (``uniform``), the placement is dropped and a fresh one drawn, which
+    counts as a new try. Rounds per try are thus bounded, and ``max_tries`` and
+    ``timeout`` bound the whole call.
+
+    Clear moves relocate fewer mines whenever a stuck number has fewer mined than
+    safe unknown neighbours, as it usually does, so mines drift away from the
+    opened region. The boards are not uniform among solvable boards: at 30x16/130
+    their mine frequencies differ from those of solvable rule boards, while on the
+    presets no difference shows (see ``experiments/no_guess_bias.py``).
+
+    Examples
+    --------
+    >>> result = generate_no_guess("9x9/10", "centre", seed="2026-11-29")
+    >>> result.ok, result.seed, int(result.mines.sum()), result.round_perturbations
+    (True, '2026-11-29', 10, (0,))
+    >>> solve(result.mines, "centre").solved
+    True
+    >>> dense = generate_no_guess("16x16/80", "centre", method="perturb", seed=3)
+    >>> dense.ok, dense.round_perturbations[-1], solve(dense.mines, "centre").solved
+    (True, 0, True)
+    >>> generate_no_guess("16x16/80", "centre", seed=3, max_tries=1).mines is None
+    True
+    """
+    config = _config(board, click, method, solver, rule, use_mine_count, max_configurations,
+                     max_tries, timeout, patience)
+    seed_sequence, label = resolve_seed(seed)
+    return _generate(config, seed_sequence, label)
+
+
+def _batch_chunk(config, size, seed_sequence):
+    """Generate a chunk's boards: board k from child k of its sequence (`chunk_seeds`)."""
+    return [_generate(config, board_seed, seed_label(board_seed))
+            for board_seed in chunk_seeds(seed_sequence, size)]
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class NoGuessBatch(ProportionResult):
+    """Outcome of `generate_no_guess_batch`: per-board arrays and the inputs.
+
+    Board ``k`` of chunk ``i`` was generated from child ``k`` of chunk ``i``'s seed
+    sequence (seed label ``"seed/i/k"``): `generate_no_guess` with
+    ``seed=SeedSequence(as_seed_sequence(seed).entropy, spawn_key=(i, k))`` (see
+    `minestats.foundations.seeds`)
+    returns the same board.
+
+    Attributes
+    ----------
+    board, click, method, solver, rule, use_mine_count, max_configurations,
+    max_tries, timeout, patience
+        The inputs, as in `NoGuessResult`.
+    n : int
+        Boards asked for.
+    seed : int or str
+        Seed label of the batch.
+    chunk_size : int
+    mines : numpy.ndarray of bool, shape (n, height, width)
+        The verified layouts; all False where ``ok`` is False.
+    ok : numpy.ndarray of bool, shape (n,)
+    tries, rounds, perturbations : numpy.ndarray of int, shape (n,)
+    seconds : numpy.ndarray of float, shape (n,)
+        Wall time per board, as in `NoGuessResult`.
+
+    The success rate (``proportion``), its interval (``proportion_ci``) and
+    ``to_frame`` come from `minestats.stats.ProportionResult`.
+    """
+
+    board: Board
+    click: tuple[int, int]
+    method: str
+    solver: str
+    rule: str
+    use_mine_count: bool
+    max_configurations: int
+    max_tries: int
+    timeout: float | None
+    patience: int
+    n: int
+    seed: int | str
+    chunk_size: int
+    mines: np.ndarray = field(repr=False)
+    ok: np.ndarray = field(repr=False)
+    tries: np.ndarray = field(repr=False)
+    rounds: np.ndarray = field(repr=False)
+    perturbations: np.ndarray = field(repr=False)
+    seconds: np.ndarray = field(repr=False)
+
+    @property
+    def successes(self) -> int:
+        """Boards generated within the limits."""
+        return int(self.ok.sum())
+
+    def board_seeds(self) -> list[str]:
+        """Seed label of every board, ``"seed/i/k"`` for board ``k`` of chunk ``i``."""
+        return [f"{self.seed}/{index // self.chunk_size}/{index % self.chunk_size}"
+                for index in range(self.n)]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per board: its seed label, outcome and effort."""
+        return pd.DataFrame({"seed": self.board_seeds(), "ok": self.ok, "tries": self.tries,
+                             "rounds": self.rounds, "perturbations": self.perturbations,
+                             "seconds": self.seconds})
+
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
+        """One table row: inputs, success rate with its Wilson interval, effort quantiles.
+
+        Tries, rounds and perturbations are summarised over all boards (a failed
+        board counts at the effort it spent before its limit), by mean, median, 95th
+        percentile and maximum; wall time per board by median and 95th percentile.
+
+        Examples
+        --------
+        >>> batch = generate_no_guess_batch("9x9/10", "centre", n=20, seed=5, workers=1)
+        >>> row = batch.to_dict()
+        >>> row["n"], row["successes"], row["seed"], row["perturbations_max"]
+        (20, 20, 5, 0)
+        >>> bool(row["ci_low"] < 1 == row["success_rate"])
+        True
+        """
+        low, high = self.proportion_ci(confidence_level)
+        row = {**_fields(self), "n": self.n, "seed": self.seed, "chunk_size": self.chunk_size,
+               "successes": self.successes, "success_rate": self.successes / self.n,
+               "ci_low": low, "ci_high": high, "confidence_level": confidence_level}
+        for name in ("tries", "rounds", "perturbations"):
+            values = getattr(self, name)
+            row |= {f"{name}_mean": float(values.mean()),
+                    f"{name}_median": float(np.median(values)),
+                    f"{name}_p95": float(np.quantile(values, 0.95)),
+                    f"{name}_max": int(values.max())}
+        return row | {"seconds_median": float(np.median(self.seconds)),
+                      "seconds_p95": float(np.quantile(self.seconds, 0.95))}
+
+
+def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
+                            rule="safe-opening", seed=None, max_tries=DEFAULT_MAX_TRIES,
+                            timeout=DEFAULT_TIMEOUT, use_mine_count=True,
+                            max_configurations=DEFAULT_MAX_CONFIGURATIONS,
+                            patience=DEFAULT_PATIENCE,
+                            chunk_size=DEFAULT_BATCH_CHUNK_SIZE, workers=-1, store=None,
+                            progress=False) -> NoGuessBatch:
+    """Generate ``n`` no-guess boards in seeded chunks over workers.
+
+    Each board is one `generate_no_guess` call with its own seed (see
+    `NoGuessBatch`), so the boards depend only on ``seed``, ``n`` and
+    ``chunk_size``, never on the number of workers (time limits aside).
+
+    Parameters
+    ----------
+    board, click, method, solver, rule, max_tries, timeout, use_mine_count,
+    max_configurations, patience
+        As in `generate_no_guess`, the same for every board.
+    n : int
+        Boards to generate.
+    seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the batch (see `minestats.foundations.seeds`).
+    chunk_size : int, optional
+        Boards per chunk.
+    workers : int, executor or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client
+        (`minestats.runs.chunks.map_chunks`).
+    store : minestats.runs.store.ChunkStore, optional
+        Keep finished chunks there, and take those already there: a rerun resumes.
+    progress : bool, optional
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    NoGuessBatch
+
+    Examples
+    --------
+    >>> batch = generate_no_guess_batch("30x16/130", "centre", n=4, method="perturb",
+    ...                                 seed="2026-11-29", chunk_size=2, workers=1)
+    >>> batch.successes, batch.board_seeds()[3], batch.mines.shape
+    (4, '2026-11-29/1/1', (4, 16, 30))
+    >>> int(batch.mines[3].sum()), solve(batch.mines[3], "centre").solved
+    (130, True)
+    """
+    config = _config(board, click, method, solver, rule, use_mine_count, max_configurations,
+                     max_tries, timeout, patience)
+    n = check_n(n)
+    seed_sequence, label = resolve_seed(seed)
+    [chunks] = run_jobs(_batch_chunk, [(config, seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress, per_chunk=True)
+    results = [result for chunk in chunks for result in chunk]
+    mines = np.zeros((len(results), *config.board.shape), dtype=bool)
+    for index, result in enumerate(results):
+        if result.ok:
+            mines[index] = result.mines
+    mines.flags.writeable = False
+    arrays = {name: np.array([getattr(r, name) for r in results])
+              for name in ("ok", "tries", "rounds", "perturbations", "seconds")}
+    return NoGuessBatch(**vars(config), n=n, seed=label, chunk_size=int(chunk_size),
+                        mines=mines, **arrays)

@@ -1,0 +1,174 @@
+"""Monte Carlo simulation of first-click openings, checked against the closed forms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.seeds import resolve_seed
+from minestats.foundations.validation import (
+    DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_n,
+    check_rule_name,
+)
+from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import count_openings, count_openings_all_clicks
+from minestats.runs.sweeps import run_jobs
+from minestats.stats import ProportionResult, holm_reject, two_sided_p_values, z_scores
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
+
+DEFAULT_CHUNK_SIZE = 50_000
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class OpeningSimulation(ProportionResult):
+    """Result of `simulate_opening`: counts of opening first clicks, with their inputs.
+
+    Attributes
+    ----------
+    board : Board
+    rule : str
+    click : tuple of int or None
+        The click, or None when every position was simulated.
+    n : int
+        Boards drawn per click position.
+    seed : int or str
+        Entropy of the seed sequence the chunks were drawn from.
+    chunk_size : int
+        Boards per chunk; with ``seed`` and ``n`` it fixes the result.
+    counts : int or numpy.ndarray
+        Boards on which the click opened; shape ``(height, width)`` for all positions.
+        The same as ``successes``.
+    exact : float or numpy.ndarray
+        The closed-form opening probability, same shape as ``counts``.
+
+    The proportion, its interval (``proportion_ci``) and ``to_frame`` come from
+    `minestats.stats.ProportionResult`; with all positions they are arrays.
+    """
+
+    board: Board
+    rule: str
+    click: tuple[int, int] | None
+    n: int
+    seed: int | str
+    chunk_size: int
+    counts: int | np.ndarray
+    exact: float | np.ndarray = field(repr=False)
+
+    @property
+    def successes(self):
+        """Boards on which the click opened (``counts``)."""
+        return self.counts
+
+    def z_scores(self):
+        """z-scores of the Monte Carlo proportion against the exact probability."""
+        return z_scores(self.counts, self.n, self.exact)
+
+    def p_values(self):
+        """Two-sided p-values of the z-scores."""
+        return two_sided_p_values(self.z_scores())
+
+    def holm_reject(self, *, alpha=DEFAULT_ALPHA):
+        """Which positions disagree with the closed form, Holm-corrected across positions."""
+        return holm_reject(np.atleast_1d(self.p_values()), alpha=alpha).reshape(
+            np.shape(self.counts))
+
+    def to_frame(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
+        """One tidy row per click position: exact, Monte Carlo, Wilson interval, z, n, seed."""
+        low, high = self.proportion_ci(confidence_level)
+        if self.click is None:
+            ys, xs = np.indices(self.board.shape)
+        else:
+            xs, ys = np.array([self.click[0]]), np.array([self.click[1]])
+        columns = {
+            "click_x": xs, "click_y": ys, "exact": self.exact, "mc": self.proportion,
+            "ci_low": low, "ci_high": high, "z": self.z_scores(), "successes": self.counts,
+        }
+        frame = pd.DataFrame({name: np.ravel(value) for name, value in columns.items()})
+        frame.insert(0, "rule", self.rule)
+        frame.insert(0, "board", str(self.board))
+        frame["n"] = self.n
+        frame["seed"] = self.seed
+        frame["chunk_size"] = self.chunk_size
+        frame["confidence_level"] = confidence_level
+        return frame
+
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
+        """Return the single-click result as one table row (see `to_frame`)."""
+        if self.click is None:
+            raise ValueError("an all-positions result has one row per click; use to_frame()")
+        return self.to_frame(confidence_level=confidence_level).iloc[0].to_dict()
+
+
+def _opening_chunk(config, size, seed_sequence):
+    board, rule, click = config
+    rng = np.random.default_rng(seed_sequence)
+    if click is None:
+        return count_openings_all_clicks(board, size, rule=rule, seed=rng)
+    return count_openings(board, size, rule=rule, click=click, seed=rng)
+
+
+def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
+                     workers=-1, store=None, progress=False) -> OpeningSimulation:
+    """Draw whole boards by the rule and count how often the first click opens.
+
+    Parameters
+    ----------
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
+    rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
+    n : int
+        Boards per click position, at least 1.
+    click : tuple of int or str, optional
+        ``(x, y)``, ``"centre"`` or ``"corner"``; None (default) simulates every
+        position at once (see `minestats.mechanics.sampling.count_openings_all_clicks`).
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run (`minestats.foundations.seeds`). None draws fresh entropy, recorded
+        in the result's ``seed``.
+    chunk_size : int, optional
+        Boards per chunk. The result depends on (seed, n, chunk_size) only.
+    workers : int, executor or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client;
+        see `minestats.runs.chunks.map_chunks`.
+    store : minestats.runs.store.ChunkStore, optional
+        Keep finished chunks there, and take those already there: a rerun resumes.
+    progress : bool, optional
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    OpeningSimulation
+
+    Examples
+    --------
+    >>> from minestats.foundations.board import BEGINNER
+    >>> result = simulate_opening(BEGINNER, rule="uniform", n=20_000, click="centre",
+    ...                           seed=42, workers=1)
+    >>> result.n, result.seed, round(result.exact, 4)
+    (20000, 42, 0.2855)
+    >>> low, high = result.proportion_ci()
+    >>> bool(low < result.exact < high)
+    True
+    """
+    board = resolve_board(board)
+    n = check_n(n)
+    if click is None:
+        exact = opening_probability_map(board, rule=check_rule_name(rule))
+    else:
+        click = check_click(board, click, rule)
+        exact = float(opening_probability(board, click, rule=rule))
+    seed_sequence, label = resolve_seed(seed)
+    [counts] = run_jobs(_opening_chunk, [((board, rule, click), seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress)
+    if click is not None:
+        counts = int(counts)
+    return OpeningSimulation(board=board, rule=rule, click=click, n=n,
+                             seed=label, chunk_size=int(chunk_size),
+                             counts=counts, exact=exact)

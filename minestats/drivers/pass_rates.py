@@ -1,0 +1,232 @@
+"""Pass rates: the share of boards a solver finishes without guessing, with intervals.
+
+Boards are drawn whole by the placement rule (`minestats.mechanics.sampling.sample_mines`),
+solved from the same click (`minestats.solvers.solve_batch`), and counted in seeded
+chunks (`minestats.runs.sweeps`), so a pass rate depends only on its seed, ``n`` and
+chunk size, never on the number of workers.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.seeds import child_label, resolve_seed
+from minestats.foundations.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_n,
+)
+from minestats.mechanics.rules import check_click
+from minestats.mechanics.sampling import check_sample_size, sample_mines
+from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
+from minestats.solvers import SolverOptions, solve_batch
+from minestats.stats import ProportionResult
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
+
+DEFAULT_CHUNK_SIZE = 2_000
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class PassRate(ProportionResult):
+    """Result of `pass_rate`: how many boards a solver finished, with its inputs.
+
+    Attributes
+    ----------
+    board : Board
+    rule : str
+    click : tuple of int
+    solver : str
+    use_mine_count : bool
+    max_configurations : int
+    n : int
+        Boards drawn (trials).
+    seed : int or str
+        Seed label of the run (see `minestats.runs.chunks.seed_label`).
+    chunk_size : int
+    successes : int
+        Boards on which every safe cell was opened.
+    capped : int
+        Boards the ``logic`` solver gave up on (configuration cap); not successes.
+    lost : int
+        Boards whose first click hit a mine (possible under ``uniform`` only).
+    seconds : float
+        Compute time summed over chunks (all workers), for ``seconds_per_board``.
+
+    The pass rate (``proportion``), its interval (``proportion_ci``) and ``to_frame``
+    come from `minestats.stats.ProportionResult`.
+    """
+
+    board: Board
+    rule: str
+    click: tuple[int, int]
+    solver: str
+    use_mine_count: bool
+    max_configurations: int
+    n: int
+    seed: int | str
+    chunk_size: int
+    successes: int
+    capped: int
+    lost: int
+    seconds: float
+
+    @property
+    def seconds_per_board(self) -> float:
+        """Compute time per board (one core)."""
+        return self.seconds / self.n
+
+    def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
+        """Return one table row: inputs, counts, pass rate and its Wilson interval."""
+        low, high = self.proportion_ci(confidence_level)
+        return {
+            "board": str(self.board), "width": self.board.width, "height": self.board.height,
+            "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
+            "click_x": self.click[0], "click_y": self.click[1], "solver": self.solver,
+            "use_mine_count": self.use_mine_count,
+            "max_configurations": self.max_configurations, "n": self.n,
+            "successes": self.successes, "capped": self.capped, "lost": self.lost,
+            "pass_rate": self.proportion, "ci_low": low, "ci_high": high,
+            "confidence_level": confidence_level, "seed": self.seed,
+            "chunk_size": self.chunk_size, "seconds_per_board": self.seconds_per_board,
+        }
+
+
+def _pass_rate_chunk(config, size, seed_sequence):
+    board, rule, click, solver, use_mine_count, max_configurations = config
+    start = time.process_time()
+    layouts = sample_mines(board, size, rule=rule, click=click,
+                           seed=np.random.default_rng(seed_sequence))
+    result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
+                         max_configurations=max_configurations)
+    seconds = time.process_time() - start
+    return np.array([result.solved.sum(), result.capped.sum(), result.lost.sum(), seconds])
+
+
+def _config(board, solver, rule, click, use_mine_count, max_configurations):
+    board = resolve_board(board)
+    options = SolverOptions(solver, use_mine_count, max_configurations)
+    click = check_click(board, click, rule)
+    return (board, rule, click, options.solver, options.use_mine_count,
+            options.max_configurations)
+
+
+def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
+    board, rule, click, solver, use_mine_count, max_configurations = config
+    successes, capped, lost, seconds = totals
+    return PassRate(board=board, rule=rule, click=click, solver=solver,
+                    use_mine_count=use_mine_count, max_configurations=max_configurations,
+                    n=n, seed=seed, chunk_size=chunk_size, successes=int(successes),
+                    capped=int(capped), lost=int(lost), seconds=float(seconds))
+
+
+def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=None,
+              use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
+              chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
+              progress=False) -> PassRate:
+    """Share of boards a solver finishes without guessing, from one first click.
+
+    Parameters
+    ----------
+    board : Board or str
+        A `Board`, a preset name or ``"WxH/M"``.
+    solver : {'single-point', 'subset', 'logic', 'exhaustive'}
+    rule : str, optional
+        First-click rule that places the mines (default ``'safe-opening'``).
+    click : tuple of int or str, optional
+        ``(x, y)``, ``"centre"`` (default) or ``"corner"``.
+    n : int
+        Boards to draw.
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
+        Seed of the run (`minestats.foundations.seeds`); None draws fresh entropy,
+        recorded in the result.
+    use_mine_count : bool, optional
+        Let the solver use the total mine count (``single-point`` never does).
+    max_configurations : int, optional
+        Per-stall cap of the ``logic`` solver; capped boards are counted apart.
+    chunk_size : int, optional
+        Boards per chunk; the result depends on (seed, n, chunk_size).
+    workers : int, executor or map-like callable, optional
+        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client.
+    store : minestats.runs.store.ChunkStore, optional
+        Keep finished chunks there, and take those already there: a rerun resumes.
+    progress : bool, optional
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    PassRate
+
+    Examples
+    --------
+    >>> result = pass_rate("beginner", solver="single-point", n=2_000, seed=1, workers=1)
+    >>> result.n, result.seed, result.lost
+    (2000, 1, 0)
+    >>> low, high = result.proportion_ci()
+    >>> bool(0.55 < low < result.proportion < high < 0.72)
+    True
+    >>> pass_rate("beginner", solver="single-point", n=200, seed="2026-11-29",
+    ...           workers=1).seed
+    '2026-11-29'
+    """
+    config = _config(board, solver, rule, click, use_mine_count, max_configurations)
+    n = check_n(n)
+    check_sample_size(config[0], n, chunk_size)
+    seed_sequence, label = resolve_seed(seed)
+    [totals] = run_jobs(_pass_rate_chunk, [(config, seed_sequence)], n=n,
+                        chunk_size=chunk_size, workers=workers, store=store,
+                        progress=progress)
+    return _result(config, totals, n=n, seed=label, chunk_size=chunk_size)
+
+
+def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
+                    workers=-1, store=None, progress=False) -> pd.DataFrame:
+    """Pass rates over a grid of configurations, as a tidy table.
+
+    Parameters
+    ----------
+    grid : iterable of dict
+        Each dict holds the keyword arguments of `pass_rate` for one row: ``board``
+        and ``solver``, optionally ``rule``, ``click``, ``use_mine_count`` and
+        ``max_configurations``.
+    n, chunk_size, workers, store, progress
+        As in `pass_rate`, the same for every row.
+    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
+        Row ``i`` is seeded with child ``i`` of this seed (label ``"seed/i"``), so
+        ``pass_rate(**grid[i], seed=SeedSequence(entropy, spawn_key=(i,)))`` repeats
+        it, where ``entropy`` is that of `minestats.foundations.seeds.as_seed_sequence`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per configuration (`PassRate.to_dict`).
+
+    Examples
+    --------
+    >>> grid = [{"board": "9x9/10", "solver": s} for s in ("single-point", "subset")]
+    >>> table = pass_rate_sweep(grid, n=500, seed=3, workers=1)
+    >>> table[["solver", "n", "seed"]].values.tolist()
+    [['single-point', 500, '3/0'], ['subset', 500, '3/1']]
+    """
+    defaults = {"rule": "safe-opening", "click": "centre", "use_mine_count": True,
+                "max_configurations": DEFAULT_MAX_CONFIGURATIONS}
+    configs = [_config(options["board"], options["solver"], options["rule"],
+                       options["click"], options["use_mine_count"],
+                       options["max_configurations"])
+               for options in grid_rows(grid, required=("board", "solver"), defaults=defaults,
+                                        function="pass_rate")]
+    n = check_n(n)
+    for config in configs:
+        check_sample_size(config[0], n, chunk_size)
+    seed_sequence, label = resolve_seed(seed)
+    seeds = grid_seeds(seed_sequence, len(configs))
+    totals = run_jobs(_pass_rate_chunk, list(zip(configs, seeds, strict=True)), n=n,
+                      chunk_size=chunk_size, workers=workers, store=store, progress=progress)
+    rows = [_result(config, total, n=n, seed=child_label(label, index), chunk_size=chunk_size)
+            for index, (config, total) in enumerate(zip(configs, totals, strict=True))]
+    return pd.DataFrame([row.to_dict() for row in rows])

@@ -1,0 +1,3 @@
+"""Figures: matplotlib Figures drawn from results and tables (`plots`)."""
+
+__all__ = []

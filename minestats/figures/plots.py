@@ -1,0 +1,729 @@
+"""Figures as matplotlib Figures: heat maps over a board, curves with bands, histograms.
+
+Heat maps (`plot_probability_map`, `plot_z_map`): the board is drawn cell by cell
+with visible edges, in the package's coordinates: ``x`` the column increasing to the
+right, ``y`` the row increasing downwards, the origin ``(0, 0)`` top-left and the
+value of cell ``(x, y)`` read from ``grid[y, x]``.
+Small boards (both sides at most `ANNOTATE_LIMIT`) carry their value in each cell.
+A heat map's title (the figure's suptitle) sets its smallest width, however narrow
+the board. A z-map's
+colour scale reaches the largest ``|z|`` unless a narrower ``limit`` is asked for, and
+then the colour bar says that it is clipped and where the largest ``|z|`` lies.
+
+Tables (`plot_proportion_bands`, `plot_distributions`, `plot_fitted_curves`) are
+drawn from tidy DataFrames: one panel per value of a ``panel`` column, one style per
+value of a ``series`` column, in the order the values first appear. Each series has
+a colour-blind-safe colour (`SAFE_COLOURS`, Okabe and Ito), a line style and a
+marker at once, so curves stay distinct in grey and where they overlap. Where
+interval bands are too narrow to see, the figure title says so
+(`plot_proportion_bands`), or differences from a reference series are drawn with
+their own intervals (`plot_distributions` with ``difference_from``).
+
+One style for every figure: each plot function builds its figure inside
+``matplotlib.rc_context(STYLE)``, which fixes the font (DejaVu Sans, shipped with
+matplotlib, so every machine draws the same), font sizes, line widths and the
+colour cycle. The settings stay with the figure's artists, so a figure saved
+later looks the same.
+
+Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
+global state is touched and no backend needs choosing; save them with
+`minestats.io.results.write_figure` (PNG and its PDF twin) or ``Figure.savefig``.
+In a notebook, run ``%matplotlib inline`` first: without pyplot nothing switches
+the inline backend on, and ``display(figure)`` shows only ``<Figure size ...>``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import matplotlib
+import numpy as np
+from matplotlib import cycler
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+from matplotlib.ticker import MaxNLocator
+
+__all__ = [
+    "ANNOTATE_LIMIT",
+    "SAFE_COLOURS",
+    "STYLE",
+    "Z_LIMIT",
+    "plot_distributions",
+    "plot_fitted_curves",
+    "plot_loss_analysis",
+    "plot_probability_map",
+    "plot_proportion_bands",
+    "plot_z_map",
+]
+
+ANNOTATE_LIMIT = 16
+Z_LIMIT = 4.0
+"""The narrowest default colour scale of `plot_z_map`, -4 to +4: noise stays pale."""
+SAFE_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+"""Okabe and Ito's colour-blind-safe palette (blue, vermillion, green, purple, orange,
+sky blue, black; yellow left out: too light on white)."""
+_LINE_STYLES = ("-", "--", "-.", ":", (0, (8, 2)), (0, (3, 1, 1, 1, 1, 1)), (0, (1, 3)))
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+STYLE = {
+    "font.family": "DejaVu Sans",
+    "font.size": 9.0,
+    "axes.titlesize": 10.0,
+    "axes.labelsize": 9.0,
+    "figure.titlesize": 10.0,
+    "xtick.labelsize": 8.0,
+    "ytick.labelsize": 8.0,
+    "legend.fontsize": 8.0,
+    "legend.title_fontsize": 8.0,
+    "legend.frameon": False,
+    "axes.linewidth": 0.8,
+    "lines.linewidth": 1.5,
+    "lines.markersize": 4.0,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.6,
+    "axes.prop_cycle": cycler(color=SAFE_COLOURS, linestyle=_LINE_STYLES),
+}
+"""The rc settings every figure of this module is built with (see the module notes)."""
+_NARROW = 0.01  # a band under 1% of the axis height is hidden by a 1.5-point line
+_CELL_INCHES = 0.42
+_HIDDEN_COLOUR = "0.85"
+_TITLE_MARGIN_INCHES = 0.1
+
+
+def _styled(plot):
+    """Build ``plot``'s figure inside ``matplotlib.rc_context(STYLE)``."""
+    @functools.wraps(plot)
+    def styled(*args, **kwargs):
+        with matplotlib.rc_context(STYLE):
+            return plot(*args, **kwargs)
+
+    return styled
+
+
+def _series_styles(names) -> dict:
+    """One colour, line style and marker per series name, in order, as Line2D options."""
+    return {name: {"color": SAFE_COLOURS[i % len(SAFE_COLOURS)],
+                   "linestyle": _LINE_STYLES[i % len(_LINE_STYLES)],
+                   "marker": _MARKERS[i % len(_MARKERS)]} for i, name in enumerate(names)}
+
+
+def _as_grid(grid, name: str) -> np.ndarray:
+    array = np.asarray(grid, dtype=float)
+    if array.ndim != 2 or 0 in array.shape:
+        raise ValueError(f"{name} must be a non-empty 2-D array (height, width); "
+                         f"got shape {array.shape}")
+    if np.isnan(array).any():
+        raise ValueError(f"{name} holds {int(np.isnan(array).sum())} NaN values")
+    return array
+
+
+def _hidden_cells(mask, grid, name: str) -> np.ndarray:
+    """Return ``mask`` as a bool array of ``grid``'s shape (all False for None)."""
+    hidden = np.zeros(grid.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    if hidden.shape != grid.shape:
+        raise ValueError(f"mask has shape {hidden.shape}, {name} has shape {grid.shape}")
+    if hidden.all():
+        raise ValueError(f"mask hides every cell of {name}")
+    return hidden
+
+
+def _widen_to_fit(figure, text) -> None:
+    """Widen ``figure`` so that ``text``, centred on it, fits with a margin each side."""
+    width = text.get_window_extent().width / figure.dpi + 2 * _TITLE_MARGIN_INCHES
+    figure.set_figwidth(max(figure.get_figwidth(), width))
+
+
+def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend):
+    """Draw ``grid`` cell by cell; return the Figure and its board axes."""
+    height, width = grid.shape
+    if annotate is None:
+        annotate = max(height, width) <= ANNOTATE_LIMIT
+    figure = Figure(figsize=(max(4.5, 1.8 + _CELL_INCHES * width),
+                             max(3.5, 1.4 + _CELL_INCHES * height)), layout="constrained")
+    axes = figure.add_subplot()
+    mesh = axes.pcolormesh(np.arange(width + 1) - 0.5, np.arange(height + 1) - 0.5, grid,
+                           cmap=cmap, norm=norm, edgecolors="0.35", linewidth=0.4)
+    axes.set_xlim(-0.5, width - 0.5)
+    axes.set_ylim(height - 0.5, -0.5)  # row 0 at the top
+    axes.set_aspect("equal")
+    axes.set_xlabel("x (column)")
+    axes.set_ylabel("y (row)")
+    for axis, size in ((axes.xaxis, width), (axes.yaxis, height)):
+        axis.set_major_locator(MaxNLocator(nbins=min(size, ANNOTATE_LIMIT), integer=True))
+    axes.tick_params(length=2)
+    _widen_to_fit(figure, figure.suptitle(title))  # over the board and its colour bar
+    colorbar = figure.colorbar(mesh, ax=axes, extend=extend, shrink=0.9)
+    colorbar.set_label(label)
+    hidden = np.ma.getmaskarray(grid)
+    if hidden.any():
+        axes.set_facecolor(_HIDDEN_COLOUR)
+    if annotate:
+        for (y, x), value in np.ndenumerate(np.ma.getdata(grid)):
+            if hidden[y, x]:
+                continue
+            red, green, blue, _ = mesh.cmap(mesh.norm(value))
+            light = 0.299 * red + 0.587 * green + 0.114 * blue > 0.5
+            axes.text(x, y, format(value, value_format), ha="center", va="center",
+                      fontsize=7 if width <= 9 else 5.5, color="black" if light else "white")
+    return figure, axes
+
+
+@_styled
+def plot_probability_map(grid, *, title, label="P(first click opens)", limits=None,
+                         cmap="viridis", value_format=".2f", annotate=None,
+                         mask=None) -> Figure:
+    """Heat map of a probability per cell, such as `~minestats.opening_probability_map`.
+
+    Parameters
+    ----------
+    grid : array_like of float, shape (height, width)
+        ``grid[y, x]`` is the value at cell ``(x, y)``; all values in [0, 1].
+    title : str
+        Figure title; name the board and rule (and n and seed for estimates).
+    label : str, optional
+        Colour-bar label.
+    limits : tuple of float, optional
+        Colour-scale ``(low, high)``; default the range of ``grid``, or (0, 1) if
+        ``grid`` is constant.
+    cmap : str or matplotlib.colors.Colormap, optional
+        Colour map, default ``"viridis"`` (perceptually uniform).
+    value_format : str, optional
+        Format of the per-cell values, default ``".2f"``.
+    annotate : bool, optional
+        Print the value in each cell; default when both sides are at most
+        `ANNOTATE_LIMIT` cells.
+    mask : array_like of bool, shape (height, width), optional
+        Cells to leave blank (light grey, no value), such as the cells a first-click
+        rule keeps mine-free; they are left out of the default colour limits.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``grid`` is not 2-D, holds values outside [0, 1] or NaN, ``limits`` is
+        not increasing, or ``mask`` has another shape or hides every cell.
+
+    Examples
+    --------
+    >>> from minestats.foundations.board import BEGINNER
+    >>> from minestats.mechanics.opening_probabilities import opening_probability_map
+    >>> grid = opening_probability_map(BEGINNER, rule="uniform")
+    >>> figure = plot_probability_map(grid, title="9x9/10, uniform")
+    >>> axes = figure.axes[0]
+    >>> [float(v) for v in (*axes.get_xlim(), *axes.get_ylim())]  # y downwards from the top
+    [-0.5, 8.5, 8.5, -0.5]
+    >>> len(axes.texts), axes.texts[0].get_text()  # one value per cell; (0, 0) first
+    (81, '0.58')
+
+    A mask blanks cells and keeps them out of the colour scale:
+
+    >>> mask = np.zeros((9, 9), dtype=bool)
+    >>> mask[3:6, 3:6] = True
+    >>> axes = plot_probability_map(np.where(mask, 0.0, 0.2 + grid / 2), title="t",
+    ...                             mask=mask).axes[0]
+    >>> len(axes.texts), bool(axes.collections[0].norm.vmin == 0.2 + grid[~mask].min() / 2)
+    (72, True)
+    """
+    grid = _as_grid(grid, "grid")
+    hidden = _hidden_cells(mask, grid, "grid")
+    shown = grid[~hidden]
+    if shown.min() < 0 or shown.max() > 1:
+        raise ValueError(f"grid values must lie in [0, 1]; got range "
+                         f"[{shown.min()}, {shown.max()}]")
+    if limits is None:
+        low, high = float(shown.min()), float(shown.max())
+        limits = (low, high) if low < high else (0.0, 1.0)
+    low, high = limits
+    if not low < high:
+        raise ValueError(f"limits ({low}, {high}) must be increasing")
+    figure, _ = _heat_map(np.ma.masked_array(grid, hidden), title=title, cmap=cmap,
+                          norm=Normalize(low, high), label=label, value_format=value_format,
+                          annotate=annotate, extend="neither")
+    return figure
+
+
+@_styled
+def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=None, label=None,
+               cmap="RdBu_r", annotate=None, mask=None) -> Figure:
+    r"""Heat map of z-scores (Monte Carlo vs exact), centred on 0, marking Holm rejections.
+
+    Parameters
+    ----------
+    z : array_like of float, shape (height, width)
+        ``z[y, x]`` is the z-score at cell ``(x, y)``; infinite values are allowed
+        and shown at the end of the scale.
+    title : str
+        Figure title; name the board, rule, n and seed.
+    reject : array_like of bool, optional
+        Cells a multiple-comparison procedure (Holm) rejects; each is outlined in
+        black and counted in the legend. Default: no marking.
+    alpha : float, optional
+        Family-wise level of ``reject``, for the legend; default 0.05.
+    limit : float, optional
+        The colour scale runs symmetrically from ``-limit`` to ``+limit``. Default:
+        the largest finite ``|z|`` of the shown cells, but at least `Z_LIMIT`, so no
+        finite cell is clipped and a map of noise is not stretched to full colour.
+        Cells beyond a smaller ``limit`` (and infinite ones) take the end colours;
+        then the colour bar has arrows, and its label says where it is clipped and
+        gives the largest ``|z|``.
+    label : str, optional
+        Colour-bar label; default ``"z = (MC - exact) / SE"``.
+    cmap : str or matplotlib.colors.Colormap, optional
+        A diverging colour map, default ``"RdBu_r"`` (white at 0).
+    annotate : bool, optional
+        Print z in each cell (one decimal); default as in `plot_probability_map`.
+    mask : array_like of bool, optional
+        Cells not tested, left blank (light grey) and out of the legend's count.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``z`` is not 2-D or holds NaN, ``reject`` or ``mask`` has another shape,
+        ``mask`` hides every cell or a rejected cell, or ``limit`` is not positive.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> z = np.array([[0.5, -1.0, 5.0], [0.0, 2.0, -0.3]])
+    >>> figure = plot_z_map(z, title="demo", reject=z > 4)
+    >>> axes = figure.axes[0]
+    >>> norm = axes.collections[0].norm
+    >>> norm.vmin, norm.vmax  # the largest |z| is 5
+    (-5.0, 5.0)
+    >>> [patch.get_xy() for patch in axes.patches]  # the rejected cell (2, 0)
+    [(1.5, -0.5)]
+
+    A narrower scale says that it clips:
+
+    >>> plot_z_map(z, title="demo", limit=2.0).axes[1].get_ylabel()
+    'z = (MC - exact) / SE\n(colours clipped at +/-2; largest |z| 5.0)'
+    """
+    z = _as_grid(z, "z")
+    hidden = _hidden_cells(mask, z, "z")
+    magnitude = np.abs(z[~hidden])
+    largest = float(magnitude.max())
+    if limit is None:
+        limit = max(Z_LIMIT, float(magnitude[np.isfinite(magnitude)].max(initial=0.0)))
+    elif not limit > 0:
+        raise ValueError(f"limit ({limit}) must be positive")
+    if label is None:
+        label = "z = (MC - exact) / SE"
+    clipped = largest > limit
+    if clipped:
+        label = f"{label}\n(colours clipped at +/-{limit:g}; largest |z| {largest:.1f})"
+    figure, axes = _heat_map(np.ma.masked_array(z, hidden), title=title, cmap=cmap,
+                             norm=Normalize(-limit, limit), label=label, value_format=".1f",
+                             annotate=annotate, extend="both" if clipped else "neither")
+    if reject is not None:
+        reject = np.asarray(reject, dtype=bool)
+        if reject.shape != z.shape:
+            raise ValueError(f"reject has shape {reject.shape}, z has shape {z.shape}")
+        if (reject & hidden).any():
+            raise ValueError(f"mask hides {int((reject & hidden).sum())} rejected cells")
+        for y, x in np.argwhere(reject):
+            axes.add_patch(Rectangle((float(x) - 0.5, float(y) - 0.5), 1, 1, fill=False,
+                                     edgecolor="black", linewidth=2.0))
+        marker = Line2D([], [], marker="s", markersize=10, markerfacecolor="none",
+                        markeredgecolor="black", markeredgewidth=2.0, linestyle="none")
+        figure.legend([marker], [f"Holm rejects at alpha = {alpha}: "
+                                 f"{int(reject.sum())} of {int((~hidden).sum())} cells"],
+                      loc="outside lower center", frameon=False)
+    return figure
+
+
+def _check_table(table, columns, *, name="table") -> None:
+    """Raise ValueError unless ``table`` has rows and every one of ``columns``."""
+    missing = sorted(set(columns) - set(table.columns))
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}")
+    if len(table) == 0:
+        raise ValueError(f"{name} has no rows")
+
+
+def _check_contains(table, low, value, high, *, what="interval") -> None:
+    """Raise ValueError unless ``low <= value <= high`` on every row of ``table``."""
+    if not ((table[low] <= table[value]) & (table[value] <= table[high])).all():
+        raise ValueError(f"every {what} [{low}, {high}] must contain its {value}")
+
+
+def _panels(table, *, panel, series, columns, rows=1):
+    """Check a tidy table; return a Figure, its axes (rows x panels), groups and styles.
+
+    The groups are ``(axes column, panel value, that panel's rows)``; the styles
+    are `_series_styles` of the series in order of appearance.
+    """
+    _check_table(table, {panel, series, *columns})
+    panels = list(dict.fromkeys(table[panel]))
+    names = list(dict.fromkeys(table[series]))
+    figure = Figure(figsize=(1.0 + 4.6 * len(panels), 4.4 + 2.6 * (rows - 1)),
+                    layout="constrained")
+    axes = figure.subplots(rows, len(panels), squeeze=False, sharex="col" if rows > 1 else "none",
+                           height_ratios=[1.6] + [1.0] * (rows - 1))
+    return figure, [(axes[:, i], value, table[table[panel] == value])
+                    for i, value in enumerate(panels)], names, _series_styles(names)
+
+
+def _finish_axes(axis, *, title, xlabel, ylabel, series, handles=None) -> None:
+    axis.set_title(title)
+    axis.set_xlabel(xlabel)
+    axis.set_ylabel(ylabel)
+    axis.grid(True)
+    axis.legend(handles=handles, title=series)
+
+
+@_styled
+def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
+                          y="pass_rate", low="ci_low", high="ci_high", ylim=(0, 1)) -> Figure:
+    """Proportions against ``x`` with shaded interval bands: one panel per ``panel`` value.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy: one row per point, with columns ``x``, ``y``, ``low``, ``high``,
+        ``series`` and ``panel``.
+    x, series, panel : str
+        Columns of the horizontal axis, the curve (one colour each) and the panel.
+    title, xlabel, ylabel : str
+        Figure title (name n and seed), axis labels.
+    y, low, high : str, optional
+        Columns of the estimate and its interval (default ``pass_rate``,
+        ``ci_low``, ``ci_high``: a Wilson interval from `minestats.stats`).
+    ylim : tuple of float, optional
+        Vertical range, default (0, 1).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, the table is empty, or an interval does not
+        contain its estimate.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"density": [0.1, 0.2, 0.1, 0.2], "pass_rate": [0.9, 0.5, 0.8, 0.3],
+    ...                       "ci_low": [0.85, 0.45, 0.75, 0.25],
+    ...                       "ci_high": [0.94, 0.55, 0.84, 0.35],
+    ...                       "solver": ["logic", "logic", "subset", "subset"],
+    ...                       "board": "16x16"})
+    >>> figure = plot_proportion_bands(table, x="density", series="solver", panel="board",
+    ...                                title="t", xlabel="mine density", ylabel="pass rate")
+    >>> [line.get_label() for line in figure.axes[0].lines]
+    ['logic', 'subset']
+    >>> len(figure.axes[0].collections)  # one shaded band per curve
+    2
+
+    Bands too narrow to see are counted in the title:
+
+    >>> narrow = table.assign(ci_low=table["pass_rate"] - 0.001,
+    ...                       ci_high=table["pass_rate"] + 0.001)
+    >>> plot_proportion_bands(narrow, x="density", series="solver", panel="board",
+    ...                       title="t", xlabel="d", ylabel="p").get_suptitle().splitlines()[1]
+    '4 of 4 interval bands are narrower than the line (width < 0.01) at this n'
+    """
+    figure, groups, names, styles = _panels(table, panel=panel, series=series,
+                                            columns=(x, y, low, high))
+    _check_contains(table, low, y, high)
+    for (axis,), value, rows in groups:
+        for name in names:
+            curve = rows[rows[series] == name].sort_values(x)
+            if curve.empty:
+                continue
+            axis.fill_between(curve[x], curve[low], curve[high], color=styles[name]["color"],
+                              alpha=0.25, linewidth=0)
+            axis.plot(curve[x], curve[y], markersize=3.5, label=str(name), **styles[name])
+        _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series)
+        axis.set_ylim(*ylim)
+    limit = _NARROW * (ylim[1] - ylim[0])
+    narrow = int(((table[high] - table[low]) < limit).sum())
+    figure.suptitle(title if not narrow else
+                    f"{title}\n{narrow} of {len(table)} interval bands are narrower than the "
+                    f"line (width < {limit:.2g}) at this n")
+    return figure
+
+
+@_styled
+def plot_distributions(table, *, value, count, series, panel, title, xlabel,
+                       difference_from=None, confidence_level=0.95) -> Figure:
+    """Histograms of counts as shares (step lines): one panel per ``panel`` value.
+
+    Each ``series`` is normalised by its own total count within the panel, so
+    series drawn with different numbers of boards compare directly. Distributions
+    that nearly coincide are hard to tell apart even with distinct styles; give
+    ``difference_from`` to add, under each panel, each other series' share minus
+    that series' share, with a shaded Newcombe interval (the square-and-add of the
+    two Wilson intervals, as `minestats.stats.difference_interval`) per value.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy: one row per value and series, with columns ``value``, ``count``,
+        ``series`` and ``panel``; values with no row count as 0.
+    value, count, series, panel : str
+        Columns of the integer value, its count, the series and the panel.
+    title, xlabel : str
+        Figure title (name n and seed), horizontal-axis label.
+    difference_from : str, optional
+        A series to draw differences from, in a second row of panels.
+    confidence_level : float, optional
+        Coverage of the difference intervals, default 0.95.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, the table is empty, a count is negative, or
+        ``difference_from`` is not a series of the table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"bbbv": [1, 2, 2, 3], "count": [1, 3, 2, 2],
+    ...                       "rule": ["a", "a", "b", "b"], "board": "9x9/10"})
+    >>> figure = plot_distributions(table, value="bbbv", count="count", series="rule",
+    ...                             panel="board", title="t", xlabel="3BV")
+    >>> line = figure.axes[0].lines[0]
+    >>> line.get_label(), line.get_ydata().tolist()  # shares of rule a at 1, 2, 3
+    ('a', [0.25, 0.75, 0.0])
+
+    With differences from series ``a``, a second row shows ``b`` minus ``a``:
+
+    >>> figure = plot_distributions(table, value="bbbv", count="count", series="rule",
+    ...                             panel="board", title="t", xlabel="3BV",
+    ...                             difference_from="a")
+    >>> zero, difference = figure.axes[1].lines
+    >>> difference.get_label(), difference.get_ydata().tolist()
+    ('b', [-0.25, -0.25, 0.5])
+    """
+    from minestats.stats import difference_interval
+
+    rows_of_panels = 1 if difference_from is None else 2
+    figure, groups, names, styles = _panels(table, panel=panel, series=series,
+                                            columns=(value, count), rows=rows_of_panels)
+    figure.suptitle(title)
+    if (table[count] < 0).any():
+        raise ValueError(f"column {count!r} holds negative counts")
+    if difference_from is not None and difference_from not in names:
+        raise ValueError(f"difference_from ({difference_from!r}) is not a {series} of the "
+                         f"table: {names}")
+    for axes, panel_value, rows in groups:
+        span = np.arange(rows[value].min(), rows[value].max() + 1)
+        counts = {name: rows[rows[series] == name].groupby(value)[count].sum()
+                  .reindex(span, fill_value=0).to_numpy() for name in names
+                  if (rows[series] == name).any()}
+        every = max(1, len(span) // 12)  # markers tell the lines apart without clutter
+        for name, counted in counts.items():
+            axes[0].step(span, counted / counted.sum(), where="mid", markevery=every,
+                         label=str(name), **styles[name])
+        _finish_axes(axes[0], title=str(panel_value), xlabel=xlabel, ylabel="share of boards",
+                     series=series)
+        axes[0].set_ylim(bottom=0)
+        if difference_from is None or difference_from not in counts:
+            continue
+        reference = counts[difference_from]
+        ref_share = reference / reference.sum()
+        axes[0].set_xlabel("")
+        axes[0].tick_params(labelbottom=False)  # the difference panel below carries them
+        axes[1].axhline(0, **{**styles[difference_from], "marker": "none"}, linewidth=1.0)
+        for name, counted in counts.items():
+            if name == difference_from:
+                continue
+            difference = counted / counted.sum() - ref_share
+            low, high = difference_interval(counted, counted.sum(), reference, reference.sum(),
+                                            confidence_level=confidence_level)
+            axes[1].fill_between(span, low, high,
+                                 step="mid", color=styles[name]["color"], alpha=0.25,
+                                 linewidth=0)
+            axes[1].step(span, difference, where="mid", markevery=every, label=str(name),
+                         **styles[name])
+        _finish_axes(axes[1], title="", xlabel=xlabel, ylabel=f"share minus {difference_from}",
+                     series=f"{series} (shaded: {confidence_level:.0%} interval)")
+    return figure
+
+
+@_styled
+def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabel,
+                       y="pass_rate", low="ci_low", high="ci_high", fit="fit",
+                       fit_low="fit_low", fit_high="fit_high", marks=None, mark_level=0.5,
+                       ylim=(0, 1)) -> Figure:
+    """Measured proportions with their intervals, under fitted curves with confidence bands.
+
+    One panel per ``panel`` value. Each series has one colour of `SAFE_COLOURS`, one
+    line style and one marker: its points with interval bars, its fitted curve and a
+    shaded band. Optional marks put a point with a horizontal interval at height
+    ``mark_level`` on each curve, such as the density at which half the boards pass.
+
+    Parameters
+    ----------
+    points : pandas.DataFrame
+        Tidy: one row per measured point, with columns ``x``, ``y``, ``low``,
+        ``high``, ``series`` and ``panel``.
+    curves : pandas.DataFrame
+        Tidy: the fitted curves on a grid of ``x``, with columns ``x``, ``fit``,
+        ``fit_low``, ``fit_high``, ``series`` and ``panel``.
+    x, series, panel : str
+        Columns of the horizontal axis, the series and the panel, in both tables.
+    title, xlabel, ylabel : str
+        Figure title (name n, seed and the model), axis labels.
+    y, low, high : str, optional
+        Columns of the measured proportion and its interval in ``points``.
+    fit, fit_low, fit_high : str, optional
+        Columns of the fitted curve and its band in ``curves``.
+    marks : pandas.DataFrame, optional
+        One row per series and panel, with columns ``series``, ``panel``, ``mark``,
+        ``mark_low`` and ``mark_high``; rows whose ``mark`` is NaN are skipped, NaN
+        bounds draw no bar on that side. A dotted line shows ``mark_level``.
+    mark_level : float, optional
+        Height of the marks, default 0.5.
+    ylim : tuple of float, optional
+        Vertical range, default (0, 1).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, a table is empty, an interval does not contain its
+        proportion, or a band does not contain its curve.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> points = pd.DataFrame({"density": [0.1, 0.2, 0.3], "pass_rate": [0.9, 0.5, 0.1],
+    ...                        "ci_low": [0.85, 0.45, 0.07], "ci_high": [0.93, 0.55, 0.14],
+    ...                        "solver": "logic", "board": "16x16"})
+    >>> curves = pd.DataFrame({"density": [0.1, 0.2, 0.3], "fit": [0.88, 0.5, 0.12],
+    ...                        "fit_low": [0.85, 0.47, 0.1], "fit_high": [0.9, 0.53, 0.14],
+    ...                        "solver": "logic", "board": "16x16"})
+    >>> marks = pd.DataFrame({"solver": ["logic"], "board": ["16x16"], "mark": [0.2],
+    ...                       "mark_low": [0.19], "mark_high": [0.21]})
+    >>> figure = plot_fitted_curves(points, curves, x="density", series="solver",
+    ...                             panel="board", title="t", xlabel="mine density",
+    ...                             ylabel="pass rate", marks=marks)
+    >>> axis = figure.axes[0]
+    >>> [text.get_text() for text in axis.get_legend().get_texts()]
+    ['logic']
+    >>> len(axis.collections)  # the band, the points' bars, the mark's bar
+    3
+    """
+    figure, groups, names, styles = _panels(points, panel=panel, series=series,
+                                            columns=(x, y, low, high))
+    figure.suptitle(title)
+    _check_table(curves, {x, fit, fit_low, fit_high, series, panel}, name="curves")
+    _check_contains(points, low, y, high)
+    _check_contains(curves, fit_low, fit, fit_high, what="band")
+    if marks is not None:
+        missing = sorted({series, panel, "mark", "mark_low", "mark_high"} - set(marks.columns))
+        if missing:
+            raise ValueError(f"marks lacks the columns {missing}")
+    for (axis,), value, rows in groups:
+        handles = []
+        for name in names:
+            measured = rows[rows[series] == name].sort_values(x)
+            curve = curves[(curves[panel] == value) & (curves[series] == name)].sort_values(x)
+            if measured.empty and curve.empty:
+                continue
+            style = styles[name]
+            if not curve.empty:
+                axis.fill_between(curve[x], curve[fit_low], curve[fit_high],
+                                  color=style["color"], alpha=0.2, linewidth=0)
+                axis.plot(curve[x], curve[fit], color=style["color"],
+                          linestyle=style["linestyle"])
+            if not measured.empty:
+                axis.errorbar(measured[x], measured[y],
+                              yerr=[measured[y] - measured[low], measured[high] - measured[y]],
+                              color=style["color"], marker=style["marker"], markersize=3.5,
+                              linestyle="none", elinewidth=1, capsize=2)
+            handles.append(Line2D([], [], label=str(name), **style))
+        if marks is not None:
+            axis.axhline(mark_level, color="0.5", linestyle=":", linewidth=0.8)
+            here = marks[(marks[panel] == value) & marks["mark"].notna()]
+            for row in here.to_dict("records"):
+                centre, left, right = row["mark"], row["mark_low"], row["mark_high"]
+                style = styles.get(row[series], {"color": "black", "marker": "o"})
+                drawn = axis.errorbar([centre], [mark_level],
+                                      xerr=[[0 if np.isnan(left) else centre - left],
+                                            [0 if np.isnan(right) else right - centre]],
+                                      color=style["color"], marker="|", markersize=12,
+                                      markeredgewidth=2, capsize=4, linestyle="none")
+                drawn.lines[0].set_gid("mark")
+        _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series,
+                     handles=handles)
+        axis.set_ylim(*ylim)
+    return figure
+
+
+@_styled
+def plot_loss_analysis(bins, *, title) -> Figure:
+    """Where lost games die: the losing guesses by number in the game and by mine probability.
+
+    One row of two panels per setting (rule and click): the games lost at a guess,
+    stacked by the guess's kind, against the guess's number in the game and against
+    its mine probability when it was made.
+
+    Parameters
+    ----------
+    bins : pandas.DataFrame
+        `minestats.players.WinRate.loss_table` rows (``rule``, ``click_x``, ``click_y``,
+        ``kind``, ``guess_low``, ``guess_high``, ``probability_low``,
+        ``probability_high``, ``losses``).
+    title : str
+        Figure title (name n and seed).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from minestats.players import win_rate
+    >>> bins = win_rate("9x9/10", n=100, seed=2, workers=1).loss_table()
+    >>> figure = plot_loss_analysis(bins, title="9x9/10")
+    >>> len(figure.axes)
+    2
+    """
+    _check_table(bins, ["rule", "click_x", "click_y", "kind", "guess_low", "guess_high",
+                        "probability_low", "probability_high", "losses"], name="bins")
+    settings = list(dict.fromkeys(zip(bins["rule"], bins["click_x"], bins["click_y"],
+                                      strict=True)))
+    kinds = list(dict.fromkeys(bins["kind"]))
+    figure = Figure(figsize=(11, 3.6 * len(settings)), layout="constrained")
+    axes = figure.subplots(len(settings), 2, squeeze=False)
+    for row, (rule, x, y) in enumerate(settings):
+        part = bins[(bins["rule"] == rule) & (bins["click_x"] == x) & (bins["click_y"] == y)]
+        for axis, low, high, label in ((axes[row, 0], "guess_low", "guess_high",
+                                        "number of the losing guess in its game"),
+                                       (axes[row, 1], "probability_low", "probability_high",
+                                        "mine probability of the losing guess")):
+            grouped = part.groupby([low, high, "kind"], sort=True)["losses"].sum().unstack(
+                "kind", fill_value=0).reindex(columns=kinds, fill_value=0)
+            names = [f"{a:g}" if a == b else f"{a:g}+" if b > 1e6 else f"{a:g}-{b:g}"
+                     for a, b in grouped.index]
+            bottom = np.zeros(len(grouped))
+            for i, kind in enumerate(kinds):
+                axis.bar(names, grouped[kind].to_numpy(), bottom=bottom, label=kind,
+                         color=SAFE_COLOURS[i % len(SAFE_COLOURS)])
+                bottom += grouped[kind].to_numpy()
+            axis.set_xlabel(label)
+            axis.set_ylabel("games lost")
+            axis.set_title(f"{rule} ({x}, {y})")
+            axis.tick_params(axis="x", labelrotation=45)
+        axes[row, 1].legend(title="kind of guess")
+    figure.suptitle(title)
+    return figure

@@ -1,0 +1,310 @@
+"""Checks of the arguments every entry point takes, and the named defaults they share.
+
+Every public function checks its arguments here, so a bad value gets the same
+message wherever it is passed: ``n`` and other counts, the first-click rule's name,
+the policy, the solver options and the confidence level. Each check returns the
+value in its canonical form (an int, a string...) or raises ValueError naming the
+argument. The board and the click are read where they are defined
+(`minestats.foundations.board.resolve_board`, `minestats.mechanics.rules.check_click`),
+so this module imports nothing of the package.
+
+It imports nothing heavy at load time either (no numpy, no numba), so the command
+line can build its help from the names below without starting the library.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_CONFIDENCE_LEVEL",
+    "DEFAULT_EXACT_CONFIGURATIONS",
+    "DEFAULT_MAX_CONFIGURATIONS",
+    "MAX_CONFIGURATIONS",
+    "MAX_CONSTRAINTS",
+    "MAX_MAP_CELLS",
+    "MAX_N",
+    "POLICIES",
+    "PRESET_SIZES",
+    "RULES",
+    "SOLVERS",
+    "SearchBudgetExceeded",
+    "check_confidence_level",
+    "check_constraints",
+    "check_count",
+    "check_map_size",
+    "check_max_configurations",
+    "check_n",
+    "check_policy",
+    "check_rule_name",
+    "check_solver_options",
+    "check_timeout",
+]
+
+class SearchBudgetExceeded(RuntimeError):
+    """An exact search stopped at its budget before it finished.
+
+    Not bad input: the question was harder than the budget allowed, and the answer is
+    unknown, not "no". It is the one error of every exhausted budget: the enumeration
+    engine past ``max_configurations`` (`minestats.mine_probabilities` raises it with the
+    budget in its message; `minestats.reconstruct`, `minestats.board_consistency` and
+    the ``logic`` solver catch it and report ``capped``) and the exact search of optimal
+    play past its state budget. On the command line it is exit status 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from minestats import mine_probabilities
+    >>> numbers = np.full((4, 4), -1)
+    >>> numbers[0, 0] = numbers[3, 3] = 1
+    >>> try:
+    ...     mine_probabilities(numbers, mines=3, max_configurations=1)
+    ... except SearchBudgetExceeded as error:
+    ...     print(error)
+    the probability search passed max_configurations = 1 configurations
+    """
+
+
+RULES = ("uniform", "safe-click", "safe-opening", "winxp")
+"""The first-click rules (`minestats.mechanics.rules`)."""
+
+SOLVERS = ("single-point", "subset", "logic", "exhaustive")
+"""The solvers, weakest first (`minestats.solvers`)."""
+
+POLICIES = ("safest", "best")
+"""The guessing policies of the player, weakest first (`minestats.play`)."""
+
+PRESET_SIZES = {
+    "beginner": (9, 9, 10),
+    "intermediate": (16, 16, 40),
+    "expert": (30, 16, 99),
+    "classic-beginner": (8, 8, 10),
+}
+"""Width, height and mines of each preset board (`minestats.foundations.board.PRESETS`)."""
+
+DEFAULT_MAX_CONFIGURATIONS = 200_000
+"""The default cap on configurations enumerated by ``logic`` at one stall."""
+
+DEFAULT_EXACT_CONFIGURATIONS = 500_000
+"""The default cap on configurations the exact search visits for one answer.
+
+`minestats.inference.reconstruct` and `minestats.inference.board_consistency` give
+up (``capped``) past it: about 3 to 4 s of CPU and 130 MB for a search that
+reaches it (on a shared 2-core machine; `minestats.inference.engine` gives the
+cost of a configuration). Random count matrices and the positions of real games
+use less than a hundredth of it.
+"""
+
+DEFAULT_CONFIDENCE_LEVEL = 0.95
+"""Coverage of every confidence interval unless asked otherwise."""
+
+DEFAULT_ALPHA = 0.05
+"""Family-wise level of the multiple-comparison tests (Holm) unless asked otherwise."""
+
+MAX_N = 10**12
+"""The most trials one run may ask for: beyond it a typo, not a plan (days of work)."""
+
+MAX_CONFIGURATIONS = 10**15
+"""The largest configuration cap a search accepts: beyond it, years of search."""
+
+MAX_MAP_CELLS = 1_000_000
+"""The most cells of a per-click map or of a position (a 1000x1000 board; a 2000x2000 map
+takes 1.3 GB)."""
+
+MAX_CONSTRAINTS = 250_000
+"""The most constraints (revealed numbers, or counts of a matrix) the exact engine takes:
+it holds them as Python objects, and a 500x500 count matrix takes about 6 s and 0.7 GB
+(a 1000x1000 one 22 s and 2.4 GB)."""
+
+
+def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int, or raise ValueError unless it is an integer in range.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, for the message.
+    value : int
+        A Python or numpy integer; a bool is refused.
+    minimum, maximum : int, optional
+        Bounds, both included; default at least 1, no upper bound.
+
+    Examples
+    --------
+    >>> check_count("patience", 20)
+    20
+    >>> check_count("chunk_size", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: chunk_size (0) must be a positive integer
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
+        kind = {0: "a non-negative integer", 1: "a positive integer"}.get(
+            minimum, f"an integer of at least {minimum}")
+        raise ValueError(f"{name} ({value!r}) must be {kind}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} ({value!r}) must be at most {maximum:_}")
+    return int(value)
+
+
+def check_n(n, *, name: str = "n") -> int:
+    """Return the number of trials as an int: a positive integer of at most `MAX_N`.
+
+    Examples
+    --------
+    >>> check_n(2_000)
+    2000
+    >>> check_n(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n (-1) must be a positive integer
+    >>> check_n(10**13)
+    Traceback (most recent call last):
+    ...
+    ValueError: n (10000000000000) must be at most 1_000_000_000_000
+    """
+    return check_count(name, n, minimum=1, maximum=MAX_N)
+
+
+def check_max_configurations(max_configurations) -> int:
+    """Return a cap on configurations as an int: a positive integer of at most 10**15.
+
+    Examples
+    --------
+    >>> check_max_configurations(500_000)
+    500000
+    >>> check_max_configurations(10**16)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_configurations (10000000000000000) must be at most 1_000_000_000_000_000
+    """
+    return check_count("max_configurations", max_configurations, maximum=MAX_CONFIGURATIONS)
+
+
+def check_confidence_level(confidence_level) -> float:
+    """Return the confidence level as a float strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> check_confidence_level(0.99)
+    0.99
+    >>> check_confidence_level(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: confidence_level (1.5) must lie strictly between 0 and 1
+    """
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, Real) \
+            or not 0 < confidence_level < 1:
+        raise ValueError(
+            f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1")
+    return float(confidence_level)
+
+
+def check_timeout(timeout) -> float | None:
+    """Return a time limit in seconds as a positive float, or None for no limit.
+
+    Examples
+    --------
+    >>> check_timeout(60), check_timeout(None)
+    (60.0, None)
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, Real) \
+            or not 0 < timeout < math.inf:
+        raise ValueError(f"timeout ({timeout!r}) must be a positive number of seconds or None")
+    return float(timeout)
+
+
+def check_policy(policy) -> str:
+    """Return ``policy`` if it is one of `POLICIES`, else raise ValueError.
+
+    Examples
+    --------
+    >>> check_policy("best")
+    'best'
+    >>> check_policy("lucky")
+    Traceback (most recent call last):
+    ...
+    ValueError: policy 'lucky' is not one of safest, best
+    """
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+    return policy
+
+
+def check_rule_name(rule) -> str:
+    """Return ``rule`` if it is one of `RULES`, else raise ValueError.
+
+    Examples
+    --------
+    >>> check_rule_name("winxp")
+    'winxp'
+    >>> check_rule_name("xp")
+    Traceback (most recent call last):
+    ...
+    ValueError: rule 'xp' is not one of uniform, safe-click, safe-opening, winxp
+    """
+    if not isinstance(rule, str) or rule not in RULES:
+        raise ValueError(f"rule {rule!r} is not one of {', '.join(RULES)}")
+    return rule
+
+
+def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[str, bool, int]:
+    """Return the solver options in canonical form, or raise ValueError naming the value.
+
+    `minestats.solvers.SolverOptions` runs this check; functions that take the
+    options one by one (`minestats.solve`, `minestats.pass_rate`, the generators)
+    build a SolverOptions, so every one of them gives the same message.
+
+    Examples
+    --------
+    >>> check_solver_options("logic", True, 200_000)
+    ('logic', True, 200000)
+    >>> check_solver_options("psychic", True, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: solver 'psychic' is not one of single-point, subset, logic, exhaustive
+    """
+    import numpy as np
+
+    if not isinstance(solver, str) or solver not in SOLVERS:
+        raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
+    if not isinstance(use_mine_count, bool | np.bool_):
+        raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
+    return solver, bool(use_mine_count), check_max_configurations(max_configurations)
+
+
+def check_constraints(count: int, what: str) -> None:
+    """Raise ValueError if ``what`` asks the exact engine for more than `MAX_CONSTRAINTS`.
+
+    Examples
+    --------
+    >>> check_constraints(100, "the counts (10x10)")
+    >>> check_constraints(4_000_000, "the counts (2000x2000)")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the counts (2000x2000) give 4,000,000 constraints, more than MAX_CONSTRAINTS ...
+    """
+    if count > MAX_CONSTRAINTS:
+        raise ValueError(f"{what} give {count:,} constraints, more than MAX_CONSTRAINTS = "
+                         f"{MAX_CONSTRAINTS:,} that the exact engine takes")
+
+
+def check_map_size(board) -> None:
+    """Raise ValueError if a per-click map of ``board`` has more than `MAX_MAP_CELLS` cells.
+
+    Examples
+    --------
+    >>> from minestats.foundations.board import Board
+    >>> check_map_size(Board(30, 16, 99))
+    >>> check_map_size(Board(2000, 1000, 1))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a map of every click of board 2000x1000/1 has 2,000,000 cells, more than ...
+    """
+    if board.cells > MAX_MAP_CELLS:
+        raise ValueError(f"a map of every click of board {board} has {board.cells:,} cells, "
+                         f"more than MAX_MAP_CELLS = {MAX_MAP_CELLS:,}")

@@ -1,0 +1,11 @@
+"""Mechanics: the first-click rules, the game, and the chance that a first click opens.
+
+- `rules`: the first-click rules, the cells each may mine, check_click, winxp_order;
+- `game`: numbers, flood fill, a Game that can be lost, openings, islands, 3BV;
+- `opening_probabilities`: the closed forms of the first click's opening, exact and as
+  maps;
+- `sampling`: compiled samplers of whole layouts by each rule's placement procedure;
+- `perturb`: Tatham's perturbation move, which the ``perturb`` generator applies.
+"""
+
+__all__ = []

@@ -1,0 +1,1 @@
+"""The test suite; its oracles (`tests.oracles`) are shared with the benchmarks."""
