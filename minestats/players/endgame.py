@@ -226,7 +226,7 @@ def consistent_layouts(numbers, table, revealed, flagged, width, mines, *,
     numbers : numpy.ndarray of int8, shape (cells,)
         Numbers of the cells (read only where ``revealed``).
     table : numpy.ndarray of int64
-        The neighbour table (`minestats.game.neighbour_table`).
+        The neighbour table (`minestats.mechanics.game.neighbour_table`).
     revealed, flagged : numpy.ndarray of bool, shape (cells,)
     width : int
         Board width.
@@ -629,7 +629,7 @@ def best_openings(counts, budget_states):
 def winxp_copies(layouts, unknown, revealed, flagged, order):
     """Each layout repeated by its Windows XP weight, 1 + the mines of its leading run.
 
-    ``order`` is the rule's order of the cells (`minestats.rules.winxp_order`);
+    ``order`` is the rule's order of the cells (`minestats.mechanics.rules.winxp_order`);
     a layout's run stops at its first safe cell of the order. Repeated rows show the
     same numbers everywhere, so the search keeps them together and counts each
     layout as many times as it weighs.

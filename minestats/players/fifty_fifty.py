@@ -60,7 +60,7 @@ def unavoidable_pair(numbers, table, revealed, flagged):
     ----------
     numbers : numpy.ndarray of int8, shape (cells,)
     table : numpy.ndarray of int64
-        The neighbour table (`minestats.game.neighbour_table`).
+        The neighbour table (`minestats.mechanics.game.neighbour_table`).
     revealed, flagged : numpy.ndarray of bool, shape (cells,)
 
     Returns
@@ -198,7 +198,7 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     width, mines : int
         Board width and total mines, flags included.
     probability : numpy.ndarray of float64, shape (cells,)
-        The position's mine probabilities (`minestats.frontier.analyse_position`).
+        The position's mine probabilities (`minestats.frontier.engine.analyse_position`).
     log_total : float
         Natural log of the number of layouts that fit the position.
     budget : int

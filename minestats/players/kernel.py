@@ -6,10 +6,10 @@ returns per game its outcome and its guesses; Python is entered once per chunk
 budget: the exact big-integer engine, `minestats.inference.mine_probabilities`,
 answers it, as in the player's reference).
 
-Each stall is analysed once (`minestats.frontier.analyse_position`): the proven
+Each stall is analysed once (`minestats.frontier.engine.analyse_position`): the proven
 cells are opened and flagged until none is left, and the same pass gives the mine
 probabilities the policy reads. The policies are those of `minestats.players.player`;
-``tests/reference_player.py`` holds them in plain Python, and
+``tests/oracles/reference_player.py`` holds them in plain Python, and
 ``tests/test_player.py`` checks that both make the same moves on seeded games.
 
 Tie-breaks draw from numba's generator, seeded per game by the game's seed, so a
@@ -42,7 +42,7 @@ from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
 
 SAFEST, BEST = 0, 1
-"""Policy codes (the order of `minestats.validation.POLICIES`)."""
+"""Policy codes (the order of `minestats.foundations.validation.POLICIES`)."""
 FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 """Kinds of guess: a frontier cell, a cell off the frontier, one cell of an unavoidable
 50/50, a cell the exact end game chose, and a pseudo-50/50
@@ -60,7 +60,7 @@ def exact_position(numbers, revealed, flagged, width, mines, probability, reloca
     """Fill ``probability`` from the exact engine; return the log of the weighed layouts.
 
     The kernel's way out for a position whose float search passed its budget. With a
-    Windows XP ``relocation`` (`minestats.rules.winxp_order`; empty for every other
+    Windows XP ``relocation`` (`minestats.mechanics.rules.winxp_order`; empty for every other
     rule) the layouts are weighed as `_position` weighs them
     (`minestats.inference.probabilities.winxp_counts`). -inf when no layout fits.
     """
@@ -93,7 +93,7 @@ def _position(numbers, table, revealed, flagged, width, mines, budget, probabili
 
     Returns the log of the layouts that fit, each weighed by the rule: alike when
     ``relocation`` is empty; under Windows XP (``relocation``, the rule's order of the
-    cells, `minestats.rules.winxp_order`) by 1 + the mines of its leading run
+    cells, `minestats.mechanics.rules.winxp_order`) by 1 + the mines of its leading run
     (`_winxp_mixture`). -inf when none fits.
     """
     if relocation.size and not revealed[relocation[0]]:
@@ -512,7 +512,7 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
     ----------
     layouts : numpy.ndarray of bool, shape (games, cells)
     numbers : numpy.ndarray of int8, shape (games, cells)
-        Each layout's numbers (`minestats.game.neighbour_counts`, flat).
+        Each layout's numbers (`minestats.mechanics.game.neighbour_counts`, flat).
     table : numpy.ndarray of int64
         The neighbour table.
     width, mines : int

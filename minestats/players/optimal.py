@@ -158,9 +158,9 @@ def layout_distribution(board, *, rule: str = "uniform", click=None):
     Parameters
     ----------
     board : Board or str
-        A `~minestats.board.Board`, a preset name or a ``WxH/M`` string.
+        A `~minestats.foundations.board.Board`, a preset name or a ``WxH/M`` string.
     rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
-        How the mines are placed (see `minestats.rules`).
+        How the mines are placed (see `minestats.mechanics.rules`).
     click : tuple of int or str, optional
         The first click; needed by every rule but ``uniform``.
 
@@ -254,7 +254,7 @@ class LayoutSolver:
     holds ``win`` divided by the gcd of the state's weights, so states whose weights
     are proportional, in particular equal, share entries across distributions. With
     a ``budget``, solving more than that many states (memo hits not counted) raises
-    `~minestats.validation.SearchBudgetExceeded`.
+    `~minestats.foundations.validation.SearchBudgetExceeded`.
     """
 
     def __init__(self, numbers: np.ndarray, images=(), *, budget: int | None = None):
@@ -506,9 +506,9 @@ def optimal_win_probability(board, *, rule: str = "uniform", click=None) -> Frac
     Parameters
     ----------
     board : Board or str
-        A `~minestats.board.Board`, a preset name or a ``WxH/M`` string.
+        A `~minestats.foundations.board.Board`, a preset name or a ``WxH/M`` string.
     rule : {'uniform', 'safe-click', 'safe-opening', 'winxp'}
-        How the mines are placed (see `minestats.rules`). Under ``uniform`` the first
+        How the mines are placed (see `minestats.mechanics.rules`). Under ``uniform`` the first
         click may hit a mine.
     click : tuple of int or str, optional
         The first click, ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``. By

@@ -3,7 +3,7 @@
 A game starts from one click on a known layout. Between guesses the player makes
 the ``logic`` solver's sound deductions (with the mine count by default) until they
 stall; then the policy picks a cell to open, using the mine probabilities of the
-position (`minestats.frontier.analyse_position`; the exact engine,
+position (`minestats.frontier.engine.analyse_position`; the exact engine,
 `minestats.inference.mine_probabilities`, where the float search passes its
 budget). The layout is read only to play the moves and to check that every
 deduction is sound; a policy sees what a player sees. The whole game, end game

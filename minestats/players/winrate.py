@@ -1,6 +1,6 @@
 """Win rates: the share of games a player wins, with guess statistics and intervals.
 
-Layouts are drawn whole by the placement rule (`minestats.sampling.sample_mines`),
+Layouts are drawn whole by the placement rule (`minestats.mechanics.sampling.sample_mines`),
 each game is played from the same first click by `minestats.players.play_games`, and games
 are counted in seeded chunks on the sweep engine (`minestats.runs.sweeps`), so a
 win rate depends only on its seed, ``n`` and chunk size, never on the workers.
@@ -159,7 +159,7 @@ class WinRate(ProportionResult):
 def chunk_games(board: Board, size: int, seed_sequence, *, rule: str, click):
     """Draw one chunk's layouts and per-game tie-break seeds from its seed.
 
-    `win_rate`, `minestats.compare` (policies) and `minestats.paired.compare_clicks`
+    `win_rate`, `minestats.compare` (policies) and `minestats.drivers.comparisons.compare_clicks`
     all draw their chunks here, so a chunk with the same seed is the same games in
     each, which is what pairs them. The seed's first child draws the layouts, its
     second the games' seeds; a caller that needs more spawns after this call.
