@@ -116,8 +116,9 @@ def test_a_capped_search_is_one_line_and_exit_status_3(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
-        "minestats reconstruct: capped: no answer for the 20x20 counts of <stdin> within "
-        "20_000 configurations (raise --max-configurations to search further)\n")
+        "minestats reconstruct: capped: <stdin>: the reconstruction search passed "
+        "max_configurations = 20_000 configurations (raise --max-configurations to search "
+        "further)\n")
 
 
 def test_the_budget_flag_is_checked_and_raising_it_answers(monkeypatch, capsys):

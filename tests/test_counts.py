@@ -6,8 +6,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from minestats.foundations.validation import DEFAULT_EXACT_CONFIGURATIONS
-from minestats.inference import counts_from_mines, random_counts, reconstruct
+from minestats.foundations.validation import DEFAULT_EXACT_CONFIGURATIONS, SearchBudgetExceeded
+from minestats.inference import counts_from_mines, mine_probabilities, random_counts, reconstruct
 from minestats.io.boards import parse_counts
 from tests.oracles.count_matrices import block_sums, crafted_layout, engine_count, plain_counts
 
@@ -183,22 +183,25 @@ def test_reconstruct_rejects_bad_counts(counts, message):
         reconstruct(counts)
 
 
-def test_a_crafted_32x32_matrix_is_capped_by_the_default_budget():
+def test_a_crafted_32x32_matrix_passes_the_default_budget_and_says_so():
     # Without a budget the engine ran for minutes and grew to gigabytes on it.
-    result = reconstruct(counts_from_mines(crafted_layout(32, 32, 0)))
-    assert result.capped and result.max_configurations == DEFAULT_EXACT_CONFIGURATIONS
-    assert result.n_solutions is None and result.unique is None and result.mines is None
-    assert result.to_dict() == {"width": 32, "height": 32, "n_solutions": None,
-                                "unique": None, "max_configurations": 500_000,
-                                "capped": True}
-    assert result.to_text() == "capped: no answer within 500_000 configurations"
+    counts = counts_from_mines(crafted_layout(32, 32, 0))
+    assert DEFAULT_EXACT_CONFIGURATIONS == 500_000
+    with pytest.raises(SearchBudgetExceeded) as caught:
+        reconstruct(counts)
+    assert str(caught.value) == ("the reconstruction search passed max_configurations = "
+                                 "500_000 configurations")
+    # the same error as mine_probabilities gives on a position past its budget
+    with pytest.raises(SearchBudgetExceeded, match="the probability search passed "
+                                                   "max_configurations = 1 configurations"):
+        mine_probabilities([[1, -1, -1], [-1, -1, -1]], mines=2, max_configurations=1)
 
 
 def test_crafted_17x17_matrices_are_counted_exactly_row_by_row():
     for seed in range(5):
         counts = counts_from_mines(crafted_layout(17, 17, seed))
         result = reconstruct(counts, max_configurations=200_000)
-        assert not result.capped and result.n_solutions > 1 and not result.unique
+        assert result.n_solutions > 1 and not result.unique
         assert_reproduces(result)
         if seed in (2, 4):  # the engine needs about 20,000 configurations for these
             assert result.n_solutions == engine_count(counts, 50_000)

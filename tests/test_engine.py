@@ -1,7 +1,9 @@
 """The exact engine (`minestats.inference.engine`): its search budget."""
 
 import numpy as np
+import pytest
 
+from minestats.foundations.validation import SearchBudgetExceeded
 from minestats.inference import board_consistency, counts_from_mines, reconstruct
 from tests.oracles.count_matrices import crafted_layout, engine_count
 
@@ -9,8 +11,8 @@ from tests.oracles.count_matrices import crafted_layout, engine_count
 def test_the_engine_is_bounded_where_strips_do_not_apply():
     # 20 % 3 == 2: the 20x20 crafted matrix is ambiguous and too wide for a strip.
     counts = counts_from_mines(crafted_layout(20, 20, 1))
-    result = reconstruct(counts, max_configurations=20_000)
-    assert result.capped and result.to_dict()["capped"]
+    with pytest.raises(SearchBudgetExceeded, match="max_configurations = 20_000"):
+        reconstruct(counts, max_configurations=20_000)
     assert engine_count(counts, 20_000) is None
 
 

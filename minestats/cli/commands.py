@@ -338,11 +338,10 @@ def run_reconstruct(args) -> int:
         counts = parse_counts(text)
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
-    result = reconstruct(counts, max_configurations=args.max_configurations)
-    if result.capped:
-        height, width = result.counts.shape
-        print(f"minestats reconstruct: capped: no answer for the {width}x{height} counts of "
-              f"{name} within {result.max_configurations:_} configurations (raise "
+    try:
+        result = reconstruct(counts, max_configurations=args.max_configurations)
+    except SearchBudgetExceeded as capped:
+        print(f"minestats reconstruct: capped: {name}: {capped} (raise "
               "--max-configurations to search further)", file=sys.stderr)
         return CAPPED
     if result.n_solutions == 0:

@@ -2,10 +2,11 @@
 
 `reconstruct` inverts such a matrix with the exact engine (`minestats.inference.engine`)
 and, when the engine's propagation leaves a hard search on a matrix at most
-`~minestats.inference.strips.STRIP_WIDTH` cells across, with the row-by-row program
-of `minestats.inference.strips`; both stop at ``max_configurations`` and then say
-``capped``. The other functions make matrices (`minestats.io.boards.parse_counts`
-reads them from text).
+`~minestats.inference.strips.STRIP_WIDTH` cells across, with the row-by-row program of
+`minestats.inference.strips`; past ``max_configurations`` both give up, and
+`reconstruct` raises `minestats.foundations.validation.SearchBudgetExceeded`, as
+`minestats.inference.mine_probabilities` does. The other functions make matrices
+(`minestats.io.boards.parse_counts` reads them from text).
 """
 
 from __future__ import annotations
@@ -123,26 +124,22 @@ class ReconstructResult(Result):
     counts : numpy.ndarray of int, shape (height, width)
         The input.
     mines : numpy.ndarray of bool or None
-        One solution, or None when there is none or the search was capped.
-    n_solutions : int or None
-        The exact number of solutions; None when the search was capped.
+        One solution, or None when there is none.
+    n_solutions : int
+        The exact number of solutions.
     max_configurations : int
         The search's budget.
-    capped : bool
-        True when the search gave up at ``max_configurations``: the number of
-        solutions is unknown (it may be 0, 1 or more).
     """
 
     counts: np.ndarray
     mines: np.ndarray | None
-    n_solutions: int | None
+    n_solutions: int
     max_configurations: int = DEFAULT_EXACT_CONFIGURATIONS
-    capped: bool = False
 
     @property
-    def unique(self) -> bool | None:
-        """True iff exactly one layout fits; None when the search was capped."""
-        return None if self.capped else self.n_solutions == 1
+    def unique(self) -> bool:
+        """True iff exactly one layout fits."""
+        return self.n_solutions == 1
 
     def to_dict(self) -> dict:
         """Return the size, the budget and the scalar results as a table row.
@@ -151,17 +148,14 @@ class ReconstructResult(Result):
         --------
         >>> reconstruct([[1, 1, 1]]).to_dict()
         {'width': 3, 'height': 1, 'n_solutions': 1, 'unique': True, \
-'max_configurations': 500000, 'capped': False}
+'max_configurations': 500000}
         """
         height, width = self.counts.shape
         return {"width": width, "height": height, "n_solutions": self.n_solutions,
-                "unique": self.unique, "max_configurations": self.max_configurations,
-                "capped": self.capped}
+                "unique": self.unique, "max_configurations": self.max_configurations}
 
     def to_text(self) -> str:
         """Write the solution as rows of ``X`` (mine) and ``_`` (safe), ``-1`` if none.
-
-        A capped search writes one line that says so instead.
 
         Examples
         --------
@@ -170,11 +164,7 @@ class ReconstructResult(Result):
         _ _
         >>> reconstruct([[9]]).to_text()
         '-1'
-        >>> ReconstructResult(np.ones((1, 1), int), None, None, 10, capped=True).to_text()
-        'capped: no answer within 10 configurations'
         """
-        if self.capped:
-            return f"capped: no answer within {self.max_configurations:_} configurations"
         if self.mines is None:
             return "-1"
         return "\n".join(" ".join("X" if mine else "_" for mine in row)
@@ -216,7 +206,7 @@ def reconstruct(counts, *,
     counts : array_like of int, shape (height, width)
         Each cell's number of mines among itself and its up-to-8 neighbours (0..9).
     max_configurations : int, optional
-        The search's budget: past it the result is ``capped`` and has no count.
+        The search's budget: past it the search gives up and raises.
         The default (`minestats.foundations.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000)
         bounds each search to a few seconds and about 130 MB; random matrices
         need less than a hundredth of it.
@@ -225,13 +215,16 @@ def reconstruct(counts, *,
     -------
     ReconstructResult
         One solution (None if there is none), the exact number of solutions and
-        whether it is unique; or ``capped``, with neither.
+        whether it is unique.
 
     Raises
     ------
     ValueError
         If ``counts`` is not a 2-D integer array with values 0..9, or
         ``max_configurations`` is not a positive integer of at most 10**15.
+    minestats.foundations.validation.SearchBudgetExceeded
+        When the search passes ``max_configurations``: the number of solutions is then
+        unknown (it may be 0, 1 or more).
 
     Examples
     --------
@@ -249,20 +242,23 @@ def reconstruct(counts, *,
     _ _ _
 
     Mines in every third column with a random phase per row defeat the engine's
-    propagation; past the budget the answer says so instead of counting on:
+    propagation; past the budget the search says so instead of counting on:
 
     >>> x = np.arange(32)
     >>> phase = np.random.default_rng(0).integers(3, size=32)
     >>> crafted = counts_from_mines(x % 3 == phase[:, None])
-    >>> result = reconstruct(crafted, max_configurations=10_000)
-    >>> result.capped, result.n_solutions, result.unique
-    (True, None, None)
+    >>> try:
+    ...     reconstruct(crafted, max_configurations=10_000)
+    ... except SearchBudgetExceeded as error:
+    ...     print(error)
+    the reconstruction search passed max_configurations = 10_000 configurations
     """
     array = _as_counts(counts)
     max_configurations = check_max_configurations(max_configurations)
     try:
         count, mines = _search(array, max_configurations)
     except SearchBudgetExceeded:
-        return ReconstructResult(array, None, None, max_configurations, capped=True)
+        raise SearchBudgetExceeded(f"the reconstruction search passed max_configurations = "
+                                   f"{max_configurations:_} configurations") from None
     return ReconstructResult(array, None if mines is None else frozen(mines), count,
                              max_configurations)
