@@ -106,6 +106,16 @@ def proportion_interval(successes, trials, *, confidence_level=DEFAULT_CONFIDENC
         ``(low, high)``: floats for scalar counts, else arrays. At 0 successes the
         low bound is exactly 0 and at ``trials`` successes the high bound exactly 1.
 
+    See Also
+    --------
+    minestats.wilson_interval
+        The interval every proportion of the library carries.
+
+    References
+    ----------
+    L. D. Brown, T. T. Cai and A. DasGupta, "Interval estimation for a binomial
+    proportion", Statistical Science 16 (2001), 101-133.
+
     Examples
     --------
     >>> proportion_interval(1274, 2000, method="beta").low > 0.61
@@ -132,6 +142,21 @@ def wilson_interval(successes, trials, *, confidence_level=DEFAULT_CONFIDENCE_LE
 
     Every Monte Carlo proportion of the library carries this interval; the arguments
     and the returned `ConfidenceInterval` are those of `proportion_interval`.
+
+    See Also
+    --------
+    minestats.stats.proportion_interval
+        The same, by any of statsmodels' methods.
+    minestats.stats.difference_interval
+        Two such proportions, independent.
+
+    References
+    ----------
+    E. B. Wilson, "Probable inference, the law of succession, and statistical
+    inference", Journal of the American Statistical Association 22 (1927), 209-212.
+
+    L. D. Brown, T. T. Cai and A. DasGupta, "Interval estimation for a binomial
+    proportion", Statistical Science 16 (2001), 101-133.
 
     Examples
     --------
@@ -201,6 +226,18 @@ def paired_difference_interval(table, *, confidence_level=DEFAULT_CONFIDENCE_LEV
     ConfidenceInterval
         Bounds of ``p1 - p2``.
 
+    See Also
+    --------
+    minestats.stats.difference_interval
+        The same for two independent samples.
+    minestats.stats.mcnemar_p_value
+        The test that goes with it.
+
+    References
+    ----------
+    R. G. Newcombe, "Improved confidence intervals for the difference between binomial
+    proportions based on paired data", Statistics in Medicine 17 (1998), 2635-2650.
+
     Examples
     --------
     Complete response before and after consolidation therapy (Cavo et al., 2012), the
@@ -245,6 +282,19 @@ def difference_interval(successes1, trials1, successes2, trials2, *,
     ``confint_proportions_2indep(method="newcomb")``. It is the interval
     `paired_difference_interval` gives when the two outcomes are uncorrelated, so the
     ratio of their widths shows what running both contenders on the same trials saves.
+
+    See Also
+    --------
+    minestats.stats.paired_difference_interval
+        The same on common trials.
+    minestats.stats.difference_from_reference
+        Against a published figure.
+
+    References
+    ----------
+    R. G. Newcombe, "Interval estimation for the difference between independent
+    proportions: comparison of eleven methods", Statistics in Medicine 17 (1998),
+    873-890.
 
     Examples
     --------
@@ -296,6 +346,16 @@ def ratio_interval(estimate1, standard_error1, estimate2, standard_error2=0.0, *
     ConfidenceInterval
         Bounds of ``e1 / e2``: floats for scalar inputs, else arrays; nan where an
         estimate is not positive or a standard error not finite (no interval exists).
+
+    See Also
+    --------
+    minestats.stats.difference_interval
+        The difference of two proportions, not their ratio.
+
+    References
+    ----------
+    D. Katz, J. Baptista, S. P. Azen and M. C. Pike, "Obtaining confidence intervals for
+    the risk ratio in cohort studies", Biometrics 34 (1978), 469-474.
 
     Examples
     --------
@@ -385,6 +445,19 @@ def difference_from_reference(successes, trials, reference, reference_trials=Non
     Difference
         ``(difference, low, high, method)``.
 
+    See Also
+    --------
+    minestats.stats.exact_difference_p_value
+        The exact test of the same comparison.
+    minestats.stats.difference_interval
+        The interval it uses when the reference n is known.
+
+    References
+    ----------
+    R. G. Newcombe, "Interval estimation for the difference between independent
+    proportions: comparison of eleven methods", Statistics in Medicine 17 (1998),
+    873-890.
+
     Examples
     --------
     Newcombe's example (a), 56/70 against 48/80 = 0.6:
@@ -435,6 +508,16 @@ def exact_difference_p_value(successes, trials, reference, reference_trials=None
     -------
     float
         The two-sided p-value.
+
+    See Also
+    --------
+    minestats.stats.difference_from_reference
+        The difference and its interval.
+
+    References
+    ----------
+    R. A. Fisher, Statistical Methods for Research Workers, 5th ed., Oliver and Boyd
+    (1934), section 21.02.
 
     Examples
     --------
@@ -489,6 +572,21 @@ def detectable_deviation(expected, trials, *, alpha=DEFAULT_ALPHA, tests=1, powe
     -------
     float or numpy.ndarray
 
+    See Also
+    --------
+    minestats.stats.z_scores
+        The test whose power it gives.
+    minestats.stats.holm_reject
+        The step-down method it assumes.
+
+    References
+    ----------
+    J. Cohen, Statistical Power Analysis for the Behavioral Sciences, 2nd ed., Erlbaum
+    (1988), chapter 6.
+
+    S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian
+    Journal of Statistics 6 (1979), 65-70.
+
     Examples
     --------
     >>> round(float(detectable_deviation(0.5, 10_000)), 4)
@@ -536,6 +634,16 @@ def neighbour_correlation(grid, *more) -> float:
     Returns
     -------
     float
+
+    See Also
+    --------
+    minestats.stats.z_scores
+        The maps it is usually given.
+
+    References
+    ----------
+    P. A. P. Moran, "Notes on continuous stochastic phenomena", Biometrika 37 (1950),
+    17-23.
 
     Examples
     --------
@@ -599,6 +707,15 @@ def homogeneity_test(successes, trials) -> Homogeneity:
     Homogeneity
         ``(statistic, df, p_value)``.
 
+    See Also
+    --------
+    minestats.stats.holm_adjust
+        For the many tests of one family.
+
+    References
+    ----------
+    A. Agresti, Categorical Data Analysis, 3rd ed., Wiley (2013), section 3.2.
+
     Examples
     --------
     >>> result = homogeneity_test([20, 30, 25], [50, 50, 50])
@@ -633,6 +750,16 @@ def mcnemar_p_value(table) -> float:
     table : array_like of int, shape (2, 2)
         ``[[a, b], [c, d]]`` as in `paired_difference_interval`.
 
+    See Also
+    --------
+    minestats.stats.paired_difference_interval
+        The interval of the same paired table.
+
+    References
+    ----------
+    Q. McNemar, "Note on the sampling error of the difference between correlated
+    proportions or percentages", Psychometrika 12 (1947), 153-157.
+
     Examples
     --------
     >>> round(mcnemar_p_value([[59, 6], [16, 80]]), 4)
@@ -652,6 +779,13 @@ def z_scores(successes, trials, expected):
     ``z = (successes / trials - p) / sqrt(p (1 - p) / trials)``, using the exact ``p``
     (the null hypothesis), not the estimate. Where ``p`` is 0 or 1 the variance is
     zero: z is 0 if the observation matches exactly and +/-inf otherwise.
+
+    See Also
+    --------
+    minestats.stats.two_sided_p_values
+        Their p-values.
+    minestats.stats.detectable_deviation
+        The deviation they detect.
 
     Examples
     --------
@@ -673,6 +807,13 @@ def z_scores(successes, trials, expected):
 
 def two_sided_p_values(z):
     """Two-sided normal p-values of z-scores.
+
+    See Also
+    --------
+    minestats.stats.z_scores
+        Where the z come from.
+    minestats.stats.holm_adjust
+        The adjustment over a family.
 
     Examples
     --------
@@ -703,6 +844,16 @@ def holm_reject(p_values, *, alpha=DEFAULT_ALPHA):
     Holm's method is valid under any dependence between the tests, such as the
     correlated counts of one all-positions simulation.
 
+    See Also
+    --------
+    minestats.stats.holm_adjust
+        The adjusted p-values themselves.
+
+    References
+    ----------
+    S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian
+    Journal of Statistics 6 (1979), 65-70.
+
     Examples
     --------
     >>> holm_reject([0.001, 0.04, 0.3], alpha=0.05).tolist()
@@ -729,6 +880,16 @@ def holm_adjust(p_values):
     -------
     numpy.ndarray
         The adjusted p-values.
+
+    See Also
+    --------
+    minestats.stats.holm_reject
+        The verdicts at one level.
+
+    References
+    ----------
+    S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian
+    Journal of Statistics 6 (1979), 65-70.
 
     Examples
     --------
@@ -762,6 +923,16 @@ def format_p_value(p_value, *, floor=P_VALUE_FLOOR, digits=3) -> str:
     Returns
     -------
     str
+
+    See Also
+    --------
+    minestats.stats.holm_adjust
+        P-values adjusted over a family, formatted the same way.
+
+    References
+    ----------
+    R. L. Wasserstein and N. A. Lazar, "The ASA statement on p-values: context, process,
+    and purpose", The American Statistician 70 (2016), 129-133.
 
     Examples
     --------
