@@ -6,7 +6,6 @@ it. Shared by the tests of the probabilities and of the player.
 """
 
 from fractions import Fraction
-from itertools import product
 
 import numpy as np
 
@@ -17,25 +16,44 @@ def brute_force(numbers, unknown, flags, mines, weigh=None):
     """Fractions by enumerating every 0/1 assignment of the unknown, unflagged cells.
 
     ``weigh`` (a layout's weight from its 0/1 array; None: 1) counts each layout that
-    fits that many times.
+    fits that many times. The assignments are rows of bits, taken in blocks; a layout
+    fits when every revealed number is its flagged neighbours plus its neighbours' bits
+    (and the bits and the flags add up to ``mines``, when given).
     """
     height, width = numbers.shape
     cells = [(y, x) for y in range(height) for x in range(width)
              if unknown[y, x] and not flags[y, x]]
-    fits, mined = 0, {cell: 0 for cell in cells}
-    for bits in product((0, 1), repeat=len(cells)):
+    shown = [(y, x) for y in range(height) for x in range(width) if not unknown[y, x]]
+    # touches[c, r]: cell c is one of revealed cell r's neighbours
+    touches = np.array([[max(abs(y - ry), abs(x - rx)) == 1 for ry, rx in shown]
+                        for y, x in cells], dtype=np.int64).reshape(len(cells), len(shown))
+    padded = np.pad(flags.astype(np.int64), 1)
+    flagged_around = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
+                         for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - flags
+    left = np.array([numbers[r] - flagged_around[r] for r in shown], dtype=np.int64)
+    fits, mined = 0, np.zeros(len(cells), dtype=np.int64)
+    step = 1 << min(len(cells), 16)
+    for start in range(0, 1 << len(cells), step):
+        bits = (np.arange(start, start + step)[:, None] >> np.arange(len(cells))) & 1
+        keep = (bits @ touches == left).all(axis=1)
+        if mines is not None:
+            keep &= bits.sum(axis=1) == mines - int(flags.sum())
+        bits = bits[keep]
+        if weigh is None:
+            weights = np.ones(len(bits), dtype=np.int64)
+        else:
+            weights = np.array([weigh(layout) for layout in _layouts(flags, cells, bits)],
+                               dtype=np.int64)
+        fits += int(weights.sum())
+        mined += weights @ bits
+    return fits, {cell: Fraction(int(m), fits) for cell, m in zip(cells, mined, strict=True)
+                  } if fits else {}
+
+
+def _layouts(flags, cells, bits):
+    """The 0/1 layout of each row of ``bits``: the flags, and the bits on ``cells``."""
+    for row in bits:
         layout = flags.astype(int)
-        for (y, x), bit in zip(cells, bits, strict=True):
+        for (y, x), bit in zip(cells, row.tolist(), strict=True):
             layout[y, x] = bit
-        if mines is not None and layout.sum() != mines:
-            continue
-        padded = np.pad(layout, 1)
-        around = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
-                     for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
-        if (around[~unknown] != numbers[~unknown]).any():
-            continue
-        weight = 1 if weigh is None else weigh(layout)
-        fits += weight
-        for cell, bit in zip(cells, bits, strict=True):
-            mined[cell] += bit * weight
-    return fits, {cell: Fraction(m, fits) for cell, m in mined.items()} if fits else {}
+        yield layout
