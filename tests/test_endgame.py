@@ -10,7 +10,7 @@ must win exactly the optimal share of all layouts of a small board.
 """
 
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, islice
 
 import numpy as np
 import pytest
@@ -24,18 +24,29 @@ from minestats.solvers.state import CheckedGame
 
 
 def brute_layouts(numbers, table, revealed, flagged, mines):
-    """Sorted tuples of mined unknown cells that reproduce every revealed number."""
+    """Sorted tuples of mined unknown cells that reproduce every revealed number.
+
+    Every placement of the mines left among the unknown cells, taken in blocks: a
+    placement is kept if it mines no revealed cell and gives each revealed cell its
+    number of mined neighbours (``table``'s row of the cell, less the cell itself).
+    """
     unknown = [i for i in range(revealed.size) if not revealed[i] and not flagged[i]]
     left = mines - int(flagged.sum())
+    shown = np.flatnonzero(revealed)
+    neighbours = np.zeros((revealed.size, shown.size), dtype=np.int64)
+    for column, i in enumerate(shown):
+        for j in table[i]:
+            if j >= 0 and j != i:
+                neighbours[j, column] += 1
+    placements = combinations(unknown, left) if 0 <= left <= len(unknown) else iter(())
     found = []
-    for chosen in combinations(unknown, left) if 0 <= left <= len(unknown) else ():
-        mined = flagged.copy()
-        mined[list(chosen)] = True
-        if mined[revealed].any():
-            continue
-        if all(sum(mined[j] for j in table[i] if j >= 0 and j != i) == numbers[i]
-               for i in np.flatnonzero(revealed)):
-            found.append(chosen)
+    while block := list(islice(placements, 50_000)):
+        mined = np.repeat(flagged[None, :], len(block), axis=0)
+        mined[np.arange(len(block))[:, None], np.array(block, dtype=np.int64).reshape(
+            len(block), left)] = True
+        keep = ~mined[:, revealed].any(axis=1) & (
+            mined.astype(np.int64) @ neighbours == numbers[shown]).all(axis=1)
+        found += [chosen for chosen, kept in zip(block, keep.tolist(), strict=True) if kept]
     return sorted(found)
 
 
