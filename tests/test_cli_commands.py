@@ -275,7 +275,12 @@ def test_reproduce_outside_a_checkout_says_so_and_runs_nothing(capsys, tmp_path,
           "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_status_2(capsys, argv, message):
+def test_bad_input_is_one_line_and_exit_status_2(capsys, monkeypatch, argv, message):
+    from minestats.cli import output
+
+    # Nothing listens on port 9: a 2 s wait for a scheduler ends in the same refusal as
+    # the default 10 s one (test_hostile.py waits 2 s too).
+    monkeypatch.setattr(output, "SCHEDULER_SECONDS", 2)
     status, out, err = run(capsys, *argv)
     if message is None:
         assert status == 0
