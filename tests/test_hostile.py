@@ -80,6 +80,7 @@ CLI_CASES = [
     (["opening", "--board", "beginner", "--rule", "uniform", "--seed", "9" * 5000],
      "MAX_SEED_CHARACTERS = 1,000"),
     (["generate", "--board", "beginner", "--out", ""], "an empty name names no file"),
+    (["play", "--board", "expert", "--out", ""], "an empty name names no file"),
     # reproduce checks everything before it starts a script
     (["reproduce", "--workers", "0"], "workers (0)"),
     (["reproduce", "--out", "existing.txt"], "--out ('existing.txt') must name a folder"),
@@ -296,6 +297,31 @@ def test_bad_command_line_is_one_line_exit_2_and_changes_no_file(fixture_folder,
     before = snapshot(fixture_folder)
     assert_refused(monkeypatch, capsys, argv, message)
     assert snapshot(fixture_folder) == before
+
+
+UNWRITABLE_OUT_CASES = [
+    (["generate", "--board", "beginner", "--seed", "1", "--out", "adir"], "Is a directory"),
+    (["generate", "--board", "300x300/10", "--seed", "1", "--format", "mbf", "--out",
+      "existing.mbf"], "MBF holds boards up to 255x255"),
+    (["generate", "--board", "beginner", "--out", ""], "an empty name names no file"),
+    (["play", "--board", "beginner", "--seed", "1", "--out", "adir"], "Is a directory"),
+    (["play", "--board", "beginner", "--out", ""], "an empty name names no file"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), UNWRITABLE_OUT_CASES,
+                         ids=[" ".join(a) for a, _ in UNWRITABLE_OUT_CASES])
+def test_an_out_that_cannot_be_written_is_refused_before_anything_is_computed(
+        fixture_folder, monkeypatch, capsys, argv, message):
+    from minestats.cli import commands
+
+    def computed(*args, **kwargs):
+        raise AssertionError("the command computed before it checked --out")
+
+    for name in ("generate_no_guess", "play", "sample_mines"):
+        monkeypatch.setattr(commands, name, computed)
+    monkeypatch.chdir(fixture_folder)
+    assert_refused(monkeypatch, capsys, argv, message)
 
 
 def test_the_command_runs_as_a_module_and_fails_in_one_line(fixture_folder):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
+import os
 import sys
 
 import numpy as np
@@ -33,7 +35,13 @@ from minestats.foundations.validation import (
     check_policy,
 )
 from minestats.inference import mine_probabilities, reconstruct
-from minestats.io.boards import format_text, parse_counts, parse_position, to_mbf
+from minestats.io.boards import (
+    check_mbf_size,
+    format_text,
+    parse_counts,
+    parse_position,
+    to_mbf,
+)
 from minestats.io.games import GameRecord, format_game, parse_game
 from minestats.io.results import write_bytes
 from minestats.mechanics.game import bbbv, neighbour_counts
@@ -268,9 +276,25 @@ def _write_out(path: str, data: bytes) -> None:
         raise ValueError(f"cannot write {path!r}: {error.strerror}") from None
 
 
+def _check_out(path: str | None) -> None:
+    """Refuse an ``--out`` that names a folder before the command computes anything.
+
+    The write itself (`_write_out`) still reports whatever else goes wrong; this check
+    only spares the user a game or a generated board that could never be saved.
+    """
+    if path is not None and os.path.isdir(path):
+        raise ValueError(f"cannot write {path!r}: {os.strerror(errno.EISDIR)}")
+
+
 def run_generate(args) -> None:
     options = {name: value for name, value in (("max_tries", args.max_tries),
                                                ("timeout", args.timeout)) if value is not None}
+    _check_out(args.out)
+    binary = args.out is not None and (args.format == "mbf" or (
+        args.format is None and args.out.lower().endswith(".mbf")))
+    if binary:
+        board = resolve_board(args.board)
+        check_mbf_size(board.width, board.height)
     result = generate_no_guess(args.board, args.click, method=args.method, solver=args.solver,
                                rule=args.rule, seed=_seed(args), **options)
     row = result.to_dict()
@@ -278,10 +302,8 @@ def run_generate(args) -> None:
         raise ValueError(f"no verified board within the limits: {row['tries']} tries, "
                          f"{row['seconds']:.1f} s (seed {result.seed})")
     if args.out is not None:
-        binary = args.format == "mbf" or (args.format is None
-                                          and args.out.lower().endswith(".mbf"))
-        # encoded first (MBF may not hold the board), then written atomically: a failed
-        # command leaves an existing file as it was
+        # encoded first, then written atomically: a failed command leaves an existing
+        # file as it was
         _write_out(args.out, to_mbf(result.mines) if binary
                    else (format_text(result.mines) + "\n").encode())
     if args.csv or args.json:
@@ -454,6 +476,7 @@ def run_play(args) -> None:
         return
     if (args.file is None) == (args.board is None):
         raise ValueError("give either --file or --board (with --rule and --seed), or --replay")
+    _check_out(args.out)
     sequence, label = resolve_seed(_seed(args))
     board_seed, game_seed = sequence.spawn(2)
     if args.file is not None:

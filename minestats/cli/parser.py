@@ -86,6 +86,17 @@ def seed_argument(text: str) -> int | str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def file_name_argument(text: str) -> str:
+    """Read a file name to write (``--out``): refused at once when it is empty.
+
+    Checked before the command computes anything, so that a name that can never be
+    written does not cost a game or a generated board first.
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("an empty name names no file")
+    return text
+
+
 SEED_HELP = ("an integer, or a string such as a date (2026-11-29); default: fresh entropy, "
              "printed with the result")
 
@@ -282,7 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="give up after this many seconds")
     generate.add_argument("--format", choices=("text", "mbf"), default=None,
                           help="board format of --out (default: mbf for *.mbf, else text)")
-    generate.add_argument("--out", default=None, help="write the board to this file")
+    generate.add_argument("--out", type=file_name_argument, default=None,
+                          help="write the board to this file")
     _quiet(generate)
     _output(generate)
 
@@ -340,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     _policy(play)
     play.add_argument("--seed", type=seed_argument, default=None,
                       help="seed of the board and the tie-breaks: " + SEED_HELP)
-    play.add_argument("--out", default=None,
+    play.add_argument("--out", type=file_name_argument, default=None,
                       help="save the game (layout, click, guesses) as JSON for --replay")
     play.add_argument("--replay", default=None, metavar="GAME",
                       help="step through a game saved by --out: the board before each guess "

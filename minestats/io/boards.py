@@ -22,8 +22,11 @@ import numpy as np
 
 from minestats.mechanics.game import as_layouts
 
-__all__ = ["format_text", "from_mbf", "parse_counts", "parse_position", "parse_text", "read_grid",
-           "to_mbf"]
+__all__ = ["MBF_MAX_SIDE", "check_mbf_size", "format_text", "from_mbf", "parse_counts",
+           "parse_position", "parse_text", "read_grid", "to_mbf"]
+
+MBF_MAX_SIDE = 255
+"""The widest and tallest board MBF holds: each side is one byte of its header."""
 
 
 def format_text(mines) -> str:
@@ -104,6 +107,22 @@ def parse_text(text: str) -> np.ndarray:
                                                     "and '.'"), dtype=bool)
 
 
+def check_mbf_size(width: int, height: int) -> None:
+    """Raise ValueError, naming the size, when MBF cannot hold a ``width`` x ``height`` board.
+
+    Examples
+    --------
+    >>> check_mbf_size(30, 16)
+    >>> check_mbf_size(300, 300)
+    Traceback (most recent call last):
+    ...
+    ValueError: MBF holds boards up to 255x255; got 300x300
+    """
+    if width > MBF_MAX_SIDE or height > MBF_MAX_SIDE:
+        raise ValueError(f"MBF holds boards up to {MBF_MAX_SIDE}x{MBF_MAX_SIDE}; "
+                         f"got {width}x{height}")
+
+
 def to_mbf(mines) -> bytes:
     """Encode a layout as MBF bytes.
 
@@ -114,8 +133,7 @@ def to_mbf(mines) -> bytes:
     """
     layout = as_layouts(mines, ndims=(2,))
     height, width = layout.shape
-    if width > 255 or height > 255:
-        raise ValueError(f"MBF holds boards up to 255x255; got {width}x{height}")
+    check_mbf_size(width, height)
     ys, xs = np.nonzero(layout)
     header = bytes([width, height]) + len(xs).to_bytes(2, "big")
     return header + bytes(np.column_stack([xs, ys]).astype(np.uint8).ravel())
