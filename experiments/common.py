@@ -29,24 +29,18 @@ from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.mechanics.rules import RULES
 from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
-from minestats.stats import format_p_value, homogeneity_test, wilson_interval
+from minestats.stats import bonferroni_level, format_p_value, wilson_interval
 
 __all__ = [
-    "CLICK_CLASSES",
     "SYMMETRIC_RULES",
     "base_parser",
     "board_slug",
-    "click_class",
-    "click_orbit",
     "describe_extremes",
     "exact_in_interval",
     "format_classes",
     "format_proportion",
-    "orbit_test",
     "p_text",
     "pass_rate_groups",
-    "pool_by_click_class",
-    "pool_by_orbit",
     "row_seeds",
     "solver_pool",
     "worker_map",
@@ -190,132 +184,8 @@ def format_proportion(successes: int, n: int, low: float, high: float, seed, *,
             f"({successes:,}/{n:,}, seed {seed})")
 
 
-CLICK_CLASSES = ("corner", "edge next to a corner", "edge", "interior")
 SYMMETRIC_RULES = tuple(rule for rule in RULES if rule != "winxp")
 """The rules every reflection of the board leaves unchanged (winxp favours the top-left)."""
-
-
-def click_class(board: Board, x: int, y: int) -> str:
-    """Where a click lies: a corner, an edge cell beside a corner, another edge cell, inside.
-
-    A descriptive grouping, not a symmetry class: ``edge`` holds cells 2 or more steps
-    from a corner and ``interior`` cells of every depth, which no symmetry makes equal,
-    so a class's homogeneity test asks whether depth matters there. Cells that must be
-    equal are those of one `click_orbit`.
-    """
-    on_x, on_y = x in (0, board.width - 1), y in (0, board.height - 1)
-    if on_x and on_y:
-        return "corner"
-    if on_x or on_y:
-        along = min(y, board.height - 1 - y) if on_x else min(x, board.width - 1 - x)
-        return "edge next to a corner" if along == 1 else "edge"
-    return "interior"
-
-
-def click_orbit(board: Board, x: int, y: int) -> tuple[int, int]:
-    """Return the symmetry orbit of a click: its distances from the nearest side and end.
-
-    Reflections of the board (and, on a square board, its transposition) map a cell
-    to every cell of its orbit; under a rule that they leave unchanged (every rule but
-    ``winxp``, which favours the top-left) those cells have one rate, so a difference
-    within an orbit is an error of the simulation, not a fact about Minesweeper.
-    """
-    a, b = min(x, board.width - 1 - x), min(y, board.height - 1 - y)
-    return tuple(sorted((a, b))) if board.width == board.height else (a, b)
-
-
-def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
-                        confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
-    """One map's cells pooled by `click_class`, each class tested for one common rate.
-
-    ``rows`` has one row per cell (``click_x``, ``click_y``, ``successes``, ``n``).
-    Returns one row per class present (cells, pooled n and successes, the pooled
-    ``rate`` with its Wilson interval, and Pearson's chi-square test that the class's
-    cells share one rate: ``chi2``, ``df``, ``p_value``), then a row ``between
-    classes``: every cell pooled, and the test that the classes share one rate, then a
-    row ``within symmetry orbits``: `orbit_test`, the check that cells symmetry makes
-    equal are (meaningful only under a rule the reflections leave unchanged).
-    """
-    classes = [click_class(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
-                                                         strict=True)]
-    grouped = rows.assign(cell_class=classes).groupby("cell_class", sort=False)
-    pooled = []
-    for name in CLICK_CLASSES:
-        if name not in grouped.groups:
-            continue
-        cells = grouped.get_group(name)
-        test = (homogeneity_test(cells["successes"], cells["n"]) if len(cells) > 1
-                else (float("nan"), 0, float("nan")))
-        pooled.append({"cell_class": name, "cells": len(cells),
-                       "successes": int(cells["successes"].sum()), "n": int(cells["n"].sum()),
-                       "chi2": test[0], "df": test[1], "p_value": test[2]})
-    table = pd.DataFrame(pooled)
-    between = homogeneity_test(table["successes"], table["n"])
-    table.loc[len(table)] = {"cell_class": "between classes", "cells": len(rows),
-                             "successes": int(table["successes"].sum()),
-                             "n": int(table["n"].sum()), "chi2": between.statistic,
-                             "df": between.df, "p_value": between.p_value}
-    table.loc[len(table)] = {"cell_class": "within symmetry orbits", "cells": len(rows),
-                             "successes": int(table["successes"].iloc[-1]),
-                             "n": int(table["n"].iloc[-1]),
-                             **dict(zip(("chi2", "df", "p_value"),
-                                        orbit_test(board, rows), strict=True))}
-    table[rate] = table["successes"] / table["n"]
-    table["ci_low"], table["ci_high"] = wilson_interval(
-        table["successes"].to_numpy(), table["n"].to_numpy(), confidence_level=confidence_level)
-    table["confidence_level"] = confidence_level
-    return table[["cell_class", "cells", "n", "successes", rate, "ci_low", "ci_high",
-                  "confidence_level", "chi2", "df", "p_value"]]
-
-
-def pool_by_orbit(board: Board, rows: pd.DataFrame, rate: str, *,
-                  confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
-    """One map's cells pooled by `click_orbit`, each orbit with its Wilson interval.
-
-    Under a rule every reflection leaves unchanged, the cells of an orbit share one
-    rate, so their pooled count estimates it with the games of all of them (the
-    check that they do share it is `orbit_test`). ``rows`` has one row per cell
-    (``click_x``, ``click_y``, ``successes``, ``n``, ``seed``: the cells of one map,
-    whose seeds are children of the map's). Returns one row per orbit, named by its
-    cell in the top-left quarter (``orbit_x``, ``orbit_y``): cells, pooled n and
-    successes, the pooled ``rate``, its Wilson interval and half-width, and the
-    map's seed.
-    """
-    orbits = [click_orbit(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
-                                                        strict=True)]
-    maps = {str(seed).rsplit("/", 1)[0] for seed in rows["seed"]}
-    if len(maps) != 1:
-        raise ValueError(f"rows come from {len(maps)} maps ({sorted(maps)}), not one")
-    table = (rows.assign(orbit_x=[a for a, _ in orbits], orbit_y=[b for _, b in orbits])
-             .groupby(["orbit_x", "orbit_y"], as_index=False)
-             .agg(cells=("successes", "size"), n=("n", "sum"), successes=("successes", "sum")))
-    table[rate] = table["successes"] / table["n"]
-    table["ci_low"], table["ci_high"] = wilson_interval(
-        table["successes"].to_numpy(), table["n"].to_numpy(), confidence_level=confidence_level)
-    table["half_width"] = (table["ci_high"] - table["ci_low"]) / 2
-    table["confidence_level"] = confidence_level
-    table["seed"] = maps.pop()
-    return table
-
-
-def orbit_test(board: Board, rows: pd.DataFrame) -> tuple[float, int, float]:
-    """Chi-square test that the cells of every `click_orbit` share their orbit's rate.
-
-    Each orbit of two or more cells gives Pearson's homogeneity statistic on
-    ``cells - 1`` df; the orbits hold disjoint cells drawn from independent seeds,
-    so the statistics add to one chi-square on the summed df. Returns
-    ``(statistic, df, p_value)``.
-    """
-    from scipy.stats import chi2
-
-    orbits = [click_orbit(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
-                                                        strict=True)]
-    statistic, df = 0.0, 0
-    for _, cells in rows.assign(orbit=orbits).groupby("orbit"):
-        if len(cells) > 1:
-            test = homogeneity_test(cells["successes"], cells["n"])
-            statistic, df = statistic + test.statistic, df + test.df
-    return statistic, df, float(chi2.sf(statistic, df)) if df else float("nan")
 
 
 def format_classes(table: pd.DataFrame, rate: str) -> list[str]:
@@ -338,11 +208,12 @@ def describe_extremes(rows: pd.DataFrame, rate: str, *, which=("lowest", "highes
     """Print lines for the lowest and highest cell, with Bonferroni-adjusted intervals.
 
     A cell picked as the lowest or highest of ``m`` is not an ordinary estimate; its
-    interval is widened to confidence ``1 - (1 - level) / m``, so that all ``m``
-    intervals hold together with probability ``level`` and the picked one with it.
+    interval is widened to confidence ``1 - (1 - level) / m``
+    (`minestats.stats.bonferroni_level`), so that all ``m`` intervals hold together
+    with probability ``level`` and the picked one with it.
     ``which`` picks the lines, ``"lowest"`` and/or ``"highest"``.
     """
-    level = 1 - (1 - confidence_level) / len(rows)
+    level = bonferroni_level(confidence_level, len(rows))
     lines = []
     for name in which:
         row = rows.loc[rows[rate].idxmin() if name == "lowest" else rows[rate].idxmax()]

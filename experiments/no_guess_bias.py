@@ -32,11 +32,12 @@ cells of one board are not independent (each board holds exactly M mines):
   indicators are exchangeable with covariance p (1 - p) K / (K - 1) (I - J / K), so by
   the central limit theorem over boards X (K - 1) / K is chi-square with K - 1 degrees
   of freedom: the multinomial-style statistic on cell totals, rescaled exactly for
-  sampling without replacement.
+  sampling without replacement (`minestats.stats.fixed_total_chi_square`).
 - against the solvable-rule sample (two samples, an unknown distribution): the
   statistic sum_k (f1_k - f2_k)^2 / (p_k (1 - p_k) (1 / n1 + 1 / n2)), p_k pooled,
   judged by a permutation test: ``--permutations`` (default 999) random relabellings of
-  the pooled boards give its null distribution, p = (1 + #{T_b >= T}) / (B + 1).
+  the pooled boards give its null distribution, p = (1 + #{T_b >= T}) / (B + 1)
+  (`minestats.stats.permutation_test`).
   Boards are independent and identically distributed within each sample, so under
   the null they are exchangeable and the test is exact whatever the dependence
   between the cells of one board.
@@ -99,9 +100,11 @@ from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.solvers import solve_batch
 from minestats.stats import (
     P_VALUE_FLOOR,
+    fixed_total_chi_square,
     format_p_value,
     holm_adjust,
     holm_reject,
+    permutation_test,
     ratio_interval,
     two_sided_p_values,
     z_scores,
@@ -158,44 +161,23 @@ def solvable_reference(board, seed_sequence, pool_map, *, draws=None, count=None
 
 
 def rule_test(layouts, allowed):
-    """Scaled chi-square of cell totals against the rule's exact p; per-cell z."""
+    """Test the allowed cells' totals against the rule (rescaled chi-square); per-cell z."""
     n, mines = len(layouts), int(layouts[0].sum())
-    cells = allowed.size
-    p = mines / cells
     counts = layouts.reshape(n, -1)[:, allowed].sum(axis=0)
-    statistic = float(((counts - n * p) ** 2).sum() / (n * p * (1 - p)))
-    scaled = statistic * (cells - 1) / cells
+    test = fixed_total_chi_square(counts, n, mines)
     return {"test": "chi-square on cell totals, scaled by (K-1)/K",
-            "statistic": scaled, "df": cells - 1,
-            "p_value": float(scipy_stats.chi2.sf(scaled, cells - 1))}, z_scores(counts, n, p)
+            "statistic": test.statistic, "df": test.df,
+            "p_value": test.p_value}, z_scores(counts, n, mines / allowed.size)
 
 
-def _two_sample(first_counts, n1, total_counts, n2, spread):
-    """Two-sample per-cell z for counts of the first sample; rows are permutations."""
-    difference = first_counts / n1 - (total_counts - first_counts) / n2
-    return np.divide(difference, spread, out=np.zeros_like(difference), where=spread > 0)
-
-
-def permutation_test(sample, reference, allowed, permutations, rng):
-    """Permutation test of the summed squared two-sample z over allowed cells."""
-    pooled = np.concatenate([sample, reference]).reshape(len(sample) + len(reference), -1)
-    pooled = pooled[:, allowed].astype(np.float32)
-    n1, n2 = len(sample), len(reference)
-    total = pooled.sum(axis=0)
-    share = total / (n1 + n2)
-    spread = np.sqrt(share * (1 - share) * (1 / n1 + 1 / n2))
-    z = _two_sample(pooled[:n1].sum(axis=0), n1, total, n2, spread)
-    observed = float((z ** 2).sum())
-    exceed = 0
-    for block in chunk_sizes(permutations, 100):
-        choice = np.zeros((block, n1 + n2), dtype=np.float32)
-        for row in choice:
-            row[rng.permutation(n1 + n2)[:n1]] = 1
-        exceed += int(((_two_sample(choice @ pooled, n1, total, n2, spread) ** 2).sum(axis=1)
-                       >= observed).sum())
+def sample_test(sample, reference, allowed, permutations, rng):
+    """Test the allowed cells of two samples against each other (permutation); per-cell z."""
+    test = permutation_test(sample.reshape(len(sample), -1)[:, allowed],
+                            reference.reshape(len(reference), -1)[:, allowed],
+                            permutations, rng)
     return {"test": f"permutation ({permutations} relabellings) of sum of squared "
-                    "two-sample z", "statistic": observed, "df": None,
-            "p_value": (1 + exceed) / (1 + permutations)}, z
+                    "two-sample z", "statistic": test.statistic, "df": None,
+            "p_value": test.p_value}, test.z
 
 
 def distance_profile(board, layouts, label, seed):
@@ -348,8 +330,8 @@ def analyse(*, seed, n, permutations, workers, n_dense_reference=200):
                         row, z = rule_test(layouts, allowed)
                         n_reference = None
                     else:
-                        row, z = permutation_test(layouts, samples[REFERENCE][0], allowed,
-                                                  permutations, rng)
+                        row, z = sample_test(layouts, samples[REFERENCE][0], allowed,
+                                             permutations, rng)
                         n_reference = len(samples[REFERENCE][0])
                     grid, reject = cell_z_map(board, z, allowed)
                     tests.append({"board": str(board), "sample": label,

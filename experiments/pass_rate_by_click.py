@@ -8,12 +8,12 @@ half-widths (at most about 0.016 and 0.022) are printed. Board ``i`` (in the ord
 above) draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and its cell with linear
 index ``j = x + y * width`` from child ``j`` of that (seed label ``"42/k/i/j"``).
 
-Cells are pooled by where they lie (`common.click_class`: corner, edge cell next to
+Cells are pooled by where they lie (`minestats.stats.click_class`: corner, edge cell next to
 a corner, other edge cell, interior; the rule is symmetric, so cells of one class can
 differ only through their distance from the border): each class's pooled pass rate
 with its Wilson interval, Pearson's chi-square test that its cells share one rate,
 and the test that the classes share one (statistic, df, p), then the orbit test
-(`common.orbit_test`): cells that a reflection of the board maps onto each other
+(`minestats.stats.orbit_test`): cells that a reflection of the board maps onto each other
 must share one rate, so its null holds by symmetry and the test checks the
 simulation; each map's title gives it (a class test asks a question instead:
 whether depth from the border matters). The lowest and highest
@@ -44,7 +44,6 @@ from common import (
     format_proportion,
     p_text,
     pass_rate_groups,
-    pool_by_click_class,
     solver_pool,
 )
 
@@ -52,6 +51,7 @@ from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.stats import pool_by_click_class
 
 BOARDS = (BEGINNER, INTERMEDIATE)
 RULE = "safe-click"
@@ -91,7 +91,7 @@ def describe(board, rows: pd.DataFrame) -> list[str]:
 
 
 def class_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Every board's cells pooled by class (`common.pool_by_click_class`)."""
+    """Every board's cells pooled by class (`minestats.stats.pool_by_click_class`)."""
     return pd.concat([pool_by_click_class(board, table[table["board"] == str(board)],
                                           "pass_rate", confidence_level=CONFIDENCE_LEVEL)
                       .assign(board=str(board)) for board in BOARDS], ignore_index=True)

@@ -7,9 +7,9 @@ rule's layouts) plays, from every first click:
 - 9x9/10 and 16x16/40, every cell, each rule of ``--rules``: ``--n`` (9x9) and
   ``--n-intermediate`` (16x16) games per cell, or the rule's own pair of sizes
   ``--n-rule RULE N9 N16``. Under the rules every reflection leaves unchanged (all
-  but ``winxp``) the cells are also pooled by symmetry orbit (`common.click_orbit`:
+  but ``winxp``) the cells are also pooled by symmetry orbit (`minestats.stats.click_orbit`:
   up to 8 cells a reflection or, on a square board, a transposition maps onto each
-  other, which share one rate), and by descriptive class (`common.pool_by_click_class`).
+  other, which share one rate), and by descriptive class (`minestats.stats.pool_by_click_class`).
   For such a rule ``--n-orbit RULE N9 N16`` sets the games per orbit instead, shared
   out over its cells (each ``ceil(N / cells)``), so that every orbit's pooled rate
   has about the same half-width: the centre of 9x9, alone in its orbit, plays N.
@@ -69,13 +69,10 @@ from common import (
     SYMMETRIC_RULES,
     base_parser,
     board_slug,
-    click_orbit,
     describe_extremes,
     format_classes,
     format_proportion,
     p_text,
-    pool_by_click_class,
-    pool_by_orbit,
     row_seeds,
     worker_pool,
 )
@@ -87,6 +84,7 @@ from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.mechanics.rules import RULES
 from minestats.players import win_rate, win_rate_sweep
 from minestats.runs.store import ChunkStore
+from minestats.stats import click_orbit, pool_by_click_class, pool_by_orbit
 
 BOARDS = (BEGINNER, INTERMEDIATE)
 """The boards mapped at every cell."""
@@ -191,7 +189,7 @@ def paired_best_cells(table: pd.DataFrame, *, seeds, n_paired, chunk_size, worke
 
 
 def orbit_cells(board: Board) -> np.ndarray:
-    """Return the number of cells in each cell's `common.click_orbit`, shape (height, width)."""
+    """Return the size of each cell's orbit (`minestats.stats.click_orbit`), shape of the board."""
     orbits = [click_orbit(board, x, y) for y in range(board.height) for x in range(board.width)]
     sizes = Counter(orbits)
     return np.array([sizes[orbit] for orbit in orbits]).reshape(board.shape)

@@ -1,21 +1,28 @@
 import math
+import re
 from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import binomtest
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
+from minestats.foundations.board import Board
 from minestats.stats import (
     ConfidenceInterval,
     ProportionResult,
+    bonferroni_level,
+    click_class,
+    click_orbit,
     detectable_deviation,
     difference_from_reference,
     difference_interval,
     exact_difference_p_value,
+    fixed_total_chi_square,
     format_p_value,
     holm_adjust,
     holm_reject,
@@ -23,6 +30,9 @@ from minestats.stats import (
     mcnemar_p_value,
     neighbour_correlation,
     paired_difference_interval,
+    permutation_test,
+    pool_by_click_class,
+    pool_by_orbit,
     proportion_interval,
     ratio_interval,
     two_sided_p_values,
@@ -423,3 +433,144 @@ def test_format_p_value_treats_pandas_missing_values_as_missing():
     import pandas as pd
 
     assert format_p_value(pd.NA) == format_p_value(None) == format_p_value(float("nan")) == ""
+
+
+def test_the_rescaled_chi_square_has_the_mean_of_its_df_exactly():
+    """Every triple of 2-of-4 layouts, equally likely: E[X (K - 1) / K] = K - 1 exactly."""
+    from fractions import Fraction
+    from itertools import combinations, product
+
+    from scipy.stats import chi2
+
+    cells, mines, trials = 4, 2, 3
+    layouts = [np.isin(np.arange(cells), chosen).astype(int)
+               for chosen in combinations(range(cells), mines)]
+    total, count = Fraction(0), 0
+    for triple in product(layouts, repeat=trials):
+        counts = np.sum(triple, axis=0)
+        p = Fraction(mines, cells)
+        pearson = sum((Fraction(int(c)) - trials * p) ** 2 for c in counts) / (
+            trials * p * (1 - p))
+        test = fixed_total_chi_square(counts, trials, mines)
+        assert test.statistic == pytest.approx(float(pearson * (cells - 1) / cells))
+        assert test.df == cells - 1
+        assert test.p_value == pytest.approx(chi2.sf(test.statistic, cells - 1))
+        total, count = total + pearson * (cells - 1) / cells, count + 1
+    assert total / count == cells - 1
+
+
+@pytest.mark.parametrize(("counts", "trials", "mines", "message"), [
+    ([1, 1], 0, 1, "trials (0)"), ([1, 1], 1, 2, "mines (2)"), ([1, 1], 1, 0, "mines (0)")])
+def test_the_rescaled_chi_square_refuses_impossible_layouts(counts, trials, mines, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        fixed_total_chi_square(counts, trials, mines)
+
+
+def test_permutation_p_values_by_hand():
+    rng = np.random.default_rng(0)
+    # One board each, mirrored: every relabelling gives the observed statistic, so p = 1.
+    mirrored = permutation_test(np.array([[1, 0]]), np.array([[0, 1]]), 19, rng)
+    assert mirrored.p_value == 1.0 and mirrored.permutations == 19
+    # Ten boards each, fully separated: only the 2 of C(20, 10) = 184,756 relabellings that
+    # separate them again reach the statistic, so none of 19 does and p = 1 / 20.
+    sample, reference = np.tile([1, 0], (10, 1)), np.tile([0, 1], (10, 1))
+    separated = permutation_test(sample, reference, 19, rng)
+    assert separated.p_value == 1 / 20
+    assert separated.statistic == pytest.approx(2 * 20)  # z^2 = 20 in each cell
+    assert separated.z.tolist() == pytest.approx([20 ** 0.5, -(20 ** 0.5)])
+
+
+def test_permutation_relabellings_are_drawn_in_blocks_as_one_stream():
+    """250 relabellings in blocks of 100 use the stream as 250 single draws would."""
+    from minestats.stats import significance
+
+    rng = np.random.default_rng(5)
+    sample, reference = rng.integers(0, 2, (6, 3)), rng.integers(0, 2, (9, 3))
+    blocked = permutation_test(sample, reference, 250, np.random.default_rng(3))
+    original = significance.PERMUTATION_BLOCK
+    try:
+        significance.PERMUTATION_BLOCK = 1
+        single = permutation_test(sample, reference, 250, np.random.default_rng(3))
+    finally:
+        significance.PERMUTATION_BLOCK = original
+    assert blocked.p_value == single.p_value and blocked.statistic == single.statistic
+
+
+@pytest.mark.parametrize(("permutations", "message"), [(0, "permutations (0)"),
+                                                       (1.5, "permutations (1.5)")])
+def test_the_permutation_test_refuses_a_bad_count(permutations, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        permutation_test([[1]], [[0]], permutations, np.random.default_rng(0))
+
+
+def test_click_classes_and_pooling_by_hand():
+    from scipy.stats import chi2_contingency
+
+    board = Board(5, 4, 3)
+    names = [[click_class(board, x, y) for x in range(5)] for y in range(4)]
+    assert names[0] == ["corner", "edge next to a corner", "edge", "edge next to a corner",
+                        "corner"]
+    assert names[1] == ["edge next to a corner"] + ["interior"] * 3 + ["edge next to a corner"]
+    assert names[3] == names[0] and names[2] == names[1]
+    ys, xs = np.indices(board.shape)
+    successes = np.arange(20) % 7
+    rows = pd.DataFrame({"click_x": xs.ravel(), "click_y": ys.ravel(),
+                         "successes": successes, "n": 10, "seed": "s"})
+    pooled = pool_by_click_class(board, rows, "rate").set_index("cell_class")
+    assert list(pooled["cells"]) == [4, 8, 2, 6, 20, 20]
+    interior = successes[np.array(names).ravel() == "interior"]
+    assert pooled.loc["interior", "successes"] == interior.sum()
+    statistic, p_value, df, _ = chi2_contingency(np.column_stack([interior, 10 - interior]),
+                                                 correction=False)
+    assert pooled.loc["interior", "chi2"] == pytest.approx(statistic)
+    assert pooled.loc["interior", "p_value"] == pytest.approx(p_value)
+    assert pooled.loc["interior", "df"] == df == 5
+    table = pooled.iloc[:-2][["successes", "n"]].to_numpy()
+    statistic, p_value, _, _ = chi2_contingency(
+        np.column_stack([table[:, 0], table[:, 1] - table[:, 0]]), correction=False)
+    assert pooled.loc["between classes", "p_value"] == pytest.approx(p_value)
+    # Orbits of a 5x4 board: reflections only (not square), (a, b) = distances to the
+    # nearest side: 6 orbits of 4 or 2 cells; their chi-squares add up.
+    orbits = [[click_orbit(board, x, y) for x in range(5)] for y in range(4)]
+    assert orbits[0] == [(0, 0), (1, 0), (2, 0), (1, 0), (0, 0)]
+    assert orbits[3] == orbits[0] and orbits[2] == orbits[1] == [(0, 1), (1, 1), (2, 1),
+                                                                 (1, 1), (0, 1)]
+    assert click_orbit(Board(4, 4, 2), 3, 1) == click_orbit(Board(4, 4, 2), 1, 0)
+    flat = np.array([f"{a},{b}" for row in orbits for a, b in row])
+    total, df = 0.0, 0
+    for orbit in np.unique(flat):
+        members = successes[flat == orbit]
+        if len(members) > 1:
+            statistic, _, dof, _ = chi2_contingency(np.column_stack([members, 10 - members]),
+                                                    correction=False)
+            total, df = total + statistic, df + dof
+    assert df == 20 - 6 and pooled.loc["within symmetry orbits", "df"] == df
+    assert pooled.loc["within symmetry orbits", "chi2"] == pytest.approx(total)
+
+
+def test_bonferroni_level_matches_statsmodels_at_the_divided_alpha():
+    level = bonferroni_level(0.95, 20)
+    assert level == pytest.approx(1 - 0.05 / 20)
+    assert wilson_interval(6, 10, confidence_level=level) == pytest.approx(
+        proportion_confint(6, 10, alpha=0.05 / 20, method="wilson"))
+    with pytest.raises(ValueError, match=re.escape("tests (0)")):
+        bonferroni_level(0.95, 0)
+
+
+def test_pool_by_orbit_adds_the_cells_of_each_orbit():
+    board = Board(5, 4, 3)
+    ys, xs = np.indices(board.shape)
+    successes = np.arange(20) % 7
+    rows = pd.DataFrame({"click_x": xs.ravel(), "click_y": ys.ravel(),
+                         "successes": successes, "n": 10,
+                         "seed": [f"42/3/{i}" for i in range(20)]})
+    pooled = pool_by_orbit(board, rows, "rate").set_index(["orbit_x", "orbit_y"])
+    corners = successes[[0, 4, 15, 19]]
+    assert pooled.loc[(0, 0), "cells"] == 4 and pooled.loc[(0, 0), "n"] == 40
+    assert pooled.loc[(0, 0), "successes"] == corners.sum()
+    low, high = proportion_confint(corners.sum(), 40, alpha=0.05, method="wilson")
+    assert (pooled.loc[(0, 0), "ci_low"], pooled.loc[(0, 0), "ci_high"]) == pytest.approx(
+        (low, high))
+    assert pooled["cells"].sum() == 20 and set(pooled["seed"]) == {"42/3"}
+    with pytest.raises(ValueError, match="from 2 maps"):
+        pool_by_orbit(board, rows.assign(seed=["42/3/0"] * 10 + ["42/4/0"] * 10), "rate")
