@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
@@ -185,6 +186,7 @@ def _bbbv_chunk(config, size, seed_sequence):
     return np.bincount(bbbv(layouts), minlength=board.cells - board.mines + 1)
 
 
+@shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
 def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
                    chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
                    progress=False) -> BBBVHistogram:
@@ -199,16 +201,13 @@ def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
     click : tuple of int or str, optional
         The first click the rule protects: ``(x, y)``, ``"centre"`` (default) or
         ``"corner"``. 3BV itself does not depend on the click, only the layouts do.
-    n, seed, chunk_size
-        Boards to draw, their seed and boards per chunk, as in
-        `minestats.drivers.pass_rates.pass_rate`: the histogram depends on these three only.
-    workers : int, executor or map-like callable, optional
-        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client;
-        see `minestats.runs.chunks.map_chunks`.
-    store : minestats.runs.store.ChunkStore, optional
-        Keeps finished chunks, so an interrupted run resumes where it stopped.
-    progress : bool, optional
-        Show a progress bar on stderr.
+    n : int
+        Boards to draw.
+    %(seed)s
+    %(chunk_size)s
+    %(workers)s
+    %(store)s
+    %(progress)s
 
     Returns
     -------

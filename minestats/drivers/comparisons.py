@@ -29,6 +29,7 @@ import pandas as pd
 
 from minestats.drivers.pass_rates import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
@@ -457,6 +458,7 @@ def _contenders(solvers, policies) -> tuple[str, tuple, tuple[str, ...]]:
     return kind, contenders, names
 
 
+@shared_parameters(trials="Boards")
 def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, seed=None,
             chunk_size=None, workers=-1, store=None, progress=False) -> Comparison:
     """Run every contender on every board of one seeded stream and compare them in pairs.
@@ -490,9 +492,9 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     chunk_size : int, optional
         Boards per chunk; default 2,000 for solvers and 200 for policies. The result
         depends on (seed, n, chunk_size), never on the workers.
-    workers, store, progress
-        As for `minestats.pass_rate`: cores, pool or Dask client; a resumable
-        `minestats.ChunkStore`; a progress bar.
+    %(workers)s
+    %(store)s
+    %(progress)s
 
     Returns
     -------
@@ -543,6 +545,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
                        contenders=names, n=n, seed=label, chunk_size=chunk_size)
 
 
+@shared_parameters(trials="Boards")
 def compare_clicks(board, arms, *, policy="best", n, seed=None, chunk_size=None, workers=-1,
                    store=None, progress=False) -> Comparison:
     """Play first clicks (each under its rule) on the same boards and compare them in pairs.
@@ -571,8 +574,9 @@ def compare_clicks(board, arms, *, policy="best", n, seed=None, chunk_size=None,
         with the same rule, click, policy, seed, n and chunk size.
     chunk_size : int, optional
         Games per chunk, default that of `win_rate`.
-    workers, store, progress
-        As for `compare`.
+    %(workers)s
+    %(store)s
+    %(progress)s
 
     Returns
     -------

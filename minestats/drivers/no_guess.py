@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import resolve_seed, seed_label
 from minestats.foundations.validation import (
@@ -485,6 +486,7 @@ class NoGuessBatch(ProportionResult):
                       "seconds_p95": float(np.quantile(self.seconds, 0.95))}
 
 
+@shared_parameters(trials="Boards", chunk_size=DEFAULT_BATCH_CHUNK_SIZE)
 def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
                             rule="safe-opening", seed=None, max_tries=DEFAULT_MAX_TRIES,
                             timeout=DEFAULT_TIMEOUT, use_mine_count=True,
@@ -505,17 +507,11 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
         As in `generate_no_guess`, the same for every board.
     n : int
         Boards to generate.
-    seed : str, int, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the batch (see `minestats.foundations.seeds`).
-    chunk_size : int, optional
-        Boards per chunk.
-    workers : int, executor or map-like callable, optional
-        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client
-        (`minestats.runs.chunks.map_chunks`).
-    store : minestats.runs.store.ChunkStore, optional
-        Keep finished chunks there, and take those already there: a rerun resumes.
-    progress : bool, optional
-        Show a progress bar on stderr.
+    %(seed)s
+    %(chunk_size)s
+    %(workers)s
+    %(store)s
+    %(progress)s
 
     Returns
     -------

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_ALPHA,
@@ -114,6 +115,7 @@ def _opening_chunk(config, size, seed_sequence):
     return count_openings(board, size, rule=rule, click=click, seed=rng)
 
 
+@shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
 def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
                      workers=-1, store=None, progress=False) -> OpeningSimulation:
     """Draw whole boards by the rule and count how often the first click opens.
@@ -128,18 +130,11 @@ def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAUL
     click : tuple of int or str, optional
         ``(x, y)``, ``"centre"`` or ``"corner"``; None (default) simulates every
         position at once (see `minestats.mechanics.sampling.count_openings_all_clicks`).
-    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.foundations.seeds`). None draws fresh entropy, recorded
-        in the result's ``seed``.
-    chunk_size : int, optional
-        Boards per chunk. The result depends on (seed, n, chunk_size) only.
-    workers : int, executor or map-like callable, optional
-        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client;
-        see `minestats.runs.chunks.map_chunks`.
-    store : minestats.runs.store.ChunkStore, optional
-        Keep finished chunks there, and take those already there: a rerun resumes.
-    progress : bool, optional
-        Show a progress bar on stderr.
+    %(seed)s
+    %(chunk_size)s
+    %(workers)s
+    %(store)s
+    %(progress)s
 
     Returns
     -------

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.seeds import child_label, resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -125,6 +126,7 @@ def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
                     capped=int(capped), lost=int(lost), seconds=float(seconds))
 
 
+@shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
 def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=None,
               use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
               chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
@@ -142,21 +144,15 @@ def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=Non
         ``(x, y)``, ``"centre"`` (default) or ``"corner"``.
     n : int
         Boards to draw.
-    seed : int, str, numpy.random.SeedSequence, numpy.random.Generator or None
-        Seed of the run (`minestats.foundations.seeds`); None draws fresh entropy,
-        recorded in the result.
+    %(seed)s
     use_mine_count : bool, optional
         Let the solver use the total mine count (``single-point`` never does).
     max_configurations : int, optional
         Per-stall cap of the ``logic`` solver; capped boards are counted apart.
-    chunk_size : int, optional
-        Boards per chunk; the result depends on (seed, n, chunk_size).
-    workers : int, executor or map-like callable, optional
-        ``-1`` all cores (default), ``1`` this process, or a pool or Dask client.
-    store : minestats.runs.store.ChunkStore, optional
-        Keep finished chunks there, and take those already there: a rerun resumes.
-    progress : bool, optional
-        Show a progress bar on stderr.
+    %(chunk_size)s
+    %(workers)s
+    %(store)s
+    %(progress)s
 
     Returns
     -------

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.seeds import child_label, resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -251,6 +252,7 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
     return results
 
 
+@shared_parameters(trials="Games", chunk_size=DEFAULT_CHUNK_SIZE)
 def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed=None,
              chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None, progress=False,
              strategy=None) -> WinRate:
@@ -268,12 +270,11 @@ def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed
         See `minestats.players.player`.
     n : int
         Games to play.
-    seed : int, numpy.random.SeedSequence or None, optional
-        Seed of the run; None draws fresh entropy, recorded in the result.
-    chunk_size : int, optional
-        Games per chunk (the unit of resumption and of parallel work).
-    workers, store, progress
-        As for `minestats.pass_rate`.
+    %(seed)s
+    %(chunk_size)s
+    %(workers)s
+    %(store)s
+    %(progress)s
     strategy : Strategy, optional
         How ``best`` guesses (`minestats.players.Strategy`; its defaults when None).
 
