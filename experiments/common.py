@@ -37,7 +37,9 @@ __all__ = [
     "board_slug",
     "describe_extremes",
     "exact_in_interval",
+    "PAIRED_METHODS",
     "format_classes",
+    "format_pairs",
     "format_proportion",
     "p_text",
     "pass_rate_groups",
@@ -182,6 +184,42 @@ def format_proportion(successes: int, n: int, low: float, high: float, seed, *,
     """One estimate as printed everywhere: value, Wilson interval, n and seed."""
     return (f"{successes / n:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}] "
             f"({successes:,}/{n:,}, seed {seed})")
+
+
+PAIRED_METHODS = {
+    "interval": "Newcombe (1998) method 10 for paired proportions "
+                "(minestats.stats.paired_difference_interval); unpaired: Newcombe's "
+                "independent-samples interval at the same n",
+    "test": "McNemar exact (statsmodels mcnemar, exact=True)",
+}
+"""How a paired table's rows (`minestats.Comparison.to_frame`) were judged, for its sidecar."""
+
+
+def format_pairs(paired: pd.DataFrame, *, setting: Callable, later_minus_earlier=False,
+                 p_digits: int = 3) -> list[str]:
+    """Print lines for a paired table: both rates, the paired difference and what pairing saved.
+
+    ``paired`` has the columns of `minestats.Comparison.to_frame` and ``holm_reject``;
+    ``setting(row)`` names a row's board, rule and click. Each line shows first minus
+    second, or with ``later_minus_earlier`` second minus first (a policy table lists
+    the stronger contender second), with its Newcombe paired interval, the discordant
+    counts, the seed, the width against the unpaired interval and McNemar's p.
+    """
+    lines = []
+    for row in paired.itertuples():
+        sign = -1 if later_minus_earlier else 1
+        names = (row.second, row.first) if later_minus_earlier else (row.first, row.second)
+        rates = ((row.second_rate, row.first_rate) if later_minus_earlier
+                 else (row.first_rate, row.second_rate))
+        low, high = sorted((sign * row.difference_ci_low, sign * row.difference_ci_high))
+        verdict = "differ" if row.holm_reject else "no difference shown"
+        lines.append(
+            f"  {setting(row)} {names[0]} - {names[1]}: {rates[0]:.4f} - {rates[1]:.4f} = "
+            f"{sign * row.difference:+.4f} [{low:+.4f}, {high:+.4f}] (n = {row.n:,}; only "
+            f"{row.first} {row.first_only:,}, only {row.second} {row.second_only:,}; seed "
+            f"{row.seed}); width x{row.width_ratio:.2f} of unpaired, "
+            f"{p_text(row.mcnemar_p, digits=p_digits)}: {verdict}")
+    return lines
 
 
 SYMMETRIC_RULES = tuple(rule for rule in RULES if rule != "winxp")

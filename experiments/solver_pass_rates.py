@@ -47,7 +47,9 @@ import time
 import numpy as np
 import pandas as pd
 from common import (
+    PAIRED_METHODS,
     base_parser,
+    format_pairs,
     format_proportion,
     p_text,
     pass_rate_groups,
@@ -205,20 +207,12 @@ def format_comparison(comparison: pd.DataFrame) -> str:
 
 def format_paired(paired: pd.DataFrame) -> str:
     """Each adjacent pair: both rates, the paired difference and what pairing saved."""
-    lines = [f"Adjacent solvers on common boards (n = {paired['n'].iloc[0]:,} per board and "
-             f"setting): first minus second pass rate, {CONFIDENCE_LEVEL:.0%} Newcombe paired "
-             f"interval, width against the unpaired interval at the same n, McNemar exact p "
-             f"(Holm at alpha = {ALPHA}):"]
-    for row in paired.itertuples():
-        verdict = "differ" if row.holm_reject else "no difference shown"
-        lines.append(
-            f"  {row.board:9} {row.rule:12} {row.click:6} {row.first:>13} - "
-            f"{row.second:<22} {row.first_rate:.4f} - {row.second_rate:.4f} = "
-            f"{row.difference:+.4f} [{row.difference_ci_low:+.4f}, "
-            f"{row.difference_ci_high:+.4f}] (only first {row.first_only:,}, only second "
-            f"{row.second_only:,}; seed {row.seed}) width x{row.width_ratio:.2f}, "
-            f"{p_text(row.mcnemar_p)}: {verdict}")
-    return "\n".join(lines)
+    return "\n".join([
+        f"Adjacent solvers on common boards (n = {paired['n'].iloc[0]:,} per board and "
+        f"setting): first minus second pass rate, {CONFIDENCE_LEVEL:.0%} Newcombe paired "
+        f"interval, width against the unpaired interval at the same n, McNemar exact p "
+        f"(Holm at alpha = {ALPHA}):"] + format_pairs(
+            paired, setting=lambda row: f"{row.board:9} {row.rule:12} {row.click:6}"))
 
 
 def main(argv=None):
@@ -265,10 +259,7 @@ def main(argv=None):
             "row_seeds": dict(zip(paired["board"] + " " + paired["rule"] + " "
                                   + paired["click"], paired["seed"], strict=True)),
             "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers, "holm_alpha": ALPHA,
-            "interval": "Newcombe (1998) method 10 for paired proportions "
-                        "(minestats.stats.paired_difference_interval); unpaired: Newcombe's "
-                        "independent-samples interval at the same n",
-            "test": "McNemar exact (statsmodels mcnemar, exact=True)"}))
+            **PAIRED_METHODS}))
     print(f"Solver pass rates: n = {args.n_single_point:,} boards per single-point row, "
           f"{args.n:,} per subset and logic row; seed stream {args.seed} (solver group i, row j:"
           f" seed {args.seed}/i/j); chunk size {args.chunk_size:,}; "

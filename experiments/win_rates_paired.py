@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from common import base_parser, p_text, row_seeds
+from common import PAIRED_METHODS, base_parser, format_pairs, row_seeds
 from win_rates import BOARDS, setups
 
 from minestats.drivers.comparisons import compare
@@ -55,21 +55,14 @@ def paired_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers
 
 def format_paired(paired: pd.DataFrame) -> str:
     """Each adjacent pair: both rates, the paired difference and what pairing saved."""
-    lines = [f"Adjacent policies on common games: second minus first win rate, "
-             f"{DEFAULT_CONFIDENCE_LEVEL:.0%} Newcombe paired interval, its width against "
-             f"the unpaired interval at the same n, McNemar exact p (Holm at alpha = "
-             f"{DEFAULT_ALPHA} over the {len(paired)} pairs):"]
-    for row in paired.itertuples():
-        verdict = "differ" if row.holm_reject else "no difference shown"
-        lines.append(
-            f"  {row.board:9} {row.rule:12} ({row.click_x},{row.click_y}) {row.second} - "
-            f"{row.first}: {row.second_rate:.4f} - {row.first_rate:.4f} = "
-            f"{-row.difference:+.4f} [{-row.difference_ci_high:+.4f}, "
-            f"{-row.difference_ci_low:+.4f}] (n = {row.n:,}; only {row.first} "
-            f"{row.first_only:,}, only {row.second} {row.second_only:,}; seed {row.seed}); "
-            f"width x{row.width_ratio:.2f} of unpaired, {p_text(row.mcnemar_p, digits=2)}: "
-            f"{verdict}")
-    return "\n".join(lines)
+    return "\n".join([
+        f"Adjacent policies on common games: second minus first win rate, "
+        f"{DEFAULT_CONFIDENCE_LEVEL:.0%} Newcombe paired interval, its width against "
+        f"the unpaired interval at the same n, McNemar exact p (Holm at alpha = "
+        f"{DEFAULT_ALPHA} over the {len(paired)} pairs):"] + format_pairs(
+            paired, setting=lambda row: f"{row.board:9} {row.rule:12} "
+                                        f"({row.click_x},{row.click_y})",
+            later_minus_earlier=True, p_digits=2))
 
 
 def main(argv=None):
@@ -94,10 +87,7 @@ def main(argv=None):
         n={"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate, "30x16": args.n_expert},
         wall_time_s=time.perf_counter() - start,
         extra={"holm_alpha": DEFAULT_ALPHA, "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
-               "interval": "Newcombe (1998) method 10 for paired proportions "
-                           "(minestats.stats.paired_difference_interval); unpaired: "
-                           "Newcombe's independent-samples interval at the same n",
-               "test": "McNemar exact (statsmodels mcnemar, exact=True)"})
+               **PAIRED_METHODS})
     path = write_csv(paired, args.out / "win_rates_paired.csv", metadata=metadata,
                      summary=True)
     print(format_paired(paired))
