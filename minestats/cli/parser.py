@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from minestats.foundations.defaults import BBBV_HISTOGRAM, NO_GUESS, PASS_RATE, WIN_RATE
 from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     DEFAULT_MAX_CONFIGURATIONS,
@@ -244,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     _board(solve, required=False)
     solve.add_argument("--file", default=None,
                        help="board file: rows of '*' (mine) and '.', or MBF if it ends .mbf")
-    _rule(solve, default="safe-opening")
+    _rule(solve, default=PASS_RATE.rule)
     _click(solve)
     _solver(solve)
     solve.add_argument("--seed", type=seed_argument, default=None,
@@ -255,8 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
     pass_rate = command("pass-rate", "share of boards a solver finishes without guessing",
                         "Pass rate of one solver from one click, with its Wilson interval.")
     _board(pass_rate)
-    _rule(pass_rate, default="safe-opening")
-    _click(pass_rate)
+    _rule(pass_rate, default=PASS_RATE.rule)
+    _click(pass_rate, default=PASS_RATE.click)
     _solver(pass_rate)
     _run_options(pass_rate, n_required=True)
     _output(pass_rate)
@@ -266,10 +267,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "and solvers; row i is seeded with child i of --seed.")
     sweep.add_argument("--boards", nargs="+", default=["beginner", "intermediate", "expert"],
                        help="presets or WxH/M (default beginner intermediate expert)")
-    sweep.add_argument("--rules", nargs="+", default=["safe-opening"],
-                       help=f"first-click rules among {', '.join(RULES)} (default safe-opening)")
-    sweep.add_argument("--clicks", nargs="+", default=["centre"],
-                       help="clicks: x,y, 'centre' or 'corner' (default centre)")
+    sweep.add_argument("--rules", nargs="+", default=[PASS_RATE.rule],
+                       help=f"first-click rules among {', '.join(RULES)} (default "
+                            f"{PASS_RATE.rule})")
+    sweep.add_argument("--clicks", nargs="+", default=[PASS_RATE.click],
+                       help=f"clicks: x,y, 'centre' or 'corner' (default {PASS_RATE.click})")
     sweep.add_argument("--solvers", nargs="+", default=["single-point", "subset", "logic"],
                        help=f"solvers among {', '.join(SOLVERS)} (default single-point subset "
                             "logic)")
@@ -283,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "by a full solve from the click. A seed may be a date such as "
                        "2026-11-29: the same seed gives the same board on every machine.")
     _board(generate)
-    _rule(generate, default="safe-opening")
+    _rule(generate, default=NO_GUESS.rule)
     _click(generate)
     generate.add_argument("--method", default="retry", help="retry or perturb (default retry)")
     generate.add_argument("--solver", default="logic", help=f"{', '.join(SOLVERS)}")
@@ -303,8 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "distribution over -n boards drawn by --rule from --board.")
     _board(bbbv, required=False)
     bbbv.add_argument("--file", default=None, help="board file (text grid or .mbf)")
-    _rule(bbbv, default="uniform")
-    _click(bbbv)
+    _rule(bbbv, default=BBBV_HISTOGRAM.rule)
+    _click(bbbv, default=BBBV_HISTOGRAM.click)
     bbbv.add_argument("--between", nargs=2, type=int, metavar=("LOW", "HIGH"), default=None,
                       help="also the share of boards with LOW <= 3BV <= HIGH")
     _run_options(bbbv, n_required=False, n_help="boards to draw")
@@ -347,8 +349,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "it from --click: sound deductions, and at each stall a guess by --policy.")
     _board(play, required=False)
     play.add_argument("--file", default=None, help="board file (text grid or .mbf)")
-    _rule(play, default="safe-click")
-    _click(play, default="corner")
+    _rule(play, default=WIN_RATE.rule)
+    _click(play, default=WIN_RATE.click)
     _policy(play)
     play.add_argument("--seed", type=seed_argument, default=None,
                       help="seed of the board and the tie-breaks: " + SEED_HELP)
@@ -364,8 +366,8 @@ def build_parser() -> argparse.ArgumentParser:
                   "Play -n games drawn by --rule from --board, each from --click, guessing "
                   "by --policy; print the win rate with its Wilson interval and guess counts.")
     _board(win)
-    _rule(win, default="safe-click")
-    _click(win, default="corner")
+    _rule(win, default=WIN_RATE.rule)
+    _click(win, default=WIN_RATE.click)
     _policy(win)
     _run_options(win, n_required=True, n_help="games to play")
     _output(win)

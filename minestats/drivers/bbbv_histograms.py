@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.defaults import BBBV_HISTOGRAM
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import resolve_seed
@@ -31,7 +32,7 @@ from minestats.stats import ProportionResult
 __all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_QUANTILES", "BBBVHistogram", "BBBVShare",
            "bbbv_histogram"]
 
-DEFAULT_CHUNK_SIZE = 20_000
+DEFAULT_CHUNK_SIZE = BBBV_HISTOGRAM.chunk_size
 DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 """The quantiles of `BBBVHistogram.summary` (columns ``q05`` ... ``q95``)."""
 
@@ -187,7 +188,8 @@ def _bbbv_chunk(config, size, seed_sequence):
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
-def bbbv_histogram(board, *, rule="uniform", click="centre", n, seed=None,
+def bbbv_histogram(board, *, rule=BBBV_HISTOGRAM.rule, click=BBBV_HISTOGRAM.click, n,
+                   seed=None,
                    chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
                    progress=False) -> BBBVHistogram:
     """Histogram of 3BV over ``n`` boards drawn by a first-click rule.

@@ -27,8 +27,8 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from minestats.drivers.pass_rates import DEFAULT_CHUNK_SIZE as PASS_RATE_CHUNK_SIZE
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.defaults import PASS_RATE, WIN_RATE
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import resolve_seed
@@ -42,7 +42,6 @@ from minestats.foundations.validation import (
 from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import check_sample_size, relocate_mines, sample_mines
 from minestats.players.player import Strategy, play_games
-from minestats.players.winrate import DEFAULT_CHUNK_SIZE as WIN_RATE_CHUNK_SIZE
 from minestats.players.winrate import chunk_games
 from minestats.runs.sweeps import run_jobs
 from minestats.solvers import SolverOptions, solve_batch
@@ -57,8 +56,7 @@ from minestats.stats import (
 __all__ = ["Comparison", "PairedComparison", "arm_label", "compare", "compare_clicks",
            "solver_label"]
 
-DEFAULTS = {"solvers": ("safe-opening", "centre", PASS_RATE_CHUNK_SIZE),
-            "policies": ("safe-click", "corner", WIN_RATE_CHUNK_SIZE)}
+DEFAULTS = {"solvers": PASS_RATE, "policies": WIN_RATE}
 """Rule, click and chunk size of each kind of contender: those of `pass_rate`, `win_rate`."""
 
 _OUTCOME = {"solvers": "passed", "policies": "won", "clicks": "won"}
@@ -527,14 +525,14 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     ValueError: solvers (['logic']) must list at least two contenders to compare
     """
     kind, contenders, names = _contenders(solvers, policies)
-    default_rule, default_click, default_chunk_size = DEFAULTS[kind]
-    rule = default_rule if rule is None else rule
-    click = default_click if click is None else click
+    defaults = DEFAULTS[kind]
+    rule = defaults.rule if rule is None else rule
+    click = defaults.click if click is None else click
     board = resolve_board(board)
     click = check_click(board, click, rule)
     n = check_n(n)
     chunk_size = check_count("chunk_size",
-                             default_chunk_size if chunk_size is None else chunk_size)
+                             defaults.chunk_size if chunk_size is None else chunk_size)
     check_sample_size(board, n, chunk_size)
     seed_sequence, label = resolve_seed(seed)
     chunk = _solvers_chunk if kind == "solvers" else _policies_chunk
@@ -609,7 +607,7 @@ def compare_clicks(board, arms, *, policy="best", n, seed=None, chunk_size=None,
     policy = check_policy(policy)
     n = check_n(n)
     chunk_size = check_count("chunk_size",
-                             WIN_RATE_CHUNK_SIZE if chunk_size is None else chunk_size)
+                             WIN_RATE.chunk_size if chunk_size is None else chunk_size)
     check_sample_size(board, n, chunk_size)
     seed_sequence, label = resolve_seed(seed)
     [totals] = run_jobs(_clicks_chunk, [((board, arms, policy), seed_sequence)], n=n,

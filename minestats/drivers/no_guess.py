@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.defaults import NO_GUESS
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import resolve_seed, seed_label
@@ -69,7 +70,7 @@ METHODS = ("retry", "perturb")
 DEFAULT_MAX_TRIES = 10_000
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_PATIENCE = 20
-DEFAULT_BATCH_CHUNK_SIZE = 10
+DEFAULT_BATCH_CHUNK_SIZE = NO_GUESS.chunk_size
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,7 @@ def _generate(config: _Config, seed_sequence, label) -> NoGuessResult:
                          round_perturbations=tuple(per_round), seconds=clock.elapsed())
 
 
-def generate_no_guess(board, click, *, method="retry", solver="logic", rule="safe-opening",
+def generate_no_guess(board, click, *, method="retry", solver="logic", rule=NO_GUESS.rule,
                       seed=None, max_tries=DEFAULT_MAX_TRIES, timeout=DEFAULT_TIMEOUT,
                       use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
                       patience=DEFAULT_PATIENCE) -> NoGuessResult:
@@ -488,7 +489,7 @@ class NoGuessBatch(ProportionResult):
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_BATCH_CHUNK_SIZE)
 def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
-                            rule="safe-opening", seed=None, max_tries=DEFAULT_MAX_TRIES,
+                            rule=NO_GUESS.rule, seed=None, max_tries=DEFAULT_MAX_TRIES,
                             timeout=DEFAULT_TIMEOUT, use_mine_count=True,
                             max_configurations=DEFAULT_MAX_CONFIGURATIONS,
                             patience=DEFAULT_PATIENCE,

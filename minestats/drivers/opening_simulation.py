@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.defaults import OPENING_SIMULATION
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
@@ -24,7 +25,7 @@ from minestats.stats import ProportionResult, holm_reject, two_sided_p_values, z
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "OpeningSimulation", "simulate_opening"]
 
-DEFAULT_CHUNK_SIZE = 50_000
+DEFAULT_CHUNK_SIZE = OPENING_SIMULATION.chunk_size
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -116,7 +117,8 @@ def _opening_chunk(config, size, seed_sequence):
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
-def simulate_opening(board, *, rule, n, click=None, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
+def simulate_opening(board, *, rule, n, click=OPENING_SIMULATION.click, seed=None,
+                     chunk_size=DEFAULT_CHUNK_SIZE,
                      workers=-1, store=None, progress=False) -> OpeningSimulation:
     """Draw whole boards by the rule and count how often the first click opens.
 

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.defaults import PASS_RATE
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.seeds import child_label, resolve_seed
 from minestats.foundations.validation import (
@@ -30,7 +31,7 @@ from minestats.stats import ProportionResult
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "PassRate", "pass_rate", "pass_rate_sweep"]
 
-DEFAULT_CHUNK_SIZE = 2_000
+DEFAULT_CHUNK_SIZE = PASS_RATE.chunk_size
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -127,7 +128,7 @@ def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
-def pass_rate(board, *, solver, rule="safe-opening", click="centre", n, seed=None,
+def pass_rate(board, *, solver, rule=PASS_RATE.rule, click=PASS_RATE.click, n, seed=None,
               use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
               chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
               progress=False) -> PassRate:

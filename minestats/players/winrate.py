@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.defaults import WIN_RATE
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.seeds import child_label, resolve_seed
 from minestats.foundations.validation import (
@@ -34,7 +35,7 @@ __all__ = ["DEFAULT_CHUNK_SIZE", "LOSS_GUESS_EDGES", "LOSS_PROBABILITY_EDGES", "
            "chunk_games",
            "win_rate", "win_rate_sweep"]
 
-DEFAULT_CHUNK_SIZE = 200
+DEFAULT_CHUNK_SIZE = WIN_RATE.chunk_size
 LOSS_GUESS_EDGES = (1, 2, 3, 4, 5, 6, 11, 10**9)
 """Bins of the guess that lost a game, by its number in the game: 1, 2, ..., 5, 6-10, 11+."""
 LOSS_PROBABILITY_EDGES = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 1.0)
@@ -253,7 +254,7 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
 
 
 @shared_parameters(trials="Games", chunk_size=DEFAULT_CHUNK_SIZE)
-def win_rate(board, *, rule="safe-click", click="corner", policy="best", n, seed=None,
+def win_rate(board, *, rule=WIN_RATE.rule, click=WIN_RATE.click, policy="best", n, seed=None,
              chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None, progress=False,
              strategy=None) -> WinRate:
     """Estimate how often a policy wins, from ``n`` games on layouts drawn by ``rule``.
