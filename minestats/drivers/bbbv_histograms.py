@@ -20,7 +20,7 @@ import pandas as pd
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import BBBV_HISTOGRAM
 from minestats.foundations.docstrings import shared_parameters
-from minestats.foundations.result import Result
+from minestats.foundations.result import Result, setting_columns
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
 from minestats.mechanics.game import bbbv
@@ -164,15 +164,14 @@ class BBBVHistogram(Result):
     def to_frame(self) -> pd.DataFrame:
         """Return the histogram as a tidy table: one row per 3BV value that occurred."""
         seen = np.flatnonzero(self.counts)
-        return pd.DataFrame({"board": str(self.board), "rule": self.rule,
-                             "click_x": self.click[0], "click_y": self.click[1],
+        return pd.DataFrame({**setting_columns(self.board, self.rule, self.click),
                              "bbbv": seen, "count": self.counts[seen], "n": self.n,
                              "seed": self.seed})
 
     def summary(self, quantiles=DEFAULT_QUANTILES) -> dict:
         """One table row: inputs, mean, standard deviation and quantiles (``q05`` ...)."""
-        row = {"board": str(self.board), "rule": self.rule, "click_x": self.click[0],
-               "click_y": self.click[1], "n": self.n, "mean": self.mean(), "sd": self.std()}
+        row = {**setting_columns(self.board, self.rule, self.click), "n": self.n,
+               "mean": self.mean(), "sd": self.std()}
         for q, value in zip(quantiles, np.atleast_1d(self.quantile(quantiles)), strict=True):
             row[f"q{round(100 * q):02d}"] = int(value)
         row["min"] = int(self.values[self.counts > 0].min())

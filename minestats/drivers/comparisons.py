@@ -30,7 +30,7 @@ import pandas as pd
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import PASS_RATE, WIN_RATE
 from minestats.foundations.docstrings import shared_parameters
-from minestats.foundations.result import Result
+from minestats.foundations.result import Result, setting_columns
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -94,12 +94,6 @@ def solver_label(options: SolverOptions) -> str:
     if options.solver == "logic" and options.max_configurations != DEFAULT_MAX_CONFIGURATIONS:
         notes.append(f"max_configurations={options.max_configurations}")
     return options.solver + (f" ({', '.join(notes)})" if notes else "")
-
-
-def _click_columns(click) -> dict:
-    """``click_x`` and ``click_y`` of a table row (None for first-click contenders)."""
-    return {"click_x": None if click is None else click[0],
-            "click_y": None if click is None else click[1]}
 
 
 @dataclass(frozen=True, eq=False)
@@ -204,9 +198,8 @@ class PairedComparison(Result):
         low, high = self.difference_ci(confidence_level)
         unpaired_low, unpaired_high = self.unpaired_ci(confidence_level)
         return {
-            "board": str(self.board), "width": self.board.width, "height": self.board.height,
-            "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
-            **_click_columns(self.click), "outcome": self.outcome,
+            **setting_columns(self.board, self.rule, self.click, size=True),
+            "outcome": self.outcome,
             "first": self.first, "second": self.second, "n": self.n, "both": self.both,
             "first_only": self.first_only, "second_only": self.second_only,
             "neither": self.neither, "first_successes": self.first_successes,
@@ -324,7 +317,7 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
             successes = int(self.joint[index, index])
             low, high = wilson_interval(successes, self.n, confidence_level=confidence_level)
             rows.append({
-                "board": str(self.board), "rule": self.rule, **_click_columns(self.click),
+                **setting_columns(self.board, self.rule, self.click),
                 "outcome": _OUTCOME[self.kind], "contender": name,
                 "n": self.n, "successes": successes, "rate": successes / self.n,
                 "ci_low": low, "ci_high": high, "confidence_level": confidence_level,

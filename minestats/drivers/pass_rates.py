@@ -17,6 +17,7 @@ import pandas as pd
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import PASS_RATE
 from minestats.foundations.docstrings import shared_parameters
+from minestats.foundations.result import setting_columns
 from minestats.foundations.seeds import child_label, resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -87,9 +88,8 @@ class PassRate(ProportionResult):
         """Return one table row: inputs, counts, pass rate and its Wilson interval."""
         low, high = self.proportion_ci(confidence_level)
         return {
-            "board": str(self.board), "width": self.board.width, "height": self.board.height,
-            "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
-            "click_x": self.click[0], "click_y": self.click[1], "solver": self.solver,
+            **setting_columns(self.board, self.rule, self.click, size=True),
+            "solver": self.solver,
             "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations, "n": self.n,
             "successes": self.successes, "capped": self.capped, "lost": self.lost,

@@ -34,7 +34,7 @@ from numbers import Integral
 
 import numpy as np
 
-__all__ = ["TIMING_FIELDS", "Result", "same"]
+__all__ = ["TIMING_FIELDS", "Result", "same", "setting_columns"]
 
 TIMING_FIELDS = frozenset({"seconds"})
 """Fields that measure how long a run took, not what it found: never compared."""
@@ -95,3 +95,42 @@ class Result:
 
     def __hash__(self):
         return hash((type(self).__name__, *(_hash_part(value) for value in self._compared())))
+
+
+def setting_columns(board, rule, click, *, size: bool = False) -> dict:
+    """Return the columns that open a result's table row: its board, rule and click.
+
+    Every result's ``to_dict`` starts with them, in this order, so that tables of
+    different drivers line up.
+
+    Parameters
+    ----------
+    board : minestats.Board
+        Written as its text, ``"30x16/99"``; with ``size`` followed by its ``width``,
+        ``height``, ``mines`` and ``density``.
+    rule : str or None
+        The first-click rule.
+    click : tuple of int or None
+        Written as ``click_x`` and ``click_y``; None (a comparison of first clicks,
+        whose contenders each have their own) writes None in both.
+    size : bool, optional
+        Add the board's dimensions (default False).
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> from minestats.foundations.board import EXPERT
+    >>> setting_columns(EXPERT, "safe-click", (0, 0))
+    {'board': '30x16/99', 'rule': 'safe-click', 'click_x': 0, 'click_y': 0}
+    >>> list(setting_columns(EXPERT, "safe-click", None, size=True))
+    ['board', 'width', 'height', 'mines', 'density', 'rule', 'click_x', 'click_y']
+    """
+    columns = {"board": str(board)}
+    if size:
+        columns |= {"width": board.width, "height": board.height, "mines": board.mines,
+                    "density": board.density}
+    return columns | {"rule": rule, "click_x": None if click is None else click[0],
+                      "click_y": None if click is None else click[1]}

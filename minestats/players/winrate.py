@@ -18,6 +18,7 @@ import pandas as pd
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import WIN_RATE
 from minestats.foundations.docstrings import shared_parameters
+from minestats.foundations.result import setting_columns
 from minestats.foundations.seeds import child_label, resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -111,8 +112,7 @@ class WinRate(ProportionResult):
         for k, kind in enumerate(GUESS_KINDS):
             for g in range(len(LOSS_GUESS_EDGES) - 1):
                 for b in range(len(LOSS_PROBABILITY_EDGES) - 1):
-                    rows.append({"board": str(self.board), "rule": self.rule,
-                                 "click_x": self.click[0], "click_y": self.click[1],
+                    rows.append({**setting_columns(self.board, self.rule, self.click),
                                  "policy": self.policy, "strategy": self.strategy,
                                  "n": self.n, "lost": self.n - self.successes, "kind": kind,
                                  "guess_low": LOSS_GUESS_EDGES[g],
@@ -144,9 +144,8 @@ class WinRate(ProportionResult):
         """
         low, high = self.proportion_ci(confidence_level)
         return {
-            "board": str(self.board), "width": self.board.width, "height": self.board.height,
-            "mines": self.board.mines, "density": self.board.density, "rule": self.rule,
-            "click_x": self.click[0], "click_y": self.click[1], "policy": self.policy,
+            **setting_columns(self.board, self.rule, self.click, size=True),
+            "policy": self.policy,
             "strategy": self.strategy, "n": self.n, "successes": self.successes,
             "win_rate": self.proportion,
             "ci_low": low, "ci_high": high, "confidence_level": confidence_level,
