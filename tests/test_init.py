@@ -25,6 +25,10 @@ def test_import_minestats_loads_no_heavy_library():
     assert not loaded & {*HEAVY, "numpy"}
 
 
+def test_import_of_the_statistics_loads_only_numpy():
+    assert not modules_after("import minestats.stats") & set(HEAVY)
+
+
 def test_cli_help_loads_no_numeric_library():
     loaded = modules_after("import contextlib, io\nfrom minestats.cli import main\n"
                            "with contextlib.suppress(SystemExit), "

@@ -8,16 +8,20 @@ from ``minestats.stats`` itself.
   log-scale interval of a ratio.
 - `minestats.stats.significance`: Fisher's and the binomial exact test against a
   figure from elsewhere, homogeneity of several proportions, McNemar's exact test,
-  z-scores and two-sided p-values.
-- `minestats.stats.multiple`: Holm's method (decisions and adjusted p-values).
+  z-scores and two-sided p-values; samples of layouts against a uniform placement
+  (the chi-square rescaled for sampling without replacement) and against each other
+  (a permutation test).
+- `minestats.stats.multiple`: Holm's method (decisions and adjusted p-values), and
+  the Bonferroni level of an estimate picked as the extreme of many.
 - `minestats.stats.maps`: maps of one proportion per cell: the smallest deviation a
-  corrected test finds, Moran's I of neighbouring cells.
+  corrected test finds, Moran's I of neighbouring cells, cells pooled by symmetry
+  orbit or by click class, and the test that an orbit's cells agree.
 - `minestats.stats.formatting`: p-values printed with a floor.
 - `minestats.stats.proportions`: `ProportionResult`, the base of every counting result.
 - `minestats.stats.fits`: pass-rate curves against mine density (binomial GLMs).
 
-scipy and statsmodels are imported when first needed, so importing the package is
-cheap.
+scipy, statsmodels and pandas are imported when first needed, so importing the
+package is cheap.
 """
 
 from minestats.stats.formatting import (

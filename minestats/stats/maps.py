@@ -12,13 +12,17 @@ rate under a symmetric rule, which `orbit_test` checks) and by descriptive class
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.stats.intervals import wilson_interval
 from minestats.stats.significance import homogeneity_test
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["CLICK_CLASSES", "click_class", "click_orbit", "detectable_deviation",
            "neighbour_correlation", "orbit_test", "pool_by_click_class", "pool_by_orbit"]
@@ -222,6 +226,8 @@ def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
     row ``within symmetry orbits``: `orbit_test`, the check that cells symmetry makes
     equal are (meaningful only under a rule the reflections leave unchanged).
     """
+    import pandas as pd
+
     classes = [click_class(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
                                                          strict=True)]
     grouped = rows.assign(cell_class=classes).groupby("cell_class", sort=False)
