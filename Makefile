@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml
 results: $(STAMP)
 	$(BIN)/minestats reproduce
 
+# Two workers (pytest-xdist), a test file each at a time: a module's tests share its
+# module-scoped fixtures (one docs build, one uninterrupted sweep) on one worker.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest --runslow
