@@ -304,6 +304,10 @@ UNWRITABLE_OUT_CASES = [
     (["generate", "--board", "300x300/10", "--seed", "1", "--format", "mbf", "--out",
       "existing.mbf"], "MBF holds boards up to 255x255"),
     (["generate", "--board", "beginner", "--out", ""], "an empty name names no file"),
+    (["generate", "--board", "beginner", "--seed", "1", "--out", "board.txt/x"],
+     "cannot write 'board.txt/x': Not a directory"),
+    (["play", "--board", "beginner", "--seed", "1", "--out", "board.txt/new/x"],
+     "Not a directory"),
     (["play", "--board", "beginner", "--seed", "1", "--out", "adir"], "Is a directory"),
     (["play", "--board", "beginner", "--out", ""], "an empty name names no file"),
 ]

@@ -277,13 +277,21 @@ def _write_out(path: str, data: bytes) -> None:
 
 
 def _check_out(path: str | None) -> None:
-    """Refuse an ``--out`` that names a folder before the command computes anything.
+    """Refuse an ``--out`` that names a folder, or lies under a file, before computing.
 
     The write itself (`_write_out`) still reports whatever else goes wrong; this check
     only spares the user a game or a generated board that could never be saved.
     """
-    if path is not None and os.path.isdir(path):
+    if path is None:
+        return
+    if os.path.isdir(path):
         raise ValueError(f"cannot write {path!r}: {os.strerror(errno.EISDIR)}")
+    # the nearest folder on the way that exists must be a folder: missing ones are made
+    parent = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        raise ValueError(f"cannot write {path!r}: {os.strerror(errno.ENOTDIR)}")
 
 
 def run_generate(args) -> None:
