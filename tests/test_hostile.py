@@ -13,6 +13,7 @@ positions and count matrices are fuzzed with hypothesis: whatever the input, the
 return a well-formed array or raise a one-line ValueError.
 """
 
+import contextlib
 import io
 import json
 import os
@@ -247,6 +248,21 @@ CLI_CASES = [
 def snapshot(folder: Path) -> dict:
     return {path.name: path.read_bytes() if path.is_file() else sorted(path.iterdir())
             for path in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_kernels(tmp_path_factory):
+    """Play and replay one small game first, so no timed refusal below pays the compile.
+
+    Some refusals need the game kernels (a replayed guess that does not fit the game is
+    found by replaying it); on a fresh machine, or on a test worker that has compiled
+    nothing yet, the numba compile would otherwise fall inside their time limit.
+    """
+    game = tmp_path_factory.mktemp("warm") / "game.json"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["play", "--board", "5x5/3", "--seed", "1", "--out", str(game),
+                     "--quiet"]) == 0
+        assert main(["play", "--replay", str(game), "--quiet"]) == 0
 
 
 @pytest.fixture
