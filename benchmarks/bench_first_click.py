@@ -10,12 +10,12 @@ script does (written here from that description). Measured in the same process:
    second on one core, against the baseline recounting all 480 clicks per board;
 3. peak memory (RSS) of 10 thousand against 10 million Expert boards;
 4. wall time of ``experiments/first_click.py`` on the published rows (uniform and
-   safe-click at the centre) as a whole process against the published script, when
-   the workplace's copy of it (``shared/baselines/first_click.py`` beside the
-   repository) is present.
+   safe-click at the centre) as a whole process, against the published write-up's
+   script when ``--published-script PATH`` names a copy of it (the repository does
+   not carry it).
 
 Run from the repository's root, as a module:
-``python -m benchmarks.bench_first_click [--quick]``.
+``python -m benchmarks.bench_first_click [--quick] [--published-script PATH]``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from minestats.drivers.opening_simulation import simulate_opening
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLISHED_SCRIPT = ROOT.parent / "shared" / "baselines" / "first_click.py"
 TABLE_ROWS = [(board, rule) for board in (BEGINNER, INTERMEDIATE, EXPERT)
               for rule in ("uniform", "safe-click")]
 SEED = 42
@@ -132,7 +131,7 @@ def memory(n_large):
           f"{large:.1f} MiB for {n_large:,} boards (ratio {large / small:.3f})")
 
 
-def whole_process():
+def whole_process(published_script: Path | None):
     def wall(command):
         start = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
@@ -141,10 +140,10 @@ def whole_process():
     with tempfile.TemporaryDirectory() as out:
         ours = wall([sys.executable, "experiments/first_click.py", "--out", out,
                      "--rules", "uniform", "safe-click"])
-    if not PUBLISHED_SCRIPT.exists():
-        print(f"experiments/first_click.py: {ours:.1f} s (published script not found)")
+    if published_script is None:
+        print(f"experiments/first_click.py: {ours:.1f} s (no --published-script to compare)")
         return
-    published = wall([sys.executable, str(PUBLISHED_SCRIPT)])
+    published = wall([sys.executable, str(published_script)])
     print(f"whole process, the published 6 rows x 200,000 boards: experiments/first_click.py"
           f" {ours:.1f} s, published script {published:.1f} s: ratio {published / ours:.1f}x")
 
@@ -153,7 +152,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="smaller runs, and skip the slow whole-process comparison")
+    parser.add_argument("--published-script", type=Path, default=None,
+                        help="a copy of the published write-up's script, to time the whole "
+                             "process against")
     args = parser.parse_args()
+    if args.published_script is not None and not args.published_script.is_file():
+        parser.error(f"--published-script {str(args.published_script)!r} is not a file")
     if args.quick:
         table_throughput(n_ours=50_000, n_plain=2_000)
         map_throughput(n_ours=20_000, n_plain=100)
@@ -162,7 +166,7 @@ def main():
     table_throughput(n_ours=200_000, n_plain=20_000)
     map_throughput(n_ours=200_000, n_plain=500)
     memory(n_large=10_000_000)
-    whole_process()
+    whole_process(args.published_script)
 
 
 if __name__ == "__main__":
