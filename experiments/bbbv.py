@@ -68,8 +68,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     results = histograms(seed=args.seed, n=args.n, chunk_size=args.chunk_size,
                          workers=args.workers)
-    histogram = pd.concat([result.to_frame() for result in results], ignore_index=True)
-    summary = pd.DataFrame([result.summary() for result in results])
+    histogram = pd.concat([result.per_value() for result in results], ignore_index=True)
+    summary = pd.concat([result.to_frame() for result in results], ignore_index=True)
     expert = pd.DataFrame([{"board": str(result.board), "rule": result.rule}
                            | result.share_between(0, AT_MOST, confidence_level=CONFIDENCE_LEVEL)
                            | {"min_bbbv": int(result.values[result.counts > 0].min())}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import as_seed_sequence, seed_from_text
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
+from minestats.io.results import sidecar_path
 from minestats.mechanics.rules import RULES
 from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
@@ -171,6 +173,20 @@ def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.Data
                       for (grid, n), group_seed in zip(groups, row_seeds(seed, len(groups)),
                                                        strict=True)],
                      ignore_index=True)
+
+
+def source_metadata(path: Path) -> dict | None:
+    """Return what an input table's sidecar says about how it was made (None if it has none).
+
+    For the scripts that read another's table rather than draw (``pass_rate_fits``,
+    ``win_rates_published``): their sidecar records where their input came from.
+    """
+    sidecar = sidecar_path(path)
+    if not sidecar.is_file():
+        return None
+    recorded = json.loads(sidecar.read_text())
+    return {key: recorded.get(key) for key in ("seed", "n", "chunk_size", "git_revision",
+                                               "timestamp_utc", "command")}
 
 
 def p_text(p_value, *, digits: int = 3) -> str:

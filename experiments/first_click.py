@@ -50,7 +50,7 @@ def simulate_table(*, seed, n, chunk_size, workers, rules=RULES) -> pd.DataFrame
                    for (board, rule), row_seed in zip(rows, row_seeds(seed, len(rows)),
                                                       strict=True)
                    if rule in rules]
-    table = pd.concat([result.to_frame(confidence_level=CONFIDENCE_LEVEL)
+    table = pd.concat([result.per_click(confidence_level=CONFIDENCE_LEVEL)
                        for result in results], ignore_index=True)
     table["p_value"] = np.concatenate([np.atleast_1d(result.p_values()) for result in results])
     table["holm_reject"] = holm_reject(table["p_value"].to_numpy(), alpha=ALPHA)

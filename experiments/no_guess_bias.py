@@ -95,7 +95,7 @@ from minestats.foundations.seeds import seed_label
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.mechanics.rules import placement_cells
-from minestats.mechanics.sampling import sample_mines
+from minestats.mechanics.sampling import chunk_layouts
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.solvers import solve_batch
 from minestats.stats import (
@@ -123,8 +123,7 @@ CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 def solvable_chunk(task):
     """Rule boards of one chunk that the solver passes, and their positions in the chunk."""
     board, size, seed_sequence = task
-    layouts = sample_mines(board, size, rule=RULE, click=CLICK,
-                           seed=np.random.default_rng(seed_sequence))
+    layouts = chunk_layouts(board, size, seed_sequence, rule=RULE, click=CLICK)
     solved = solve_batch(layouts, CLICK, solver=SOLVER).solved
     return layouts[solved], np.flatnonzero(solved)
 

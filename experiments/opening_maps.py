@@ -129,7 +129,7 @@ def simulate_maps(*, seed, n_by_rule, workers):
             start = time.perf_counter()
             result = simulate_opening(board, rule=rule, n=n_by_rule[rule], seed=pair_seed,
                                       chunk_size=CHUNK_SIZE[rule], workers=pool_map)
-            frame = result.to_frame(confidence_level=CONFIDENCE_LEVEL)
+            frame = result.per_click(confidence_level=CONFIDENCE_LEVEL)
             frame["p_value"] = result.p_values().ravel()
             frame["holm_reject"] = result.holm_reject(alpha=ALPHA).ravel()
             frame["exact_in_ci"] = exact_in_interval(frame)

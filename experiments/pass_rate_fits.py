@@ -37,17 +37,16 @@ Usage: ``python experiments/pass_rate_fits.py [--input results/pass_rate_by_dens
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser, p_text
+from common import base_parser, p_text, source_metadata
 
 from minestats.figures.plots import plot_fitted_curves
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, sidecar_path, write_csv, write_figure
+from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.stats.fits import MAX_DEGREE, MODELS, SPARSE_COUNT, fit_pass_rate_curve
 
 CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
@@ -99,16 +98,6 @@ def fit_table(table: pd.DataFrame):
     marks = fits[["size", "solver"]].assign(mark=fits["ed50"], mark_low=fits["ed50_profile_low"],
                                             mark_high=fits["ed50_profile_high"])
     return fits, pd.concat(curves, ignore_index=True), marks
-
-
-def source_metadata(path: Path) -> dict | None:
-    """Return what the input's sidecar says about how it was made (None if it has none)."""
-    sidecar = sidecar_path(path)
-    if not sidecar.is_file():
-        return None
-    recorded = json.loads(sidecar.read_text())
-    return {key: recorded.get(key) for key in ("seed", "n", "chunk_size", "git_revision",
-                                               "timestamp_utc", "command")}
 
 
 def figure_of(table, curves, marks, fits, *, n_text):

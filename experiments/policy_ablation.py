@@ -75,20 +75,20 @@ def ablation_table(*, seed, n, chunk_size, workers, store=None, board=BOARD, rul
     contenders = [full, *rows.values()]
     result = compare(board, policies=contenders, rule=rule, click=click, n=n, seed=seed,
                      chunk_size=chunk_size, workers=workers, store=store)
-    rates = {row["contender"]: row for row in result.rates()}
+    rates = result.per_contender().set_index("contender")
     table = []
     for component, variant in rows.items():
         pair = result.pair(full.label(), variant.label())
         low, high = pair.difference_ci(DEFAULT_CONFIDENCE_LEVEL)
-        full_row, variant_row = rates[full.label()], rates[variant.label()]
+        full_row, variant_row = rates.loc[full.label()], rates.loc[variant.label()]
         table.append({
             "component": component, "full": full.label(), "variant": variant.label(),
             "n": n, "full_rate": full_row["rate"], "variant_rate": variant_row["rate"],
             "difference": pair.difference, "difference_ci_low": low,
             "difference_ci_high": high, "full_only": pair.first_only,
             "variant_only": pair.second_only, "mcnemar_p": pair.mcnemar_p,
-            "full_games_per_second": 1 / full_row["seconds_per_board"],
-            "variant_games_per_second": 1 / variant_row["seconds_per_board"],
+            "full_games_per_second": 1 / full_row["seconds_per_game"],
+            "variant_games_per_second": 1 / variant_row["seconds_per_game"],
             "seed": result.seed})
     frame = pd.DataFrame(table)
     frame["holm_p"] = holm_adjust(frame["mcnemar_p"].to_numpy())

@@ -7,18 +7,8 @@ clicked at the corner, and no protection (``uniform``, corner); every policy. Ea
 board's rows play its ``--n-*`` games, except the rows the literature is judged by,
 ``best`` at the safe corner and at the opening start, which play ``--n-paper`` and
 ``--n-paper-opening`` when given. Row i draws from child i of the experiment's stream
-``seed/k``. The published figures (Tu et al., PSEQ-D256, 10^8 games; Hill, Expert, 10^7
-games) are compared with the ``best`` rows: ours minus published with its 95 % interval
-(Newcombe's hybrid score interval for two independent proportions: the published n is
-known, and its count is taken as round(rate * games);
-`minestats.stats.difference_from_reference`) and the z of that difference with its
-two-sided p. The published rates are printed to four decimals (Hill's opening-start
-figure to three), so the rate itself may be off by up to 0.00005 (0.0005): the table
-gives each interval with that rounding added to each side (for Hill's 54.3 % it widens
-the interval by 0.0005 each way, which matters at our n = 10^6, where the interval's
-half-width is about 0.001), and Holm-adjusted p-values over its ten rows.
-
-The policies on common games are ``experiments/win_rates_paired.py``.
+``seed/k``. ``experiments/win_rates_published.py`` compares the ``best`` rows with the
+published figures, and ``experiments/win_rates_paired.py`` the policies on common games.
 
 For the Expert rows of ``best`` (safe corner, opening start), every game lost at a
 guess is binned by that guess: its kind (a frontier cell, a cell off the frontier,
@@ -27,7 +17,7 @@ game and its mine probability when it was made; the share of each kind, with its
 Wilson interval, says how much room any policy has left (an unavoidable 50/50 loses
 half the time whoever plays it).
 
-Writes ``win_rates.csv``, ``win_rates_published.csv``, ``loss_analysis.csv`` (shares by
+Writes ``win_rates.csv``, ``loss_analysis.csv`` (shares by
 kind), ``loss_analysis_bins.csv`` (every bin) and ``loss_analysis.png``, each with its
 sidecar.
 """
@@ -39,41 +29,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser, p_text, row_seeds
+from common import base_parser, row_seeds
 
 from minestats.figures import plots
 from minestats.foundations.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.players import POLICIES, win_rate
 from minestats.runs.store import ChunkStore
-from minestats.stats import (
-    difference_from_reference,
-    holm_adjust,
-    two_sided_p_values,
-    wilson_interval,
-)
+from minestats.stats import wilson_interval
 
 BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))
-TU = ("Tu, Li, Chen, Zu and Gu, 'Exploring efficient strategies for Minesweeper', "
-      "AAAI Workshops 2017: PSEQ-D256, 10^8 games")
-HILL = ("D. N. Hill, Java Minesweeper solver: the author's figures in the JSMinesweeper "
-        "issue tracker (issue 38), 10 runs of 10^6 games")
-PUBLISHED = [  # board, rule, click, source, win rate, games, decimals printed, citation
-    ("8x8/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.8177, 10**8, 4, TU),
-    ("9x9/10", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.9169, 10**8, 4, TU),
-    ("16x16/40", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.7823, 10**8, 4, TU),
-    ("30x16/99", "safe-click", (0, 0), "Tu et al. PSEQ-D256", 0.4004, 10**8, 4, TU),
-    ("8x8/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9034, 10**8, 4, TU),
-    ("9x9/10", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.9717, 10**8, 4, TU),
-    ("16x16/40", "safe-opening", (2, 2), "Tu et al. PSEQ-D256", 0.8908, 10**8, 4, TU),
-    ("30x16/99", "safe-opening", (3, 3), "Tu et al. PSEQ-D256", 0.5345, 10**8, 4, TU),
-    ("30x16/99", "safe-click", (0, 0), "Hill", 0.4113, 10**7, 4, HILL),
-    ("30x16/99", "safe-opening", (3, 3), "Hill", 0.543, 10**7, 3, HILL),
-]
-"""The published win rates, as printed: a rate printed to d decimals may be off by up to
-half a unit of its last digit, which ``rounding`` adds to each side of the interval."""
-
-
 def setups(board: Board):
     """(rule, click) of each row for one board."""
     opening = (3, 3) if board.width >= 30 else (2, 2)
@@ -140,34 +105,6 @@ def loss_summary(bins: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)[columns]
 
 
-def compare_published(table: pd.DataFrame) -> pd.DataFrame:
-    best = table[table["policy"] == "best"].set_index(["board", "rule", "click_x", "click_y"])
-    rows = []
-    for board, rule, (x, y), source, rate, games, decimals, citation in PUBLISHED:
-        ours = best.loc[(board, rule, x, y)]
-        difference = difference_from_reference(int(ours["successes"]), int(ours["n"]), rate,
-                                               games)
-        se = np.sqrt(ours["win_rate"] * (1 - ours["win_rate"]) / ours["n"]
-                     + rate * (1 - rate) / games)
-        z = difference.difference / se if se > 0 else np.sign(difference.difference) * np.inf
-        rounding = 0.5 * 10.0**-decimals
-        rows.append({"board": board, "rule": rule, "click_x": x, "click_y": y,
-                     "source": source, "published_win_rate": rate, "published_n": games,
-                     "policy": "best", "n": int(ours["n"]), "successes": int(ours["successes"]),
-                     "win_rate": ours["win_rate"], "difference": difference.difference,
-                     "difference_ci_low": difference.low,
-                     "difference_ci_high": difference.high,
-                     "difference_method": difference.method, "rounding": rounding,
-                     "difference_low_with_rounding": difference.low - rounding,
-                     "difference_high_with_rounding": difference.high + rounding, "z": z,
-                     "p_value": float(two_sided_p_values(z)), "seed": ours["seed"],
-                     "citation": citation})
-    frame = pd.DataFrame(rows)
-    frame.insert(frame.columns.get_loc("seed"), "holm_p",
-                 holm_adjust(frame["p_value"].to_numpy()))
-    return frame
-
-
 def main(argv=None):
     start = time.perf_counter()
     parser = base_parser(__doc__.splitlines()[0], experiment="win_rates")
@@ -193,7 +130,6 @@ def main(argv=None):
                            n_intermediate=args.n_intermediate, n_expert=args.n_expert,
                            chunk_size=args.chunk_size, workers=args.workers, store=store,
                            n_paper=args.n_paper, n_paper_opening=args.n_paper_opening)
-    comparison = compare_published(table)
     sizes = {"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate, "30x16": args.n_expert}
     paper = {"every board's safe-click (0, 0) best": args.n_paper,
              "every board's safe-opening best": args.n_paper_opening}
@@ -202,8 +138,6 @@ def main(argv=None):
               "wall_time_s": time.perf_counter() - start}
     path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs),
                      summary=True)
-    published_path = write_csv(comparison, args.out / "win_rates_published.csv",
-                               metadata=collect_metadata(**inputs), summary=True)
     losses = loss_summary(bins)
     loss_path = write_csv(losses, args.out / "loss_analysis.csv",
                           metadata=collect_metadata(**inputs), summary=True)
@@ -217,25 +151,13 @@ def main(argv=None):
               f" {row.win_rate:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}]"
               f" ({row.successes:,}/{row.n:,}, seed {row.seed});"
               f" {row.guesses_per_game:.2f} guesses per game")
-    print("Against the published figures (policy best): ours minus published, 95 % Newcombe"
-          " hybrid score interval for two independent proportions (published n known), z of"
-          " the difference and its two-sided p:")
-    for row in comparison.itertuples():
-        print(f"  {row.board:9} {row.rule:12} {row.source:20} published"
-              f" {row.published_win_rate:.4f} (n = {row.published_n:,}), ours"
-              f" {row.win_rate:.4f} (n = {row.n:,}): difference {row.difference:+.4f}"
-              f" [{row.difference_ci_low:+.4f}, {row.difference_ci_high:+.4f}]"
-              f" ([{row.difference_low_with_rounding:+.4f},"
-              f" {row.difference_high_with_rounding:+.4f}] with the published rounding),"
-              f" z = {row.z:+.2f}, {p_text(row.p_value, digits=2)},"
-              f" Holm {p_text(row.holm_p, digits=2)}")
     print("Where the Expert games of best were lost: the kind of the losing guess, its share "
           "of the games lost at a guess (95 % Wilson interval):")
     for row in losses.itertuples():
         print(f"  {row.rule:12} ({row.click_x},{row.click_y}) {row.kind:12} {row.losses:,} of "
               f"{row.lost_at_a_guess:,}: {row.share:.3f} [{row.share_ci_low:.3f}, "
               f"{row.share_ci_high:.3f}] (n = {row.n:,} games, seed {row.seed})")
-    print(f"Wrote {path}, {published_path}, {loss_path}, {loss_figure}; "
+    print(f"Wrote {path}, {loss_path}, {loss_figure}; "
           f"{time.perf_counter() - start:.1f} s wall")
 
 

@@ -44,7 +44,7 @@ def paired_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers
     frames = [compare(board, policies=POLICIES, rule=rule, click=click,
                       n=sizes[board.width], seed=setting_seed, chunk_size=chunk_size,
                       workers=workers, store=store)
-              .to_frame(adjacent=True, confidence_level=DEFAULT_CONFIDENCE_LEVEL)
+              .per_pair(adjacent=True, confidence_level=DEFAULT_CONFIDENCE_LEVEL)
               for (board, rule, click), setting_seed in zip(
                   settings, row_seeds(seed, len(settings)), strict=True)]
     table = pd.concat(frames, ignore_index=True)

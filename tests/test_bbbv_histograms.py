@@ -62,10 +62,10 @@ def test_empty_board_has_3bv_one_and_a_full_board_has_one_safe_click():
 
 def test_frames_carry_inputs_and_add_up():
     histogram = bbbv_histogram(BEGINNER, rule="safe-opening", n=2_000, seed=5, workers=1)
-    frame = histogram.to_frame()
+    frame = histogram.per_value()
     assert frame["count"].sum() == 2_000 and (frame["count"] > 0).all()
     assert set(frame["rule"]) == {"safe-opening"} and set(frame["seed"]) == {5}
-    summary = histogram.summary()
+    summary = histogram.to_dict()
     assert summary["min"] <= summary["q05"] <= summary["q50"] <= summary["q95"] <= summary["max"]
     assert summary["mean"] == pytest.approx((frame["bbbv"] * frame["count"]).sum() / 2_000)
 

@@ -60,7 +60,7 @@ def test_compare_prints_the_library_pairs(capsys):
     printed = pd.read_csv(io.StringIO(out))
     expected = compare("8x8/10", solvers=["subset", "logic",
                                           SolverOptions("logic", use_mine_count=False)],
-                       n=300, seed=4, workers=1).to_frame(adjacent=True)
+                       n=300, seed=4, workers=1).per_pair(adjacent=True)
     assert list(zip(printed["first"], printed["second"], strict=True)) == [
         ("subset", "logic"), ("logic", "logic (no mine count)")]
     pd.testing.assert_frame_equal(printed, expected, check_dtype=False)

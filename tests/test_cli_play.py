@@ -6,8 +6,12 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from minestats.foundations.board import resolve_board
+from minestats.foundations.defaults import WIN_RATE
+from minestats.foundations.seeds import resolve_seed
 from minestats.io.boards import parse_position
-from minestats.players import win_rate
+from minestats.mechanics.sampling import chunk_games
+from minestats.players import play, win_rate
 from tests.test_cli_commands import run
 
 
@@ -82,25 +86,38 @@ def test_play_json_gives_its_lists_as_lists(capsys):
     status, out, _ = run(capsys, "play", "--board", "intermediate", "--seed", "6", "--json")
     assert status == 0
     [row] = json.loads(out)
-    assert row["won"] is False and row["guesses"] == 2
-    assert row["guess_kinds"] == ["off-frontier", "fifty-fifty"]
+    game = library_game("intermediate", 6)  # the first game of a win_rate chunk seeded 6
+    assert row["won"] is bool(game.won) and row["guesses"] == game.guesses == 2
+    assert row["guess_kinds"] == [move.kind for move in game.moves]
+    assert row["guess_cells"] == [[move.x, move.y] for move in game.moves]
     assert all(isinstance(cell, list) and len(cell) == 2 for cell in row["guess_cells"])
     assert all(0 <= p <= 1 for p in row["guess_mine_probabilities"])
     status, out, _ = run(capsys, "play", "--board", "intermediate", "--seed", "6", "--csv")
-    assert pd.read_csv(io.StringIO(out))["guess_kinds"][0] == "off-frontier fifty-fifty"
+    assert pd.read_csv(io.StringIO(out))["guess_kinds"][0] == " ".join(row["guess_kinds"])
+
+
+def library_game(board, seed):
+    """The game ``minestats play --board BOARD --seed SEED`` plays, by the library."""
+    board = resolve_board(board)
+    click = board.resolve_click(WIN_RATE.click)
+    layouts, seeds = chunk_games(board, 1, resolve_seed(seed)[0], rule=WIN_RATE.rule,
+                                 click=click)
+    return play(layouts[0], click, seed=seeds[0])
 
 
 def test_play_out_saves_the_game_and_replay_steps_through_every_guess(capsys, tmp_path):
     import json
 
     game = tmp_path / "game.json"
-    status, played, _ = run(capsys, "play", "--board", "intermediate", "--seed", "6", "--out",
+    status, played, _ = run(capsys, "play", "--board", "intermediate", "--seed", "12", "--out",
                             str(game))
     assert status == 0
     saved = json.loads(game.read_text())  # plain JSON, never pickle
     assert saved["format"] == "minestats game" and len(saved["layout"]) == 16
+    expected = library_game("intermediate", 12)  # lost, at its fifth guess
+    assert not expected.won and expected.guesses >= 2
     assert saved["click"] == [0, 0] and [m["kind"] for m in saved["moves"]] == [
-        "off-frontier", "fifty-fifty"]
+        move.kind for move in expected.moves]
     status, replayed, _ = run(capsys, "play", "--replay", str(game))
     assert status == 0
     guesses = [line for line in played.splitlines() if line.startswith("  guess")]

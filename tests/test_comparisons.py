@@ -136,7 +136,7 @@ def test_results_do_not_depend_on_workers_and_repeat_from_their_seed(tmp_path):
     pooled = compare("beginner", **kwargs, seed=11, workers=2)
     again = compare("beginner", **kwargs, seed=serial.seed, workers=1)
     assert (serial.joint == pooled.joint).all() and (serial.joint == again.joint).all()
-    assert serial.capped == pooled.capped and serial.to_frame().equals(pooled.to_frame())
+    assert serial.capped == pooled.capped and serial.per_pair().equals(pooled.per_pair())
     with ChunkStore(tmp_path / "chunks.sqlite") as store:
         stored = compare("beginner", **kwargs, seed=11, workers=1, store=store)
         assert (store.written, store.reused) == (4, 0)
@@ -148,10 +148,10 @@ def test_results_do_not_depend_on_workers_and_repeat_from_their_seed(tmp_path):
 
 def test_pair_rows_carry_counts_rates_intervals_and_tests():
     result = compare("beginner", solvers=SOLVERS, n=400, seed=3, workers=1)
-    frame = result.to_frame(adjacent=True)
+    frame = result.per_pair(adjacent=True)
     assert list(zip(frame["first"], frame["second"], strict=True)) == [
         ("single-point", "subset"), ("subset", "logic"), ("logic", "logic (no mine count)")]
-    assert len(result.to_frame()) == 6 and len(result.rates()) == 4
+    assert len(result.per_pair()) == 6 and len(result.per_contender()) == 4
     for row in frame.to_dict("records"):
         table = [[row["both"], row["first_only"]], [row["second_only"], row["neither"]]]
         assert sum(map(sum, table)) == row["n"] == 400 and row["seed"] == 3
@@ -237,7 +237,7 @@ def test_clicks_play_the_winxp_layouts_of_win_rate_and_share_untouched_boards():
         alone = win_rate(board, rule=rule, click=click, n=30, seed=seed, chunk_size=12,
                          workers=1)
         assert successes == alone.successes
-    frame = result.to_frame()
+    frame = result.per_pair()
     assert len(frame) == 3 and frame["click_x"].isna().all()
     counts = frame[["both", "first_only", "second_only", "neither"]].sum(axis=1)
     assert (counts == 30).all()

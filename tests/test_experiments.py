@@ -99,8 +99,8 @@ def test_solver_pass_rates(tmp_path):
     table = pd.read_csv(tmp_path / "solver_pass_rates.csv")
     assert len(table) == 3 * 3 * 4
     assert {"board", "rule", "click", "solver", "use_mine_count", "n", "successes", "capped",
-            "lost", "pass_rate", "ci_low", "ci_high", "seed",
-            "seconds_per_board"} <= set(table.columns)
+            "lost_first_click", "pass_rate", "ci_low", "ci_high", "seed",
+            "seconds_per_game"} <= set(table.columns)
     assert set(table.loc[table["solver"] == "single-point", "n"]) == {200}
     assert set(table.loc[table["solver"] != "single-point", "n"]) == {20}
     assert table["seed"].is_unique and set(table["seed"].str.split("/").str[0]) == {"7"}

@@ -1,9 +1,11 @@
 """The win-rate experiment scripts run end to end on small n and write their files."""
 
+import json
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
+from scipy.stats import fisher_exact
 
 from minestats import optimal_win_probability
 from minestats.players.player import GUESS_KINDS
@@ -25,6 +27,18 @@ def test_win_rates(tmp_path):
         assert board[("safe-click", "best")] == 3, "--n-paper sets every board's corner row"
         assert board[("safe-opening", "best")] == n  # no --n-paper-opening: the board's n
         assert set(board.drop(("safe-click", "best"))) == {n}
+    assert_sidecar(tmp_path / "win_rates.csv", seed=7)
+    bins = pd.read_csv(tmp_path / "loss_analysis_bins.csv")
+    losses = pd.read_csv(tmp_path / "loss_analysis.csv")
+    expert = table[(table["width"] == 30) & (table["policy"] == "best")
+                   & table["rule"].isin(["safe-click", "safe-opening"])]
+    lost_at_guess = (expert["n"] - expert["successes"] - expert["lost_first_click"]).sum()
+    assert bins["losses"].sum() == lost_at_guess == losses["losses"].sum()
+    assert set(losses["kind"]) == set(GUESS_KINDS)
+    assert (tmp_path / "loss_analysis.png").exists() and (tmp_path / "loss_analysis.pdf").exists()
+    assert not (tmp_path / "win_rates_paired.csv").exists()  # its own experiment
+    assert not (tmp_path / "win_rates_published.csv").exists()  # and this one
+    out = run_script("win_rates_published.py", tmp_path)
     published = pd.read_csv(tmp_path / "win_rates_published.csv")
     assert len(published) == 10
     expert = published[(published["board"] == "30x16/99") & (published["rule"] == "safe-click")]
@@ -40,17 +54,17 @@ def test_win_rates(tmp_path):
     assert (published["difference_low_with_rounding"]
             == published["difference_ci_low"] - published["rounding"]).all()
     assert published["citation"].str.contains("10\\^").all()
-    assert_sidecar(tmp_path / "win_rates.csv", seed=7)
+    assert (published["test"] == "fisher").all()
+    for row in published.itertuples():  # Fisher's exact p, recomputed from the table
+        other = round(row.published_win_rate * row.published_n)
+        expected = fisher_exact([[row.successes, row.n - row.successes],
+                                 [other, row.published_n - other]]).pvalue
+        assert row.p_value == expected
     assert "Against the published figures" in out
-    bins = pd.read_csv(tmp_path / "loss_analysis_bins.csv")
-    losses = pd.read_csv(tmp_path / "loss_analysis.csv")
-    expert = table[(table["width"] == 30) & (table["policy"] == "best")
-                   & table["rule"].isin(["safe-click", "safe-opening"])]
-    lost_at_guess = (expert["n"] - expert["successes"] - expert["lost_first_click"]).sum()
-    assert bins["losses"].sum() == lost_at_guess == losses["losses"].sum()
-    assert set(losses["kind"]) == set(GUESS_KINDS)
-    assert (tmp_path / "loss_analysis.png").exists() and (tmp_path / "loss_analysis.pdf").exists()
-    assert not (tmp_path / "win_rates_paired.csv").exists()  # its own experiment
+    sidecar = json.loads((tmp_path / "win_rates_published.csv.json").read_text())
+    assert sidecar["input"].endswith("win_rates.csv")
+    assert sidecar["input_metadata"]["seed"] == "7/10"
+    assert_sidecar(tmp_path / "win_rates_published.csv", seed=None)
 
 
 def test_win_rates_paired(tmp_path):

@@ -137,7 +137,7 @@ def test_batch_is_the_same_on_any_number_of_workers_and_repeats_single_calls():
                               seed=np.random.SeedSequence(entropy, spawn_key=(1, 1)))
     assert np.array_equal(alone.mines, serial.mines[5])
     assert serial.board_seeds()[5] == "2026-11-29/1/1"
-    assert list(serial.to_frame()["seed"]) == serial.board_seeds()
+    assert list(serial.per_board()["seed"]) == serial.board_seeds()
 
 
 def test_try_limit_gives_failure_not_a_board():

@@ -79,13 +79,15 @@ def test_result_carries_its_inputs_and_intervals():
     assert (row["click_x"], row["click_y"], row["n"], row["seed"]) == (4, 4, 10_000, 4)
     assert row["ci_low"] < row["mc"] < row["ci_high"]
     assert row["successes"] == result.counts
-    frame = simulate_opening(Board(4, 3, 2), rule="uniform", n=100, seed=4,
-                             workers=1).to_frame()
+    every = simulate_opening(Board(4, 3, 2), rule="uniform", n=100, seed=4, workers=1)
+    frame = every.per_click()
     assert len(frame) == 12
     assert set(frame.columns) >= {"board", "rule", "click_x", "click_y", "exact", "mc",
                                   "ci_low", "ci_high", "z", "n", "seed"}
-    with pytest.raises(ValueError, match="use to_frame"):
-        simulate_opening(Board(4, 3, 2), rule="uniform", n=10, seed=4, workers=1).to_dict()
+    summary = every.to_dict()
+    assert (summary["click_x"], summary["positions"], summary["n"]) == (None, 12, 100)
+    assert summary["max_abs_z"] == pytest.approx(frame["z"].abs().max())
+    assert summary["holm_rejections"] == int(every.holm_reject().sum())
 
 
 PEAK_MEMORY_SCRIPT = """

@@ -27,7 +27,7 @@ def test_pass_rate_counts_the_boards_of_its_chunks_one_by_one():
             solved += outcome.solved
             capped += outcome.capped
     assert (result.successes, result.capped, result.trials) == (solved, capped, 300)
-    assert result.seed == 5 and result.seconds_per_board > 0
+    assert result.seed == 5 and result.seconds_per_game > 0
 
 
 def test_uniform_rule_can_lose_the_first_click():
@@ -35,11 +35,11 @@ def test_uniform_rule_can_lose_the_first_click():
     result = pass_rate(board, solver="single-point", rule="uniform", n=400, seed=2,
                        workers=1)
     # P(first click on a mine) = 12/25; the Wilson interval of the lost share holds it.
-    assert 0.40 < result.lost / result.n < 0.56
+    assert 0.40 < result.lost_first_click / result.n < 0.56
     # The same 400 layouts (one chunk, seed 2's child 0), counted here one by one.
     layouts = sample_mines(board, 400, rule="uniform", click="centre",
                            seed=np.random.SeedSequence(2, spawn_key=(0,)))
-    assert result.lost == int(layouts[:, 2, 2].sum())
+    assert result.lost_first_click == int(layouts[:, 2, 2].sum())
     assert result.successes == sum(solve(layout, "centre", solver="single-point").solved
                                    for layout in layouts)
 

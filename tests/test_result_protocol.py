@@ -120,3 +120,29 @@ def test_every_result_class_is_exported_and_covered_here():
     assert sorted(classes) == sorted(MAKERS)
     assert [name for name in classes if getattr(minestats, name, None) is not classes[name]] == []
     assert set(classes) <= set(minestats.__all__)
+
+
+@pytest.mark.parametrize("name", MAKERS)
+def test_to_frame_is_always_the_one_row_of_to_dict(name):
+    result = MAKERS[name]()
+    row, frame = result.to_dict(), result.to_frame()
+    assert len(frame) == 1 and list(frame.columns) == list(row)
+    assert all(same_cell(frame.iloc[0][column], value) for column, value in row.items())
+
+
+def same_cell(cell, value):
+    """A frame's cell holds the row's value (NaN and None read back as missing)."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return cell is None or (isinstance(cell, float) and np.isnan(cell))
+    return bool(cell == value) if np.ndim(value) == 0 else bool(np.all(cell == value))
+
+
+def test_results_of_many_items_name_their_tables_after_them():
+    simulation = simulate_opening("4x3/2", rule="uniform", n=50, seed=4, workers=1)
+    assert len(simulation.per_click()) == 12 and simulation.to_dict()["positions"] == 12
+    comparison = MAKERS["Comparison"]()
+    assert len(comparison.per_contender()) == 2 and len(comparison.per_pair()) == 1
+    assert comparison.to_dict()["contender_1"] == "best"
+    assert len(MAKERS["NoGuessBatch"]().per_board()) == 3
+    histogram = MAKERS["BBBVHistogram"]()
+    assert histogram.per_value()["count"].sum() == histogram.to_dict()["n"] == 20

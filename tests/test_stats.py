@@ -18,6 +18,7 @@ from minestats.stats import (
     bonferroni_level,
     click_class,
     click_orbit,
+    compare_to_published,
     detectable_deviation,
     difference_from_reference,
     difference_interval,
@@ -341,6 +342,52 @@ def test_exact_p_on_the_expert_single_point_case():
     # A fixed reference: the exact binomial test.
     assert exact_difference_p_value(230, 200_000, 0.001) == pytest.approx(
         binomtest(230, 200_000, 0.001).pvalue, abs=1e-12)
+
+
+def fisher_by_enumeration(a, n1, c, n2):
+    """Fisher's two-sided p of [[a, n1 - a], [c, n2 - c]]: every table with the margins."""
+    total = a + c
+    weight = {k: math.comb(n1, k) * math.comb(n2, total - k)
+              for k in range(max(0, total - n2), min(n1, total) + 1)}
+    observed = weight[a]
+    # tables as likely as the observed one, up to float noise, count as extreme
+    extreme = sum(w for w in weight.values() if w <= observed * (1 + 1e-7))
+    return extreme / sum(weight.values())
+
+
+def binomial_by_enumeration(k, n, p):
+    """The exact binomial two-sided p: every count no likelier than ``k``."""
+    mass = [math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(n + 1)]
+    return min(1.0, sum(m for m in mass if m <= mass[k] * (1 + 1e-7)))
+
+
+@pytest.mark.parametrize(("ours", "trials", "published", "published_trials"),
+                         [(7, 20, 0.6, 10), (30, 40, 0.5, 60), (0, 15, 0.2, 25),
+                          (12, 12, 0.9, 30)])
+def test_compare_to_published_is_newcombe_fisher_and_the_unpooled_z(ours, trials, published,
+                                                                    published_trials):
+    row = compare_to_published(ours, trials, published, published_trials)
+    other = round(published * published_trials)
+    assert row.p_value == pytest.approx(fisher_by_enumeration(ours, trials, other,
+                                                              published_trials), rel=1e-9)
+    assert row.test == "fisher"
+    low, high = confint_proportions_2indep(ours, trials, other, published_trials,
+                                           method="newcomb", compare="diff")
+    assert (row.low, row.high) == pytest.approx((low, high), abs=1e-12)
+    assert row.difference == pytest.approx(ours / trials - other / published_trials)
+    p1 = ours / trials
+    spread = math.sqrt(p1 * (1 - p1) / trials + published * (1 - published) / published_trials)
+    assert row.z == pytest.approx(row.difference / spread)
+
+
+def test_compare_to_published_without_its_n_is_the_binomial_test_of_a_fixed_figure():
+    row = compare_to_published(7, 20, 0.6)
+    assert row.test == "binomial" and row.method == "wilson-fixed"
+    assert row.p_value == pytest.approx(binomial_by_enumeration(7, 20, 0.6), rel=1e-9)
+    assert row.z == pytest.approx((0.35 - 0.6) / math.sqrt(0.35 * 0.65 / 20))
+    low, high = wilson_interval(7, 20)
+    assert (row.low, row.high) == pytest.approx((low - 0.6, high - 0.6))
+    assert compare_to_published(20, 20, 1.0).z == 0.0  # no spread and no difference
 
 
 def test_detectable_deviation_by_formula():

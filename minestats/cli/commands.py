@@ -46,7 +46,7 @@ from minestats.io.games import GameRecord, format_game, parse_game
 from minestats.io.results import write_bytes
 from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
-from minestats.mechanics.sampling import sample_mines
+from minestats.mechanics.sampling import chunk_games, chunk_layouts
 from minestats.players import play, win_rate
 from minestats.reproduction.runner import reproduce
 from minestats.runs.store import ChunkStore
@@ -131,7 +131,7 @@ def run_opening_map(args) -> None:
     with _run_context(args) as options:
         result = simulate_opening(board, rule=args.rule, n=args.n, seed=args.seed, **options)
     if args.csv or args.json:
-        emit_table(result.to_frame(), args)
+        emit_table(result.per_click(), args)
         return
     print_grid(f"exact opening probability, board {board}, rule {args.rule}", result.exact,
                ".4f")
@@ -152,7 +152,7 @@ def run_simulate(args) -> None:
     with _run_context(args) as options:
         result = simulate_opening(board, rule=args.rule, n=args.n, click=click, seed=args.seed,
                                   **options)
-    frame = result.to_frame()
+    frame = result.per_click()
     shown = rate_table(frame, "mc", keep=["exact"])
     shown["z"] = [f"{z:+.2f}" for z in frame["z"]]
     emit_table(frame, args, text=shown,
@@ -167,9 +167,10 @@ def _layout_to_solve(args) -> tuple[np.ndarray, int | str | None]:
         raise ValueError("give either --file or --board (with --rule and --seed)")
     if args.file is not None:
         return read_board_file(args.file), None
-    seed_sequence, label = resolve_seed(_seed(args))
-    return sample_mines(args.board, 1, rule=args.rule, click=args.click,
-                        seed=seed_sequence)[0], label
+    seed_sequence, label = resolve_seed(_seed(args))  # the first board of a pass_rate chunk
+    board = resolve_board(args.board)
+    return chunk_layouts(board, 1, seed_sequence, rule=args.rule,
+                         click=board.resolve_click(args.click))[0], label
 
 
 def _player_view(mines: np.ndarray, revealed, flagged) -> np.ndarray:
@@ -208,7 +209,7 @@ def run_pass_rate(args) -> None:
         result = pass_rate(args.board, solver=args.solver, rule=args.rule, click=args.click,
                            n=args.n, seed=args.seed, use_mine_count=args.use_mine_count,
                            max_configurations=args.max_configurations, **options)
-    frame = pd.DataFrame([result.to_dict()])
+    frame = result.to_frame()
     emit_table(frame, args, text=rate_table(frame, "pass_rate", keep=["solver"]),
                title=f"pass rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
 
@@ -232,11 +233,11 @@ def run_compare(args) -> None:
     with _run_context(args) as options:
         result = compare(args.board, solvers=solvers, policies=args.policies, rule=args.rule,
                          click=args.click, n=args.n, seed=args.seed, **options)
-    pairs = result.to_frame(adjacent=args.adjacent)
+    pairs = result.per_pair(adjacent=args.adjacent)
     if args.csv or args.json:
         emit_table(pairs, args)
         return
-    rates = pd.DataFrame(result.rates())
+    rates = result.per_contender()
     emit_table(rates, args, text=rate_table(rates, "rate", keep=["contender"]),
                title=f"all contenders on the same {result.n:,} boards, 95% Wilson, seed "
                      f"{result.seed}")
@@ -344,7 +345,7 @@ def run_bbbv(args) -> None:
     with _run_context(args) as options:
         histogram = bbbv_histogram(args.board, rule=args.rule, click=args.click, n=args.n,
                                    seed=args.seed, **options)
-    summary = histogram.summary()
+    summary = histogram.to_dict()
     if args.between is not None:
         # the share's n and seed are the summary's: one column each
         summary |= histogram.share(*args.between).to_dict()
@@ -486,12 +487,13 @@ def run_play(args) -> None:
         raise ValueError("give either --file or --board (with --rule and --seed), or --replay")
     _check_out(args.out)
     sequence, label = resolve_seed(_seed(args))
-    board_seed, game_seed = sequence.spawn(2)
-    if args.file is not None:
-        mines = read_board_file(args.file)
-    else:
-        mines = sample_mines(args.board, 1, rule=args.rule, click=args.click,
-                             seed=board_seed)[0]
+    if args.file is not None:  # the seed is the one game's tie-breaks
+        mines, game_seed = read_board_file(args.file), sequence
+    else:  # the first game of a win_rate chunk with this seed
+        board = resolve_board(args.board)
+        layouts, game_seeds = chunk_games(board, 1, sequence, rule=args.rule,
+                                          click=board.resolve_click(args.click))
+        mines, game_seed = layouts[0], game_seeds[0]
     result = play(mines, args.click, policy=args.policy, seed=game_seed)
     record = GameRecord(mines, Board(*mines.shape[::-1], int(mines.sum())).resolve_click(
         args.click), result.moves, args.policy, label, result.won)
@@ -518,7 +520,7 @@ def run_win_rate(args) -> None:
     with _run_context(args) as options:
         result = win_rate(args.board, rule=args.rule, click=args.click, policy=args.policy,
                           n=args.n, seed=args.seed, **options)
-    frame = pd.DataFrame([result.to_dict()])
+    frame = result.to_frame()
     emit_table(frame, args, text=rate_table(frame, "win_rate",
                                             keep=["policy", "guesses_per_game"]),
                title=f"win rate with 95% Wilson interval, n {result.n}, seed {result.seed}")

@@ -25,7 +25,7 @@ from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
 from minestats.mechanics.game import bbbv
 from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import check_sample_size, sample_mines
+from minestats.mechanics.sampling import check_sample_size, chunk_layouts
 from minestats.runs.sweeps import run_jobs
 from minestats.stats import ProportionResult
 
@@ -34,7 +34,7 @@ __all__ = ["DEFAULT_CHUNK_SIZE", "DEFAULT_QUANTILES", "BBBVHistogram", "BBBVShar
 
 DEFAULT_CHUNK_SIZE = BBBV_HISTOGRAM.chunk_size
 DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-"""The quantiles of `BBBVHistogram.summary` (columns ``q05`` ... ``q95``)."""
+"""The quantiles of `BBBVHistogram.to_dict` (columns ``q05`` ... ``q95``)."""
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -161,15 +161,30 @@ class BBBVHistogram(Result):
         """
         return self.share(low, high).to_dict(confidence_level=confidence_level)
 
-    def to_frame(self) -> pd.DataFrame:
-        """Return the histogram as a tidy table: one row per 3BV value that occurred."""
+    def per_value(self) -> pd.DataFrame:
+        """Return the histogram as a tidy table: one row per 3BV value that occurred.
+
+        Examples
+        --------
+        >>> histogram = bbbv_histogram("9x9/10", n=1_000, seed=2, workers=1)
+        >>> table = histogram.per_value()
+        >>> int(table["count"].sum()), table.columns[-4:].tolist()
+        (1000, ['bbbv', 'count', 'n', 'seed'])
+        """
         seen = np.flatnonzero(self.counts)
         return pd.DataFrame({**setting_columns(self.board, self.rule, self.click),
                              "bbbv": seen, "count": self.counts[seen], "n": self.n,
                              "seed": self.seed})
 
-    def summary(self, quantiles=DEFAULT_QUANTILES) -> dict:
-        """One table row: inputs, mean, standard deviation and quantiles (``q05`` ...)."""
+    def to_dict(self, *, quantiles=DEFAULT_QUANTILES) -> dict:
+        """One table row: inputs, mean, standard deviation and quantiles (``q05`` ...).
+
+        Examples
+        --------
+        >>> row = bbbv_histogram("9x9/10", n=1_000, seed=2, workers=1).to_dict()
+        >>> row["n"], row["min"] <= row["q50"] <= row["max"]
+        (1000, True)
+        """
         row = {**setting_columns(self.board, self.rule, self.click), "n": self.n,
                "mean": self.mean(), "sd": self.std()}
         for q, value in zip(quantiles, np.atleast_1d(self.quantile(quantiles)), strict=True):
@@ -181,8 +196,7 @@ class BBBVHistogram(Result):
 
 def _bbbv_chunk(config, size, seed_sequence):
     board, rule, click = config
-    layouts = sample_mines(board, size, rule=rule, click=click,
-                           seed=np.random.default_rng(seed_sequence))
+    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
     return np.bincount(bbbv(layouts), minlength=board.cells - board.mines + 1)
 
 

@@ -40,9 +40,13 @@ from minestats.foundations.validation import (
     check_policy,
 )
 from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import check_sample_size, relocate_mines, sample_mines
+from minestats.mechanics.sampling import (
+    check_sample_size,
+    chunk_games,
+    chunk_layouts,
+    relocate_mines,
+)
 from minestats.players.player import Strategy, play_games
-from minestats.players.winrate import chunk_games
 from minestats.runs.sweeps import run_jobs
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import (
@@ -238,7 +242,7 @@ class Comparison(Result):
     capped : tuple of int
         Per contender: boards where a deduction hit its configuration cap (for
         solvers, counted as not passed, as `pass_rate` counts them).
-    lost : tuple of int
+    lost_first_click : tuple of int
         Per contender: boards lost on the first click (``uniform`` rule only).
     seconds : tuple of float
         Per contender: compute time summed over chunks (drawing layouts not included).
@@ -250,7 +254,7 @@ class Comparison(Result):
     >>> result
     Comparison(board=Board(9x9/10), rule='safe-opening', click=(4, 4), kind='solvers', \
 contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<array 2x2>)
-    >>> [row["contender"] for row in result.rates()]
+    >>> result.per_contender()["contender"].tolist()
     ['single-point', 'subset']
     """
 
@@ -264,7 +268,7 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
     chunk_size: int
     joint: np.ndarray
     capped: tuple[int, ...]
-    lost: tuple[int, ...]
+    lost_first_click: tuple[int, ...]
     seconds: tuple[float, ...]
 
     def __repr__(self) -> str:
@@ -310,8 +314,18 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
                        strict=True) if adjacent else combinations(range(len(self.contenders)), 2))
         return [self.pair(self.contenders[i], self.contenders[j]) for i, j in indices]
 
-    def rates(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> list[dict]:
-        """One row per contender: its successes out of ``n`` with the Wilson interval."""
+    def per_contender(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
+        """One row per contender: its successes out of ``n`` with the Wilson interval.
+
+        Examples
+        --------
+        >>> result = compare("9x9/10", solvers=["single-point", "subset"], n=300, seed=2,
+        ...                  workers=1)
+        >>> result.per_contender()[["contender", "n", "successes"]]
+              contender    n  successes
+        0  single-point  300        206
+        1        subset  300        259
+        """
         rows = []
         for index, name in enumerate(self.contenders):
             successes = int(self.joint[index, index])
@@ -321,16 +335,39 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
                 "outcome": _OUTCOME[self.kind], "contender": name,
                 "n": self.n, "successes": successes, "rate": successes / self.n,
                 "ci_low": low, "ci_high": high, "confidence_level": confidence_level,
-                "capped": self.capped[index], "lost": self.lost[index], "seed": self.seed,
+                "capped": self.capped[index],
+                "lost_first_click": self.lost_first_click[index], "seed": self.seed,
                 "chunk_size": self.chunk_size,
-                "seconds_per_board": self.seconds[index] / self.n})
-        return rows
+                "seconds_per_game": self.seconds[index] / self.n})
+        return pd.DataFrame(rows)
 
-    def to_frame(self, *, adjacent: bool = False,
+    def per_pair(self, *, adjacent: bool = False,
                  confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
         """One row per pair (`pairs`), as `PairedComparison.to_dict` writes it."""
         return pd.DataFrame([pair.to_dict(confidence_level=confidence_level)
                              for pair in self.pairs(adjacent=adjacent)])
+
+    def to_dict(self) -> dict:
+        """Return one table row: the setting, ``n``, the seed, and each contender's successes.
+
+        Contender ``i`` (in the order given) has the columns ``contender_i`` (its name)
+        and ``successes_i``; `per_contender` gives their rates and intervals,
+        `per_pair` their paired differences.
+
+        Examples
+        --------
+        >>> result = compare("9x9/10", solvers=["single-point", "subset"], n=300, seed=2,
+        ...                  workers=1)
+        >>> row = result.to_dict()
+        >>> row["contender_1"], row["successes_1"], row["n"], row["seed"]
+        ('subset', 259, 300, 2)
+        """
+        row = {**setting_columns(self.board, self.rule, self.click, size=True),
+               "outcome": _OUTCOME[self.kind], "n": self.n}
+        for index, (name, successes) in enumerate(zip(self.contenders, self.successes,
+                                                      strict=True)):
+            row |= {f"contender_{index}": name, f"successes_{index}": successes}
+        return row | {"seed": self.seed, "chunk_size": self.chunk_size}
 
 
 def _tally(outcomes: np.ndarray, capped, lost, seconds) -> np.ndarray:
@@ -347,7 +384,7 @@ def _comparison(totals, **inputs) -> Comparison:
     joint.flags.writeable = False
     return Comparison(**inputs, joint=joint,
                       capped=tuple(int(v) for v in np.rint(totals[:, k])),
-                      lost=tuple(int(v) for v in np.rint(totals[:, k + 1])),
+                      lost_first_click=tuple(int(v) for v in np.rint(totals[:, k + 1])),
                       seconds=tuple(float(v) for v in totals[:, k + 2]))
 
 
@@ -368,8 +405,7 @@ def _solve_all(layouts, click, contenders) -> np.ndarray:
 def _solvers_chunk(config, size, seed_sequence):
     board, rule, click, contenders = config
     # The layouts of `pass_rate`'s chunk with the same seed.
-    layouts = sample_mines(board, size, rule=rule, click=click,
-                           seed=np.random.default_rng(seed_sequence))
+    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
     return _solve_all(layouts, click, contenders)
 
 
@@ -490,7 +526,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     Returns
     -------
     Comparison
-        ``pairs()`` (or ``to_frame()``) gives each pair's rates, paired difference
+        ``pairs()`` (or ``per_pair()``) gives each pair's rates, paired difference
         with Newcombe's interval, the unpaired interval, their width ratio and
         McNemar's exact p-value; ``rates()`` each contender's rate.
 

@@ -37,7 +37,7 @@ import pandas as pd
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import NO_GUESS
 from minestats.foundations.docstrings import shared_parameters
-from minestats.foundations.result import Result
+from minestats.foundations.result import Result, setting_columns
 from minestats.foundations.seeds import resolve_seed, seed_label
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
@@ -62,6 +62,7 @@ __all__ = [
     "METHODS",
     "NoGuessBatch",
     "NoGuessResult",
+    "NoGuessSettings",
     "generate_no_guess",
     "generate_no_guess_batch",
 ]
@@ -73,9 +74,24 @@ DEFAULT_PATIENCE = 20
 DEFAULT_BATCH_CHUNK_SIZE = NO_GUESS.chunk_size
 
 
-@dataclass(frozen=True)
-class _Config:
-    """Validated inputs of a generator run (everything but the seed)."""
+@dataclass(frozen=True, eq=False)
+class NoGuessSettings:
+    """The validated inputs of a generator run (everything but the seed).
+
+    Declared once: `NoGuessResult` and `NoGuessBatch` open with these fields, and
+    their table rows with `settings_columns`. ``eq=False`` leaves equality to
+    `minestats.foundations.result.Result`, their other base.
+
+    Attributes
+    ----------
+    board : Board
+    click : tuple of int
+    method, solver, rule : str
+    use_mine_count : bool
+    max_configurations, max_tries : int
+    timeout : float or None
+    patience : int
+    """
 
     board: Board
     click: tuple[int, int]
@@ -88,43 +104,39 @@ class _Config:
     timeout: float | None
     patience: int
 
-    def as_dict(self) -> dict:
-        return {"board": str(self.board), "width": self.board.width,
-                "height": self.board.height, "mines": self.board.mines,
-                "click_x": self.click[0], "click_y": self.click[1], "method": self.method,
-                "solver": self.solver, "rule": self.rule,
+    def settings_columns(self) -> dict:
+        """Return the columns that open a result's table row: the setting, then the limits."""
+        return {**setting_columns(self.board, self.rule, self.click, size=True),
+                "method": self.method, "solver": self.solver,
                 "use_mine_count": self.use_mine_count,
                 "max_configurations": self.max_configurations, "max_tries": self.max_tries,
                 "timeout": self.timeout, "patience": self.patience}
 
 
 def _config(board, click, method, solver, rule, use_mine_count, max_configurations,
-            max_tries, timeout, patience) -> _Config:
+            max_tries, timeout, patience) -> NoGuessSettings:
     board = resolve_board(board)
     if method not in METHODS:
         raise ValueError(f"method {method!r} is not one of {', '.join(METHODS)}")
     options = SolverOptions(solver, use_mine_count, max_configurations)
     click = check_click(board, click, rule)
-    return _Config(board=board, click=click, method=method, solver=options.solver, rule=rule,
-                   use_mine_count=options.use_mine_count,
-                   max_configurations=options.max_configurations,
-                   max_tries=check_count("max_tries", max_tries),
-                   timeout=check_timeout(timeout), patience=check_count("patience", patience))
+    return NoGuessSettings(board=board, click=click, method=method, solver=options.solver,
+                           rule=rule, use_mine_count=options.use_mine_count,
+                           max_configurations=options.max_configurations,
+                           max_tries=check_count("max_tries", max_tries),
+                           timeout=check_timeout(timeout),
+                           patience=check_count("patience", patience))
 
 
 @dataclass(frozen=True, eq=False)
-class NoGuessResult(Result):
+class NoGuessResult(NoGuessSettings, Result):
     """Outcome of `generate_no_guess`: the board (or failure), the effort, the inputs.
 
     Attributes
     ----------
-    board : Board
-    click : tuple of int
-    method, solver, rule : str
-    use_mine_count : bool
-    max_configurations, max_tries : int
-    timeout : float or None
-    patience : int
+    board, click, method, solver, rule, use_mine_count, max_configurations,
+    max_tries, timeout, patience
+        The inputs (`NoGuessSettings`).
     seed : int or str
         Seed label (see `minestats.foundations.seeds.resolve_seed`).
     mines : numpy.ndarray of bool, shape (height, width), or None
@@ -144,16 +156,6 @@ class NoGuessResult(Result):
         Wall time of the call.
     """
 
-    board: Board
-    click: tuple[int, int]
-    method: str
-    solver: str
-    rule: str
-    use_mine_count: bool
-    max_configurations: int
-    max_tries: int
-    timeout: float | None
-    patience: int
     seed: int | str
     mines: np.ndarray | None = field(repr=False)
     ok: bool
@@ -174,16 +176,10 @@ class NoGuessResult(Result):
         """
         cells = "" if self.mines is None else " ".join(
             str(i) for i in np.flatnonzero(self.mines.ravel()))
-        return {**_fields(self), "seed": self.seed, "ok": self.ok, "tries": self.tries,
+        return {**self.settings_columns(), "seed": self.seed, "ok": self.ok, "tries": self.tries,
                 "rounds": self.rounds, "perturbations": self.perturbations,
                 "round_perturbations": " ".join(map(str, self.round_perturbations)),
                 "seconds": self.seconds, "mine_cells": cells}
-
-
-def _fields(result) -> dict:
-    """Return the configuration columns of a result or batch."""
-    return _Config(**{name: getattr(result, name) for name in _Config.__dataclass_fields__}
-                   ).as_dict()
 
 
 class _Clock:
@@ -200,13 +196,13 @@ class _Clock:
         return time.perf_counter() - self.start
 
 
-def _solve(config: _Config, layout: np.ndarray):
+def _solve(config: NoGuessSettings, layout: np.ndarray):
     return solve(layout, config.click, solver=config.solver,
                  use_mine_count=config.use_mine_count,
                  max_configurations=config.max_configurations)
 
 
-def _protected(config: _Config) -> np.ndarray:
+def _protected(config: NoGuessSettings) -> np.ndarray:
     """Cells moves never mine (flat mask): the click's 3x3 for ``safe-opening``, else the click.
 
     Under ``uniform`` the rule may mine the click, but a no-guess board may not.
@@ -244,7 +240,7 @@ def _perturb_try(config, layout, rng, clock, table, protected):
         per_round.append(moved)
 
 
-def _generate(config: _Config, seed_sequence, label) -> NoGuessResult:
+def _generate(config: NoGuessSettings, seed_sequence, label) -> NoGuessResult:
     """Run one generator call from a resolved seed."""
     clock = _Clock(config.timeout)
     rng = np.random.default_rng(seed_sequence)
@@ -391,7 +387,7 @@ def _batch_chunk(config, size, seed_sequence):
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class NoGuessBatch(ProportionResult):
+class NoGuessBatch(NoGuessSettings, ProportionResult):
     """Outcome of `generate_no_guess_batch`: per-board arrays and the inputs.
 
     Board ``k`` of chunk ``i`` was generated from child ``k`` of chunk ``i``'s seed
@@ -404,7 +400,7 @@ class NoGuessBatch(ProportionResult):
     ----------
     board, click, method, solver, rule, use_mine_count, max_configurations,
     max_tries, timeout, patience
-        The inputs, as in `NoGuessResult`.
+        The inputs (`NoGuessSettings`).
     n : int
         Boards asked for.
     seed : int or str
@@ -417,20 +413,10 @@ class NoGuessBatch(ProportionResult):
     seconds : numpy.ndarray of float, shape (n,)
         Wall time per board, as in `NoGuessResult`.
 
-    The success rate (``proportion``), its interval (``proportion_ci``) and
-    ``to_frame`` come from `minestats.stats.ProportionResult`.
+    The success rate (``proportion``) and its interval (``proportion_ci``) come
+    from `minestats.stats.ProportionResult`; `per_board` tabulates the boards.
     """
 
-    board: Board
-    click: tuple[int, int]
-    method: str
-    solver: str
-    rule: str
-    use_mine_count: bool
-    max_configurations: int
-    max_tries: int
-    timeout: float | None
-    patience: int
     n: int
     seed: int | str
     chunk_size: int
@@ -451,7 +437,7 @@ class NoGuessBatch(ProportionResult):
         return [f"{self.seed}/{index // self.chunk_size}/{index % self.chunk_size}"
                 for index in range(self.n)]
 
-    def to_frame(self) -> pd.DataFrame:
+    def per_board(self) -> pd.DataFrame:
         """One row per board: its seed label, outcome and effort."""
         return pd.DataFrame({"seed": self.board_seeds(), "ok": self.ok, "tries": self.tries,
                              "rounds": self.rounds, "perturbations": self.perturbations,
@@ -474,9 +460,10 @@ class NoGuessBatch(ProportionResult):
         True
         """
         low, high = self.proportion_ci(confidence_level)
-        row = {**_fields(self), "n": self.n, "seed": self.seed, "chunk_size": self.chunk_size,
-               "successes": self.successes, "success_rate": self.successes / self.n,
-               "ci_low": low, "ci_high": high, "confidence_level": confidence_level}
+        row = {**self.settings_columns(), "n": self.n, "seed": self.seed,
+               "chunk_size": self.chunk_size, "successes": self.successes,
+               "success_rate": self.successes / self.n, "ci_low": low, "ci_high": high,
+               "confidence_level": confidence_level}
         for name in ("tries", "rounds", "perturbations"):
             values = getattr(self, name)
             row |= {f"{name}_mean": float(values.mean()),

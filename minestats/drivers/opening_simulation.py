@@ -10,6 +10,7 @@ import pandas as pd
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import OPENING_SIMULATION
 from minestats.foundations.docstrings import shared_parameters
+from minestats.foundations.result import setting_columns
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_ALPHA,
@@ -50,8 +51,9 @@ class OpeningSimulation(ProportionResult):
     exact : float or numpy.ndarray
         The closed-form opening probability, same shape as ``counts``.
 
-    The proportion, its interval (``proportion_ci``) and ``to_frame`` come from
-    `minestats.stats.ProportionResult`; with all positions they are arrays.
+    The proportion and its interval (``proportion_ci``) come from
+    `minestats.stats.ProportionResult`; with all positions they are arrays, and
+    `per_click` tabulates them.
     """
 
     board: Board
@@ -81,8 +83,16 @@ class OpeningSimulation(ProportionResult):
         return holm_reject(np.atleast_1d(self.p_values()), alpha=alpha).reshape(
             np.shape(self.counts))
 
-    def to_frame(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
-        """One tidy row per click position: exact, Monte Carlo, Wilson interval, z, n, seed."""
+    def per_click(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
+        """One tidy row per click position: exact, Monte Carlo, Wilson interval, z, n, seed.
+
+        Examples
+        --------
+        >>> result = simulate_opening("9x9/10", rule="uniform", n=100, seed=4, workers=1)
+        >>> table = result.per_click()
+        >>> len(table), table.columns[:6].tolist()
+        (81, ['board', 'rule', 'click_x', 'click_y', 'exact', 'mc'])
+        """
         low, high = self.proportion_ci(confidence_level)
         if self.click is None:
             ys, xs = np.indices(self.board.shape)
@@ -102,10 +112,28 @@ class OpeningSimulation(ProportionResult):
         return frame
 
     def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
-        """Return the single-click result as one table row (see `to_frame`)."""
-        if self.click is None:
-            raise ValueError("an all-positions result has one row per click; use to_frame()")
-        return self.to_frame(confidence_level=confidence_level).iloc[0].to_dict()
+        """Return one table row: the click's, or a summary of every position.
+
+        A single click gives its `per_click` row. A result of every position gives
+        its board and rule (clicks None), ``positions``, ``n`` (boards per position),
+        ``max_abs_z``, ``holm_rejections`` (positions whose Monte Carlo share
+        disagrees with the closed form, Holm-corrected at
+        `minestats.foundations.validation.DEFAULT_ALPHA`), ``seed``, ``chunk_size``
+        and ``confidence_level``.
+
+        Examples
+        --------
+        >>> result = simulate_opening("9x9/10", rule="uniform", n=100, seed=4, workers=1)
+        >>> row = result.to_dict()
+        >>> row["positions"], row["n"], row["seed"]
+        (81, 100, 4)
+        """
+        if self.click is not None:
+            return self.per_click(confidence_level=confidence_level).iloc[0].to_dict()
+        return {**setting_columns(self.board, self.rule, None), "positions": self.board.cells,
+                "n": self.n, "max_abs_z": float(np.max(np.abs(self.z_scores()))),
+                "holm_rejections": int(self.holm_reject().sum()), "seed": self.seed,
+                "chunk_size": self.chunk_size, "confidence_level": confidence_level}
 
 
 def _opening_chunk(config, size, seed_sequence):

@@ -25,7 +25,7 @@ from minestats.foundations.validation import (
     check_n,
 )
 from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import check_sample_size, sample_mines
+from minestats.mechanics.sampling import check_sample_size, chunk_layouts
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import ProportionResult
@@ -56,13 +56,13 @@ class PassRate(ProportionResult):
         Boards on which every safe cell was opened.
     capped : int
         Boards the ``logic`` solver gave up on (configuration cap); not successes.
-    lost : int
+    lost_first_click : int
         Boards whose first click hit a mine (possible under ``uniform`` only).
     seconds : float
-        Compute time summed over chunks (all workers), for ``seconds_per_board``.
+        Compute time summed over chunks (all workers), for ``seconds_per_game``.
 
-    The pass rate (``proportion``), its interval (``proportion_ci``) and ``to_frame``
-    come from `minestats.stats.ProportionResult`.
+    The pass rate (``proportion``) and its interval (``proportion_ci``) come from
+    `minestats.stats.ProportionResult`.
     """
 
     board: Board
@@ -76,12 +76,12 @@ class PassRate(ProportionResult):
     chunk_size: int
     successes: int
     capped: int
-    lost: int
+    lost_first_click: int
     seconds: float
 
     @property
-    def seconds_per_board(self) -> float:
-        """Compute time per board (one core)."""
+    def seconds_per_game(self) -> float:
+        """Compute time per board played (one core)."""
         return self.seconds / self.n
 
     def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
@@ -92,18 +92,18 @@ class PassRate(ProportionResult):
             "solver": self.solver,
             "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations, "n": self.n,
-            "successes": self.successes, "capped": self.capped, "lost": self.lost,
+            "successes": self.successes, "capped": self.capped,
+            "lost_first_click": self.lost_first_click,
             "pass_rate": self.proportion, "ci_low": low, "ci_high": high,
             "confidence_level": confidence_level, "seed": self.seed,
-            "chunk_size": self.chunk_size, "seconds_per_board": self.seconds_per_board,
+            "chunk_size": self.chunk_size, "seconds_per_game": self.seconds_per_game,
         }
 
 
 def _pass_rate_chunk(config, size, seed_sequence):
     board, rule, click, solver, use_mine_count, max_configurations = config
     start = time.process_time()
-    layouts = sample_mines(board, size, rule=rule, click=click,
-                           seed=np.random.default_rng(seed_sequence))
+    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
     result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
                          max_configurations=max_configurations)
     seconds = time.process_time() - start
@@ -124,7 +124,7 @@ def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
     return PassRate(board=board, rule=rule, click=click, solver=solver,
                     use_mine_count=use_mine_count, max_configurations=max_configurations,
                     n=n, seed=seed, chunk_size=chunk_size, successes=int(successes),
-                    capped=int(capped), lost=int(lost), seconds=float(seconds))
+                    capped=int(capped), lost_first_click=int(lost), seconds=float(seconds))
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
@@ -162,7 +162,7 @@ def pass_rate(board, *, solver, rule=PASS_RATE.rule, click=PASS_RATE.click, n, s
     Examples
     --------
     >>> result = pass_rate("beginner", solver="single-point", n=2_000, seed=1, workers=1)
-    >>> result.n, result.seed, result.lost
+    >>> result.n, result.seed, result.lost_first_click
     (2000, 1, 0)
     >>> low, high = result.proportion_ci()
     >>> bool(0.55 < low < result.proportion < high < 0.72)

@@ -9,7 +9,11 @@ declared with ``eq=False`` so that the dataclass keeps this base's methods:
   fields (`TIMING_FIELDS`: the CPU seconds a run spent) and fields declared with
   ``compare=False`` are left out, so a run repeated from its seed equals the first;
 - a result hashes without raising, consistently with equality (from its integer and
-  text fields, the ones equality can never see differ while the hash does).
+  text fields, the ones equality can never see differ while the hash does);
+- ``to_dict()`` is its one table row, opened by `setting_columns` where it has a
+  board, and ``to_frame()`` that row as a one-row `pandas.DataFrame`, always; a
+  result made of many items names their tables after them (``per_click()``,
+  ``per_board()``, ``per_pair()``, ...).
 
 Examples
 --------
@@ -20,10 +24,15 @@ Examples
 ...     n: int
 ...     counts: np.ndarray
 ...     seconds: float
+...     def to_dict(self):
+...         return {"n": self.n, "found": int(np.isfinite(self.counts).sum())}
 >>> first = Tally(3, np.array([1.0, np.nan]), seconds=0.5)
 >>> again = Tally(3, np.array([1.0, np.nan]), seconds=0.7)
 >>> first == again, hash(first) == hash(again), first == Tally(3, np.zeros(2), 0.5)
 (True, True, False)
+>>> first.to_frame()
+   n  found
+0  3      1
 """
 
 from __future__ import annotations
@@ -95,6 +104,19 @@ class Result:
 
     def __hash__(self):
         return hash((type(self).__name__, *(_hash_part(value) for value in self._compared())))
+
+    def to_dict(self, **options) -> dict:
+        """Return the result's one table row (each result class says what it holds)."""
+        raise NotImplementedError(f"{type(self).__name__} defines no table row")
+
+    def to_frame(self, **options):
+        """Return the result as a one-row `pandas.DataFrame`: its `to_dict` row.
+
+        ``options`` (such as ``confidence_level``) are passed on to ``to_dict``.
+        """
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict(**options)])
 
 
 def setting_columns(board, rule, click, *, size: bool = False) -> dict:

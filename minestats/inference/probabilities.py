@@ -85,6 +85,25 @@ class MineProbabilities(Result):
         return (f"MineProbabilities(board={shape}, mines={self.mines}, "
                 f"n_solutions={self.n_solutions})")
 
+    def to_dict(self) -> dict:
+        """Return one table row: the board's size, the mine count and the layouts that fit.
+
+        ``unknown`` counts the cells not revealed (flags included) and
+        ``lowest_probability`` is the mine probability of the safest of them.
+
+        Examples
+        --------
+        >>> mine_probabilities([[1, -1, -1]], mines=1).to_dict()
+        {'width': 3, 'height': 1, 'mines': 1, 'n_solutions': 1, 'unknown': 2, \
+'lowest_probability': 0.0}
+        """
+        unknown = ~np.isnan(self.probability)
+        height, width = self.probability.shape
+        return {"width": width, "height": height, "mines": self.mines,
+                "n_solutions": self.n_solutions, "unknown": int(unknown.sum()),
+                "lowest_probability": float(self.probability[unknown].min())
+                if unknown.any() else None}
+
     def safest(self) -> np.ndarray:
         """Return the unknown, unflagged cells of lowest mine probability as ``(x, y)`` rows.
 

@@ -80,9 +80,8 @@ MISSING = "\N{EN DASH}"
 """What a missing value (NaN, None) prints as."""
 
 OMITTED_COLUMNS = (
-    "seed", "seeds", "reference_seed", "chunk_size", "seconds_per_board",
-    "seconds_per_game", "wall_time_s", "outcome", "max_configurations", "max_tries",
-    "timeout", "patience", "*_reported",
+    "seed", "seeds", "reference_seed", "chunk_size", "seconds_per_game", "wall_time_s",
+    "outcome", "max_configurations", "max_tries", "timeout", "patience", "*_reported",
 )
 """Bookkeeping columns (shell patterns) a printed table leaves out and the CSV keeps.
 

@@ -23,6 +23,8 @@ from minestats.mechanics.rules import check_rule, placement_cells
 __all__ = [
     "MAX_SAMPLE_CELLS",
     "check_sample_size",
+    "chunk_games",
+    "chunk_layouts",
     "count_openings",
     "count_openings_all_clicks",
     "relocate_mines",
@@ -255,6 +257,77 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
     out = np.zeros((n, board.cells), dtype=bool)
     _sample_kernel(generator, allowed, board.mines, index, relocate, out)
     return out.reshape((n, *board.shape))
+
+
+def chunk_layouts(board: Board, size: int, seed_sequence, *, rule: str, click) -> np.ndarray:
+    """Draw one chunk's layouts from its seed: the boards of every driver that only solves.
+
+    `minestats.pass_rate`, `minestats.bbbv_histogram` and `minestats.compare`
+    (solvers) draw their chunks here, so a chunk with the same seed is the same
+    boards in each, which is what pairs a solver comparison with the pass rates.
+
+    Parameters
+    ----------
+    board : Board
+    size : int
+        Layouts in the chunk.
+    seed_sequence : numpy.random.SeedSequence
+        The chunk's seed (`minestats.runs.chunks.chunk_seeds`).
+    rule : str
+    click : tuple of int
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (size, height, width)
+
+    See Also
+    --------
+    chunk_games : the layouts and tie-break seeds of the drivers that play.
+
+    Examples
+    --------
+    >>> layouts = chunk_layouts(Board(5, 5, 3), 4, np.random.SeedSequence(1),
+    ...                         rule="safe-click", click=(0, 0))
+    >>> layouts.shape, bool(layouts[:, 0, 0].any())
+    ((4, 5, 5), False)
+    """
+    return sample_mines(board, size, rule=rule, click=click, seed=seed_sequence)
+
+
+def chunk_games(board: Board, size: int, seed_sequence, *, rule: str, click):
+    """Draw one chunk's games from its seed: layouts, and a tie-break seed per game.
+
+    `minestats.win_rate`, `minestats.compare` (policies) and
+    `minestats.drivers.comparisons.compare_clicks` draw their chunks here, so a
+    chunk with the same seed is the same games in each, which is what pairs them.
+    The seed's first child draws the layouts (`chunk_layouts`), its second the
+    games' seeds; a caller that needs more spawns after this call.
+
+    Parameters
+    ----------
+    board, size, seed_sequence, rule, click
+        As for `chunk_layouts` (``size`` games).
+
+    Returns
+    -------
+    layouts : numpy.ndarray of bool, shape (size, height, width)
+    seeds : list of numpy.random.SeedSequence
+        One per game.
+
+    See Also
+    --------
+    chunk_layouts : the layouts of the drivers that only solve.
+
+    Examples
+    --------
+    >>> layouts, seeds = chunk_games(Board(5, 5, 3), 4, np.random.SeedSequence(1),
+    ...                              rule="safe-click", click=(0, 0))
+    >>> layouts.shape, len(seeds), bool(layouts[:, 0, 0].any())
+    ((4, 5, 5), 4, False)
+    """
+    layouts_seed, games_seed = seed_sequence.spawn(2)
+    return (chunk_layouts(board, size, layouts_seed, rule=rule, click=click),
+            games_seed.spawn(size))
 
 
 def relocate_mines(board: Board, layouts: np.ndarray, click, *, rule: str,

@@ -259,6 +259,21 @@ class GameResult(Result):
     policy: str = "best"
     seed: int | str | None = None
 
+    def to_dict(self) -> dict:
+        """Return one table row: the policy, the outcome, the effort and the seed.
+
+        Examples
+        --------
+        >>> from minestats.mechanics.sampling import sample_mines
+        >>> layout = sample_mines("5x5/3", 1, rule="safe-click", click=(0, 0), seed=3)[0]
+        >>> row = play(layout, (0, 0), seed=1).to_dict()
+        >>> list(row)
+        ['policy', 'won', 'lost', 'guesses', 'opened', 'capped', 'seed']
+        """
+        return {"policy": self.policy, "won": self.won, "lost": self.lost,
+                "guesses": self.guesses, "opened": self.opened, "capped": self.capped,
+                "seed": self.seed}
+
 
 class Games(NamedTuple):
     """A batch of games played by `play_games`, as arrays (one entry per game).

@@ -27,13 +27,12 @@ from minestats.foundations.validation import (
     check_policy,
 )
 from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import check_sample_size, sample_mines
+from minestats.mechanics.sampling import check_sample_size, chunk_games
 from minestats.players.player import GUESS_KINDS, check_strategy, play_games
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.stats import ProportionResult
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "LOSS_GUESS_EDGES", "LOSS_PROBABILITY_EDGES", "WinRate",
-           "chunk_games",
            "win_rate", "win_rate_sweep"]
 
 DEFAULT_CHUNK_SIZE = WIN_RATE.chunk_size
@@ -155,42 +154,6 @@ class WinRate(ProportionResult):
             "seed": self.seed, "chunk_size": self.chunk_size,
             "seconds_per_game": self.seconds / self.n,
         }
-
-
-def chunk_games(board: Board, size: int, seed_sequence, *, rule: str, click):
-    """Draw one chunk's layouts and per-game tie-break seeds from its seed.
-
-    `win_rate`, `minestats.compare` (policies) and `minestats.drivers.comparisons.compare_clicks`
-    all draw their chunks here, so a chunk with the same seed is the same games in
-    each, which is what pairs them. The seed's first child draws the layouts, its
-    second the games' seeds; a caller that needs more spawns after this call.
-
-    Parameters
-    ----------
-    board : Board
-    size : int
-        Games in the chunk.
-    seed_sequence : numpy.random.SeedSequence
-        The chunk's seed (`minestats.runs.chunks.chunk_seeds`).
-    rule : str
-    click : tuple of int
-
-    Returns
-    -------
-    layouts : numpy.ndarray of bool, shape (size, height, width)
-    seeds : list of numpy.random.SeedSequence
-        One per game.
-
-    Examples
-    --------
-    >>> layouts, seeds = chunk_games(Board(5, 5, 3), 4, np.random.SeedSequence(1),
-    ...                              rule="safe-click", click=(0, 0))
-    >>> layouts.shape, len(seeds), bool(layouts[:, 0, 0].any())
-    ((4, 5, 5), 4, False)
-    """
-    layouts_seed, games_seed = seed_sequence.spawn(2)
-    return (sample_mines(board, size, rule=rule, click=click, seed=layouts_seed),
-            games_seed.spawn(size))
 
 
 def _win_rate_chunk(config, size, seed_sequence):

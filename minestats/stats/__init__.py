@@ -7,8 +7,9 @@ from ``minestats.stats`` itself.
   of paired and independent differences, a difference from a published figure, the
   log-scale interval of a ratio.
 - `minestats.stats.significance`: Fisher's and the binomial exact test against a
-  figure from elsewhere, homogeneity of several proportions, McNemar's exact test,
-  z-scores and two-sided p-values; samples of layouts against a uniform placement
+  figure from elsewhere, and the whole comparison with a published figure;
+  homogeneity of several proportions, McNemar's exact test, z-scores and two-sided
+  p-values; samples of layouts against a uniform placement
   (the chi-square rescaled for sampling without replacement) and against each other
   (a permutation test).
 - `minestats.stats.multiple`: Holm's method (decisions and adjusted p-values), and
@@ -58,6 +59,8 @@ from minestats.stats.significance import (
     ChiSquareTest,
     Homogeneity,
     PermutationTest,
+    PublishedComparison,
+    compare_to_published,
     exact_difference_p_value,
     fixed_total_chi_square,
     homogeneity_test,
@@ -68,10 +71,11 @@ from minestats.stats.significance import (
 )
 
 __all__ = ["CLICK_CLASSES", "ChiSquareTest", "ConfidenceInterval", "Difference", "Homogeneity",
-           "P_VALUE_FLOOR", "PermutationTest", "ProportionResult", "bonferroni_level",
-           "click_class", "click_orbit", "detectable_deviation", "difference_from_reference",
-           "difference_interval", "exact_difference_p_value", "fixed_total_chi_square",
-           "format_p_value", "holm_adjust", "holm_reject", "homogeneity_test", "mcnemar_p_value",
-           "neighbour_correlation", "orbit_test", "paired_difference_interval", "permutation_test",
-           "pool_by_click_class", "pool_by_orbit", "proportion_interval", "ratio_interval",
-           "two_sided_p_values", "wilson_interval", "z_scores"]
+           "P_VALUE_FLOOR", "PermutationTest", "ProportionResult", "PublishedComparison",
+           "bonferroni_level", "click_class", "click_orbit", "compare_to_published",
+           "detectable_deviation", "difference_from_reference", "difference_interval",
+           "exact_difference_p_value", "fixed_total_chi_square", "format_p_value", "holm_adjust",
+           "holm_reject", "homogeneity_test", "mcnemar_p_value", "neighbour_correlation",
+           "orbit_test", "paired_difference_interval", "permutation_test", "pool_by_click_class",
+           "pool_by_orbit", "proportion_interval", "ratio_interval", "two_sided_p_values",
+           "wilson_interval", "z_scores"]

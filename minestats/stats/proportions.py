@@ -82,12 +82,6 @@ class ProportionResult(Result):
         return {"successes": self.successes, "n": self.n, "proportion": self.proportion,
                 "ci_low": low, "ci_high": high, "confidence_level": confidence_level}
 
-    def to_frame(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL):
-        """Return the result as a one-row `pandas.DataFrame` (`to_dict`)."""
-        import pandas as pd
-
-        return pd.DataFrame([self.to_dict(confidence_level=confidence_level)])
-
     def __repr__(self) -> str:
         shown = ", ".join(f"{field.name}={_short(getattr(self, field.name))}"
                           for field in dataclasses.fields(self) if field.repr)
