@@ -3,7 +3,9 @@
 For every board in ``--boards`` and every first-click rule, the exact optimal win
 probability from the corner click (0, 0) (`minestats.optimal_win_probability`, a
 Fraction), and for every policy its win rate from the same click over ``--n`` games
-with a 95 % Wilson interval, the gap (optimal minus the rate) and its z. Row i
+with a 95 % Wilson interval, the gap (optimal minus the rate) and its z, the gap in
+standard errors of a player who wins at the optimal rate (`minestats.stats.z_scores`
+with the exact optimum as the expected proportion; positive: below optimal). Row i
 (board, rule, policy) draws from child i of the stream ``--seed/k`` (``common.py``). Under
 ``uniform`` the corner may hold a mine, for the optimal player and the policies alike.
 
@@ -12,7 +14,6 @@ Writes ``<out>/optimal_play.csv`` with its ``.json`` sidecar.
 
 from __future__ import annotations
 
-import math
 import time
 
 import pandas as pd
@@ -21,6 +22,7 @@ from common import base_parser, row_seeds
 from minestats.io.results import collect_metadata, write_csv
 from minestats.mechanics.rules import RULES
 from minestats.players import POLICIES, optimal_win_probability, win_rate
+from minestats.stats import z_scores
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")
 FULL_BOARDS = (*BOARDS, "4x5/5", "5x4/6")
@@ -38,10 +40,9 @@ def simulate_table(*, boards, seed, n, workers) -> pd.DataFrame:
         optimal = exact[board, rule]
         result = win_rate(board, rule=rule, click=CLICK, policy=policy, n=n, seed=row_seed,
                           chunk_size=CHUNK_SIZE, workers=workers).to_dict()
-        rate = result["win_rate"]
-        se = math.sqrt(max(rate * (1 - rate), 1e-12) / n)
+        gap_z = -float(z_scores(result["successes"], n, float(optimal)))
         table.append({**result, "optimal": float(optimal), "optimal_fraction": str(optimal),
-                      "gap": float(optimal) - rate, "gap_z": (float(optimal) - rate) / se})
+                      "gap": float(optimal) - result["win_rate"], "gap_z": gap_z})
     return pd.DataFrame(table)
 
 

@@ -197,6 +197,10 @@ def test_optimal_play(tmp_path):
     corner = Fraction(uniform["optimal_fraction"])
     assert corner < Fraction(961, 1820)
     assert corner == optimal_win_probability("4x4/4", rule="uniform", click=(0, 0))
+    # the gap in standard errors of a player winning at exactly the optimal rate
+    optimal = table["optimal"]
+    assert np.allclose(table["gap_z"], (optimal - table["successes"] / table["n"])
+                       / np.sqrt(optimal * (1 - optimal) / table["n"]))
 
 
 def test_policy_ablation(tmp_path):
