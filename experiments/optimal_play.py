@@ -40,7 +40,7 @@ def simulate_table(*, boards, seed, n, workers) -> pd.DataFrame:
         optimal = exact[board, rule]
         result = win_rate(board, rule=rule, click=CLICK, policy=policy, n=n, seed=row_seed,
                           chunk_size=CHUNK_SIZE, workers=workers).to_dict()
-        gap_z = -float(z_scores(result["successes"], n, float(optimal)))
+        gap_z = 0.0 - float(z_scores(result["successes"], n, float(optimal)))  # no -0.0
         table.append({**result, "optimal": float(optimal), "optimal_fraction": str(optimal),
                       "gap": float(optimal) - result["win_rate"], "gap_z": gap_z})
     return pd.DataFrame(table)
