@@ -181,7 +181,7 @@ def paired_best_cells(table: pd.DataFrame, *, seeds, n_paired, chunk_size, worke
         result = compare_clicks(board, arms, policy=POLICY, n=n_paired[index],
                                 seed=seeds[12 + index], chunk_size=chunk_size,
                                 workers=workers, store=store)
-        frames.append(result.to_frame().assign(
+        frames.append(result.per_pair().assign(
             best_x=cell[0], best_y=cell[1], selected_from=len(rows),
             selection_seed=best.seed, selection_rate=best.win_rate,
             selection_n=int(best.n)))

@@ -338,7 +338,7 @@ def test_an_out_that_cannot_be_written_is_refused_before_anything_is_computed(
     def computed(*args, **kwargs):
         raise AssertionError("the command computed before it checked --out")
 
-    for name in ("generate_no_guess", "play", "sample_mines"):
+    for name in ("generate_no_guess", "play", "chunk_games", "chunk_layouts"):
         monkeypatch.setattr(commands, name, computed)
     monkeypatch.chdir(fixture_folder)
     assert_refused(monkeypatch, capsys, argv, message)
