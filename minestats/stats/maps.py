@@ -180,6 +180,11 @@ def click_class(board: Board, x: int, y: int) -> str:
     so a class's homogeneity test asks whether depth matters there. Cells that must be
     equal are those of one `click_orbit`.
 
+    See Also
+    --------
+    pool_by_click_class : a map's cells pooled by class, each class tested.
+    click_orbit : the cells symmetry makes equal.
+
     Examples
     --------
     >>> from minestats.foundations.board import Board
@@ -204,6 +209,16 @@ def click_orbit(board: Board, x: int, y: int) -> tuple[int, int]:
     ``winxp``, which favours the top-left) those cells have one rate, so a difference
     within an orbit is an error of the simulation, not a fact about Minesweeper.
 
+    See Also
+    --------
+    pool_by_orbit : a map's cells pooled by orbit.
+    orbit_test : the test that each orbit's cells share one rate.
+
+    References
+    ----------
+    M. A. Armstrong, Groups and Symmetry, Springer (1988): orbits of a group action,
+    here the group of the board's reflections.
+
     Examples
     --------
     >>> from minestats.foundations.board import Board
@@ -225,6 +240,34 @@ def pool_by_click_class(board: Board, rows: pd.DataFrame, rate: str, *,
     classes``: every cell pooled, and the test that the classes share one rate, then a
     row ``within symmetry orbits``: `orbit_test`, the check that cells symmetry makes
     equal are (meaningful only under a rule the reflections leave unchanged).
+
+    See Also
+    --------
+    click_class : the classes.
+    minestats.stats.significance.homogeneity_test : the test of each class.
+    pool_by_orbit : the pooling symmetry justifies.
+
+    References
+    ----------
+    A. Agresti, Categorical Data Analysis, 3rd ed., Wiley (2013), chapter 3 (the
+    Pearson chi-square test of independence of an r x 2 table).
+    E. B. Wilson, "Probable inference, the law of succession, and statistical
+    inference", Journal of the American Statistical Association 22 (1927), 209-212.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from minestats.foundations.board import Board
+    >>> rows = pd.DataFrame({"click_x": [0, 1, 2, 1], "click_y": [0, 0, 0, 1],
+    ...                      "successes": [60, 40, 38, 20], "n": [100] * 4})
+    >>> table = pool_by_click_class(Board(3, 3, 1), rows, "rate")
+    >>> for row in table[["cell_class", "cells", "n", "successes"]].values.tolist():
+    ...     print(row)
+    ['corner', 2, 200, 98]
+    ['edge next to a corner', 1, 100, 40]
+    ['interior', 1, 100, 20]
+    ['between classes', 4, 400, 158]
+    ['within symmetry orbits', 4, 400, 158]
     """
     import pandas as pd
 
@@ -272,6 +315,27 @@ def pool_by_orbit(board: Board, rows: pd.DataFrame, rate: str, *,
     cell in the top-left quarter (``orbit_x``, ``orbit_y``): cells, pooled n and
     successes, the pooled ``rate``, its Wilson interval and half-width, and the
     map's seed.
+
+    See Also
+    --------
+    click_orbit : the orbits.
+    orbit_test : the check that an orbit's cells do share one rate.
+
+    References
+    ----------
+    E. B. Wilson, "Probable inference, the law of succession, and statistical
+    inference", Journal of the American Statistical Association 22 (1927), 209-212.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from minestats.foundations.board import Board
+    >>> rows = pd.DataFrame({"click_x": [0, 2, 0, 2], "click_y": [0, 0, 2, 2],
+    ...                      "successes": [60, 55, 58, 61], "n": [100] * 4,
+    ...                      "seed": [f"42/11/{i}" for i in range(4)]})
+    >>> table = pool_by_orbit(Board(3, 3, 1), rows, "rate")
+    >>> table[["orbit_x", "orbit_y", "cells", "n", "successes", "rate", "seed"]].values.tolist()
+    [[0, 0, 4, 400, 234, 0.585, '42/11']]
     """
     orbits = [click_orbit(board, x, y) for x, y in zip(rows["click_x"], rows["click_y"],
                                                         strict=True)]
@@ -296,7 +360,28 @@ def orbit_test(board: Board, rows: pd.DataFrame) -> tuple[float, int, float]:
     Each orbit of two or more cells gives Pearson's homogeneity statistic on
     ``cells - 1`` df; the orbits hold disjoint cells drawn from independent seeds,
     so the statistics add to one chi-square on the summed df. Returns
-    ``(statistic, df, p_value)``.
+    ``(statistic, df, p_value)``; with no orbit of two cells, ``(0.0, 0, nan)``.
+
+    See Also
+    --------
+    click_orbit : the orbits.
+    minestats.stats.significance.homogeneity_test : each orbit's statistic.
+
+    References
+    ----------
+    A. Agresti, Categorical Data Analysis, 3rd ed., Wiley (2013), chapter 3 (each
+    orbit's Pearson statistic); independent chi-squares add to a chi-square on the
+    summed df.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from minestats.foundations.board import Board
+    >>> rows = pd.DataFrame({"click_x": [0, 2, 0, 2], "click_y": [0, 0, 2, 2],
+    ...                      "successes": [60, 55, 58, 61], "n": [100] * 4})
+    >>> statistic, df, p = orbit_test(Board(3, 3, 1), rows)
+    >>> round(statistic, 3), df, round(p, 3)
+    (0.865, 3, 0.834)
     """
     from scipy.stats import chi2
 

@@ -287,6 +287,11 @@ def z_scores(successes, trials, expected):
     minestats.stats.maps.detectable_deviation
         The deviation they detect.
 
+    References
+    ----------
+    A. Agresti, Categorical Data Analysis, 3rd ed., Wiley (2013), chapter 1 (the
+    score statistic of a binomial proportion: its standard error under the null).
+
     Examples
     --------
     >>> round(float(z_scores(60, 100, 0.5)), 12)
@@ -314,6 +319,11 @@ def two_sided_p_values(z):
         Where the z come from.
     minestats.stats.multiple.holm_adjust
         The adjustment over a family.
+
+    References
+    ----------
+    A. Agresti, Categorical Data Analysis, 3rd ed., Wiley (2013), chapter 1: twice the
+    upper tail of the standard normal beyond ``|z|``.
 
     Examples
     --------
