@@ -528,7 +528,7 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     Comparison
         ``pairs()`` (or ``per_pair()``) gives each pair's rates, paired difference
         with Newcombe's interval, the unpaired interval, their width ratio and
-        McNemar's exact p-value; ``rates()`` each contender's rate.
+        McNemar's exact p-value; ``per_contender()`` each contender's rate.
 
     Raises
     ------
