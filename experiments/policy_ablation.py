@@ -38,7 +38,7 @@ COMPONENTS = {  # the change a row makes to the full player: its strategy fields
     "unavoidable 50/50 first off": {"fifty_fifty_first": False},
     "pseudo-50/50 first on": {"pseudo_first": True},
     "50/50s that may form, in the score (weight 0.9) on": {"fifty_fifty_weight": 0.9},
-    "progress in the score off (a tie-break only)": {"progress_weight": 0.0},
+    "progress in the score (weight 0.1) on": {"progress_weight": 0.1},
     "end game up to 1,000 layouts (not 750)": {"endgame_layouts": 1000},
     "end game off": {"endgame_layouts": 0},
     "one candidate, the safest (not up to 6)": {"max_candidates": 1},

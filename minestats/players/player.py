@@ -33,8 +33,9 @@ Policies (`POLICIES`):
     surviving this guess *and* the next: for every number the cell can show, the
     position is re-solved and its safest cell taken as the next move (with
     ``blend``, (4 x safest + second safest) / 5), weighted by the chance of the
-    number (secondary safety), times 1 + ``progress_weight`` x the chance that the
-    number proves some cell safe (progress). A *dead* candidate, one that can show
+    number (secondary safety); ``progress_weight`` > 0 multiplies that by 1 + the
+    weight x the chance that the number proves some cell safe (progress), which by
+    default only breaks ties. A *dead* candidate, one that can show
     only one number and so teaches nothing, is dropped while a live one remains.
     Ties go to progress, then as for ``safest``. Two components of the strongest
     published ranking are switches, off by default (measured no help here, see
@@ -102,8 +103,8 @@ class Strategy:
         time; default True).
     progress_weight : float, optional
         Score a candidate by its secondary safety times 1 + this weight times its
-        progress (the chance that its number proves some cell safe); 0 scores by
-        secondary safety alone, progress breaking ties (default 0.1).
+        progress (the chance that its number proves some cell safe); 0, the
+        default, scores by secondary safety alone, progress breaking ties.
     fifty_fifty_weight : float, optional
         Score a candidate also times 1 + this weight times the share of its safe
         layouts in which it is the safe half of a 2-cell or 2x2 50/50 that may form
@@ -122,11 +123,16 @@ class Strategy:
     Notes
     -----
     The defaults are those of the strongest published player's guessing (Hill's
-    JSMinesweeper write-up: blended safety, progress in the score, 50/50s at once).
-    On 50,000 paired Expert games of a development stream (seed 99, not the stream
-    of any result) each of the three, alone or together, moved the win rate by less
-    than its standard error (about 0.15 points), and together they play about 15 %
-    faster; ``results/policy_ablation.csv`` measures each on 100,000 held-out games.
+    JSMinesweeper: blended safety, 50/50s at once, progress only as a tie-break, its
+    weight there being 0.001). On 50,000 paired Expert games of a development stream
+    (seed 99, not the stream of any result) blended safety and 50/50s first each
+    moved the win rate by less than its standard error (about 0.15 points);
+    ``results/policy_ablation.csv`` measures each on 100,000 held-out games.
+    Progress in the score at weight 0.1, the default until 2026-12, lost 0.07 points
+    [0.01, 0.13] on 550,000 paired Expert games of development streams 97 to 99,
+    0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
+    games of ``results/policy_ablation.csv`` (at the same speed), so its weight is
+    now 0.
     The two 50/50 components of Hill's ranking are built but off by default: on
     12,000 paired games of the same stream, pseudo-50/50s first changed 38 games
     (19 won either way: +0.00 points) and cost a quarter of the speed, and the 50/50
@@ -152,7 +158,7 @@ class Strategy:
     off_frontier_cells: int = 2
     blend: bool = True
     fifty_fifty_first: bool = True
-    progress_weight: float = 0.1
+    progress_weight: float = 0.0
     fifty_fifty_weight: float = 0.0
     pseudo_first: bool = False
     weigh_winxp: bool = True
