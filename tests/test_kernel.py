@@ -102,6 +102,23 @@ def test_a_batch_plays_each_game_as_play_does():
         assert one.opened == games.opened[k]
 
 
+@pytest.mark.parametrize("clicks, seeds, message", [
+    ((0, 0), 3, r"clicks \(\[0, 0\], shape \(2,\)\) must be 3 linear indices from 0 to 80"),
+    ([0, 81, 5], 3, r"clicks \(\[ 0, 81,  5\], shape \(3,\)\) must be 3 linear"),
+    ([0.0, 1.0, 2.0], 3, "must be 3 linear indices"),
+    ([0, 0, 0], 2, r"seeds must be 3 numpy.random.SeedSequence, one per layout \(got 2"),
+    ([0, 0, 0], [1, 2, 3], r"seeds must be 3 .* \(got 3 items, the first 1\)"),
+])
+def test_a_batch_with_a_click_or_seed_per_layout_missing_is_a_one_line_error(clicks, seeds,
+                                                                             message):
+    """A wrong count used to read past the clicks in compiled code (a segfault)."""
+    layouts = sample_mines("9x9/10", 3, rule="safe-click", click=(0, 0), seed=1)
+    if isinstance(seeds, int):
+        seeds = np.random.SeedSequence(1).spawn(seeds)
+    with pytest.raises(ValueError, match=message):
+        play_games(layouts, clicks, seeds=seeds)
+
+
 def test_the_loss_tally_counts_every_game_lost_at_a_guess_once():
     result = win_rate("16x16/40", n=300, seed=4, workers=1)
     assert result.losses.sum() == result.n - result.successes - result.lost_first_click

@@ -315,6 +315,27 @@ def tie_seed(sequence: np.random.SeedSequence) -> int:
     return int(sequence.generate_state(1)[0])
 
 
+def _check_clicks(clicks, games: int, cells: int) -> np.ndarray:
+    """Return ``clicks`` as int64, one linear index per game; raise for anything else."""
+    array = np.asarray(clicks)
+    if array.shape != (games,) or array.dtype.kind not in "iu" or (
+            games and not ((array >= 0) & (array < cells)).all()):
+        shown = np.array2string(array.ravel()[:6], separator=", ")
+        raise ValueError(f"clicks ({shown}{'...' if array.size > 6 else ''}, shape "
+                         f"{array.shape}) must be {games} linear indices from 0 to "
+                         f"{cells - 1}, one per layout")
+    return array.astype(np.int64)
+
+
+def _tie_seeds(seeds, games: int) -> np.ndarray:
+    """Return each game's tie-break seed (`tie_seed`); raise unless one SeedSequence a game."""
+    seeds = list(seeds)
+    if len(seeds) != games or not all(isinstance(s, np.random.SeedSequence) for s in seeds):
+        raise ValueError(f"seeds must be {games} numpy.random.SeedSequence, one per layout "
+                         f"(got {len(seeds)} items, the first {seeds[0] if seeds else None!r})")
+    return np.array([tie_seed(s) for s in seeds], dtype=np.int64)
+
+
 def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=None,
                rule=None) -> Games:
     """Play a batch of games on one board, each from its layout, click and seed, compiled.
@@ -343,7 +364,8 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
     Raises
     ------
     ValueError
-        For a bad policy or options.
+        For a bad policy, options, clicks (not one index on the board per layout) or
+        seeds (not one SeedSequence per layout).
     RuntimeError
         If a deduction was unsound (a bug).
 
@@ -368,10 +390,9 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
     outcomes, guesses, capped, opened, moves, chances, kinds = play_chunk(
         flat, neighbour_counts(layouts).reshape(games, -1).astype(np.int8),
         neighbour_table(width, height), width, int(mines[0]) if games else 0,
-        np.asarray(clicks, dtype=np.int64), POLICIES.index(policy), options.use_mine_count,
-        options.max_configurations, settings,
-        np.array([tie_seed(s) for s in seeds], dtype=np.int64),
-        rule is not None and check_rule_name(rule) == "winxp")
+        _check_clicks(clicks, games, width * height), POLICIES.index(policy),
+        options.use_mine_count, options.max_configurations, settings,
+        _tie_seeds(seeds, games), rule is not None and check_rule_name(rule) == "winxp")
     if (outcomes == BUG).any():
         game = int(np.flatnonzero(outcomes == BUG)[0])
         raise unsound("player (logic)", (-1, -1), flag=False, board=game)
