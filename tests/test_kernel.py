@@ -9,7 +9,7 @@ import pytest
 from minestats.foundations.board import Board
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.sampling import sample_mines
-from minestats.players import Strategy, play, play_games, win_rate
+from minestats.players import Strategy, kernel, play, play_games, win_rate
 from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
 from minestats.players.player import GUESS_KINDS
 from minestats.solvers import SolverOptions, deduce
@@ -156,7 +156,6 @@ def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same
     answered by the exact big-integer engine (through numba.objmode): the same games,
     up to float ties."""
     from minestats.mechanics.game import neighbour_table
-    from minestats.players import kernel
 
     layouts = sample_mines("9x9/10", 60, rule="safe-click", click=(0, 0), seed=12)
     flat = layouts.reshape(60, -1)
@@ -240,6 +239,47 @@ def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them(
         checked += 1
         with_pseudo += expected_pseudo.any()
     assert checked >= 100 and with_pseudo >= 10
+
+
+def reference_candidates(safety, crowd, frontier, boost, share, most, off_frontier_most):
+    """`kernel._candidates` in plain Python: the safest first (fewest unknown
+    neighbours breaking ties, at most ``off_frontier_most`` off the frontier), then
+    the cells whose boost lifts them over the bar, by safety plus boost."""
+    bar = share * safety.max() - 1e-12
+    order = sorted(range(safety.size), key=lambda i: (-safety[i], crowd[i], i))
+    chosen, off = [], 0
+    for i in order:
+        if safety[i] < bar or len(chosen) == most:
+            break
+        if not frontier[i]:
+            if off == off_frontier_most:
+                continue
+            off += 1
+        chosen.append(i)
+    lifted = sorted(range(safety.size), key=lambda i: (-(safety[i] + boost[i]), crowd[i], i))
+    extra = [i for i in lifted if boost[i] > 0 and safety[i] + boost[i] >= bar
+             and i not in chosen][:most]
+    return chosen + extra, order[0]
+
+
+def test_the_fifty_fifty_weight_adds_candidates_and_never_displaces_one():
+    rng = np.random.default_rng(3)
+    added = 0
+    for _ in range(300):
+        size = int(rng.integers(1, 40))
+        safety = rng.choice([0.7, 0.75, 0.8, 0.85, 0.9], size=size)  # ties, as on a board
+        crowd = rng.integers(0, 9, size=size)
+        frontier = rng.random(size) < 0.5
+        boost = np.where(rng.random(size) < 0.3, rng.random(size) * 0.2, 0.0)
+        for weight in (0.0, 1.0):
+            ranks, first = kernel._candidates(safety, crowd, frontier, weight * boost, 0.9, 6, 2)
+            expected, expected_first = reference_candidates(safety, crowd, frontier,
+                                                            weight * boost, 0.9, 6, 2)
+            assert ranks.tolist() == expected and first == expected_first
+        plain, _ = kernel._candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2)
+        assert ranks[:plain.size].tolist() == plain.tolist()  # the weight only adds
+        added += ranks.size > plain.size
+    assert added > 20
 
 
 def test_pseudo_fifty_fifties_are_played_as_their_kind_and_only_when_switched_on():

@@ -288,6 +288,50 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
 
 
 @numba.njit(cache=True)
+def _candidates(safety, crowd, frontier, boost, share, most, off_frontier_most):
+    """Return the cells ``best`` scores as ``(ranks, first)``, positions in ``safety``.
+
+    The safest cells, at least ``share`` as safe as the safest, ``most`` of them, at
+    most ``off_frontier_most`` off the frontier (those with the fewest unknown
+    neighbours, ``crowd``, first); then up to ``most`` more whose safety plus
+    ``boost`` (the 50/50 weight times the chance that the cell is the safe half of a
+    50/50 that may form) passes the same bar. The boost only adds candidates: were it
+    to rank them, a trace of influence would displace the corners that represent the
+    cells off the frontier (on 40,000 paired 16x16/40 games of a development stream
+    that cost 0.78 points at weight 0.9). ``first`` is the safest cell, for a
+    position where no cell may be a candidate.
+    """
+    threshold = share * safety.max() - _TIE
+    by_crowd = np.argsort(crowd, kind="mergesort")
+    ranked = by_crowd[np.argsort(-safety[by_crowd], kind="mergesort")]
+    ranks = np.empty(2 * most, dtype=np.int64)
+    taken = np.zeros(safety.size, dtype=np.bool_)
+    count = off_frontier = 0
+    for rank in ranked:
+        if safety[rank] < threshold or count >= most:
+            break
+        if not frontier[rank]:
+            if off_frontier >= off_frontier_most:
+                continue
+            off_frontier += 1
+        ranks[count] = rank
+        taken[rank] = True
+        count += 1
+    if boost.max() <= 0:
+        return ranks[:count], ranked[0]
+    standing = safety + boost
+    extra = 0
+    for rank in by_crowd[np.argsort(-standing[by_crowd], kind="mergesort")]:
+        if standing[rank] < threshold or extra >= most:
+            break
+        if not taken[rank] and boost[rank] > 0:
+            ranks[count] = rank
+            count += 1
+            extra += 1
+    return ranks[:count], ranked[0]
+
+
+@numba.njit(cache=True)
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
           settings, scratch, relocation):
     fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
@@ -330,25 +374,12 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
                 break
             if revealed[j] and numbers[j] > 0:
                 frontier[i] = True
-    standing = safety + fifty_fifty_weight * influence[unknown]
-    threshold = candidate_share * safety.max() - _TIE
-    by_crowd = np.argsort(crowd, kind="mergesort")
-    ranked = by_crowd[np.argsort(-standing[by_crowd], kind="mergesort")]
-    chosen = np.empty(max_candidates, dtype=np.int64)
-    ranks = np.empty(max_candidates, dtype=np.int64)
-    count = off_frontier = 0
-    for rank in ranked:
-        if standing[rank] < threshold or count >= max_candidates:
-            break
-        if not frontier[rank]:
-            if off_frontier >= off_frontier_cells:
-                continue
-            off_frontier += 1
-        chosen[count] = unknown[rank]
-        ranks[count] = rank
-        count += 1
+    ranks, first = _candidates(safety, crowd, frontier, fifty_fifty_weight * influence[unknown],
+                               candidate_share, max_candidates, off_frontier_cells)
+    count = ranks.size
+    chosen = unknown[ranks]
     if count == 0:  # every eligible cell is off the frontier, and none may be a candidate
-        return unknown[ranked[0]], OFF_FRONTIER
+        return unknown[first], OFF_FRONTIER
     if count == 1:
         return chosen[0], FRONTIER if frontier[ranks[0]] else OFF_FRONTIER
     survive = np.empty(count)

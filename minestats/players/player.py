@@ -108,9 +108,10 @@ class Strategy:
     fifty_fifty_weight : float, optional
         Score a candidate also times 1 + this weight times the share of its safe
         layouts in which it is the safe half of a 2-cell or 2x2 50/50 that may form
-        (opening it then stops the 50/50), and rank candidates by their safety plus
-        this weight times that chance (`minestats.players.fifty_fifty.fifty_fifty_outlook`);
-        0, the default, leaves 50/50s that may form out of the score.
+        (opening it then stops the 50/50), and add as candidates the cells whose
+        safety plus this weight times that chance is as good as a candidate's
+        (`minestats.players.fifty_fifty.fifty_fifty_outlook`); 0, the default, leaves
+        50/50s that may form out of the score.
     pseudo_first : bool, optional
         Guess a pseudo-50/50 (a cell that is safe or else one half of a 50/50) before
         scoring candidates, once the end game has not answered (default False).
@@ -133,13 +134,17 @@ class Strategy:
     0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
     games of ``results/policy_ablation.csv`` (at the same speed), so its weight is
     now 0.
-    The two 50/50 components of Hill's ranking are built but off by default: on
+    The two 50/50 components of Hill's ranking are built but off by default. On
     12,000 paired games of the same stream, pseudo-50/50s first changed 38 games
-    (19 won either way: +0.00 points) and cost a quarter of the speed, and the 50/50
-    weight at 0.1 and 0.3 lost 0.4 points (not significant: standard error about
-    0.4), at 0.9 on 4,000 games 1.3 points; on the held-out games of
-    ``results/policy_ablation.csv`` pseudo-50/50s first changed nothing (-0.02
-    points [-0.05, +0.02]) and the weight at 0.9 cost 0.61 points [0.32, 0.90].
+    (19 won either way: +0.00 points) and cost a quarter of the speed; on the
+    held-out games of ``results/policy_ablation.csv`` it changed nothing (-0.02
+    points [-0.05, +0.02]). The 50/50 weight at 0.9 cost 0.61 points [0.32, 0.90]
+    there while it also ranked the candidates, so that a trace of influence
+    displaced the corners chosen to represent the cells off the frontier (0.78
+    points lost on 40,000 paired 16x16/40 games of development stream 94). Now that
+    it only adds candidates it is neutral: +0.07 points (497 games won by it
+    alone, 471 by the default) on those 16x16 games, and -0.02 (4,482 against
+    4,493) on 50,000 paired Expert games of streams 92 and 93.
 
     Examples
     --------
