@@ -119,6 +119,11 @@ def test_a_batch_with_a_click_or_seed_per_layout_missing_is_a_one_line_error(cli
         play_games(layouts, clicks, seeds=seeds)
 
 
+def test_an_empty_batch_plays_no_game():
+    games = play_games(np.zeros((0, 9, 9), dtype=bool), [], seeds=[])
+    assert games.won.shape == (0,) and games.moves.shape == (0, 81)
+
+
 def test_the_loss_tally_counts_every_game_lost_at_a_guess_once():
     result = win_rate("16x16/40", n=300, seed=4, workers=1)
     assert result.losses.sum() == result.n - result.successes - result.lost_first_click

@@ -323,6 +323,8 @@ def tie_seed(sequence: np.random.SeedSequence) -> int:
 def _check_clicks(clicks, games: int, cells: int) -> np.ndarray:
     """Return ``clicks`` as int64, one linear index per game; raise for anything else."""
     array = np.asarray(clicks)
+    if games == 0 and array.size == 0:
+        return np.empty(0, dtype=np.int64)
     if array.shape != (games,) or array.dtype.kind not in "iu" or (
             games and not ((array >= 0) & (array < cells)).all()):
         shown = np.array2string(array.ravel()[:6], separator=", ")
@@ -388,12 +390,12 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
     settings = check_strategy(strategy).settings()
     layouts = as_layouts(layouts, ndims=(3,))
     games, height, width = layouts.shape
-    mines = layouts.reshape(games, -1).sum(axis=1)
+    mines = layouts.reshape(games, height * width).sum(axis=1)
     if games and (mines != mines[0]).any():
         raise ValueError("layouts of one batch must hold the same number of mines")
-    flat = layouts.reshape(games, -1)
+    flat = layouts.reshape(games, height * width)
     outcomes, guesses, capped, opened, moves, chances, kinds = play_chunk(
-        flat, neighbour_counts(layouts).reshape(games, -1).astype(np.int8),
+        flat, neighbour_counts(layouts).reshape(games, height * width).astype(np.int8),
         neighbour_table(width, height), width, int(mines[0]) if games else 0,
         _check_clicks(clicks, games, width * height), POLICIES.index(policy),
         options.use_mine_count, options.max_configurations, settings,
