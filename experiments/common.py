@@ -189,6 +189,23 @@ def source_metadata(path: Path) -> dict | None:
                                                "timestamp_utc", "command")}
 
 
+def store_metadata(store) -> dict:
+    """Return what a sidecar records of a run's chunk store: chunks read back and computed.
+
+    ``wall_time_s`` times one invocation; a run resumed from its store reads most
+    of its chunks back, so its wall time is that of the chunks it computed. Empty
+    without a store (every chunk computed).
+
+    Examples
+    --------
+    >>> store_metadata(None)
+    {}
+    """
+    if store is None:
+        return {}
+    return {"store": {"chunks_read_back": store.reused, "chunks_computed": store.written}}
+
+
 def p_text(p_value, *, digits: int = 3) -> str:
     """``"p = 0.0123"``, or ``"p < 1e-10"`` below the floor (`minestats.stats.format_p_value`)."""
     text = format_p_value(p_value, digits=digits)

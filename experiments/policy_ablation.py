@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
-from common import base_parser, p_text
+from common import base_parser, p_text, store_metadata
 
 from minestats.drivers.comparisons import compare
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
@@ -117,7 +117,7 @@ def run(argv, *, description, experiment, board=BOARD, rule=RULE, click=CLICK,
         extra={"board": board, "rule": rule, "click": list(click),
                "holm_alpha": DEFAULT_ALPHA, "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
                "interval": "Newcombe (1998) method 10 for paired proportions",
-               "test": "McNemar exact"})
+               "test": "McNemar exact"} | store_metadata(store))
     path = write_csv(table, args.out / f"{experiment}.csv", metadata=metadata, summary=True)
     print(f"Each component of best, switched against the full player, on the same "
           f"{args.n:,} {games}; seed stream {args.seed}): full minus "

@@ -74,6 +74,7 @@ from common import (
     format_proportion,
     p_text,
     row_seeds,
+    store_metadata,
     worker_pool,
 )
 
@@ -309,7 +310,8 @@ def main(argv=None):
         wall_time_s=time.perf_counter() - start,
         extra={"policy": POLICY, "workers": args.workers,
                "seeds": f"board i, rule r (RULES index), cell j: {args.seed}/(4i + r)/j; "
-                        f"paired comparison on board i: {args.seed}/(12 + i)"})
+                        f"paired comparison on board i: {args.seed}/(12 + i)"}
+        | store_metadata(store))
     path = write_csv(table, args.out / "win_rate_by_click.csv", metadata=metadata)
     written = [path]
     symmetric = [rule for rule in rules if rule in SYMMETRIC_RULES]

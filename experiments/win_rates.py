@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser, row_seeds
+from common import base_parser, row_seeds, store_metadata
 
 from minestats.figures import plots
 from minestats.foundations.board import Board
@@ -135,7 +135,7 @@ def main(argv=None):
              "every board's safe-opening best": args.n_paper_opening}
     inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
               "n": sizes | {key: n for key, n in paper.items() if n is not None},
-              "wall_time_s": time.perf_counter() - start}
+              "wall_time_s": time.perf_counter() - start, "extra": store_metadata(store)}
     path = write_csv(table, args.out / "win_rates.csv", metadata=collect_metadata(**inputs),
                      summary=True)
     losses = loss_summary(bins)

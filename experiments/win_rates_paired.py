@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from common import PAIRED_METHODS, base_parser, format_pairs, row_seeds
+from common import PAIRED_METHODS, base_parser, format_pairs, row_seeds, store_metadata
 from win_rates import BOARDS, setups
 
 from minestats.drivers.comparisons import compare
@@ -87,7 +87,7 @@ def main(argv=None):
         n={"8x8 and 9x9": args.n_small, "16x16": args.n_intermediate, "30x16": args.n_expert},
         wall_time_s=time.perf_counter() - start,
         extra={"holm_alpha": DEFAULT_ALPHA, "confidence_level": DEFAULT_CONFIDENCE_LEVEL,
-               **PAIRED_METHODS})
+               **PAIRED_METHODS} | store_metadata(store))
     path = write_csv(paired, args.out / "win_rates_paired.csv", metadata=metadata,
                      summary=True)
     print(format_paired(paired))

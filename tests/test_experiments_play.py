@@ -86,6 +86,23 @@ def test_win_rates_paired(tmp_path):
     assert "Adjacent policies on common games" in out
 
 
+def test_a_resumed_run_says_how_many_chunks_it_read_back(tmp_path):
+    """A sidecar's wall time is one invocation's; its store counts say what that covered."""
+    store = tmp_path / "paired.sqlite"
+    arguments = ("--n-small", "4", "--n-intermediate", "2", "--n-expert", "1",
+                 "--chunk-size", "2", "--store", str(store))
+    recorded = []
+    for run in ("first", "again"):
+        out_dir = tmp_path / run
+        run_script("win_rates_paired.py", out_dir, *arguments)
+        sidecar = json.loads((out_dir / "win_rates_paired.csv.json").read_text())
+        recorded.append((sidecar["store"], pd.read_csv(out_dir / "win_rates_paired.csv")))
+    (first, table), (again, table_again) = recorded
+    assert first["chunks_read_back"] == 0 and first["chunks_computed"] > 0
+    assert again == {"chunks_read_back": first["chunks_computed"], "chunks_computed": 0}
+    pd.testing.assert_frame_equal(table, table_again)
+
+
 def orbit_of(width, height, x, y):
     """A cell's symmetry orbit, worked out again: distances from the nearest sides."""
     a, b = min(x, width - 1 - x), min(y, height - 1 - y)
