@@ -171,12 +171,16 @@ def _touches(cell, table, revealed):
 @numba.njit(cache=True)
 def _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total, budget,
                        probability, scratch):
-    """P(the cells of ``mined`` are mines) and the probabilities given that, or (0, ...)."""
+    """P(the cells of ``mined`` are mines), filling ``probability`` with P(mine) given that.
+
+    0, and ``probability`` all NaN, when no layout fits or the count passes ``budget``.
+    """
     status, log_solutions, _, _ = analyse_position(numbers, table, revealed, mined, width,
                                                    mines, budget, True, True, probability,
                                                    scratch[0], scratch[1],
                                                    np.empty(0, dtype=np.int64))
     if status != FITS:
+        probability[:] = np.nan
         return 0.0
     return math.exp(log_solutions - log_total)
 
@@ -273,16 +277,19 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
                     mined[members[k]] = True
                 chance = _chance_with_mines(numbers, table, revealed, mined, width, mines,
                                             log_total, budget, given, scratch)
-                if size == 2:
-                    share = chance * (1.0 - given[members[1]])
-                elif chance > 0:
-                    first, second = given[members[2]], given[members[3]]
-                    mined[members[2]] = True
-                    both = _chance_with_mines(numbers, table, revealed, mined, width, mines,
-                                              log_total, budget, given, scratch)
-                    share = max(0.0, chance * (1.0 - first - second) + both * given[members[3]])
-                else:
-                    share = 0.0
+                share = 0.0
+                if chance > 0:  # else ``given`` holds nothing (NaN): the shape cannot form
+                    if size == 2:
+                        share = chance * (1.0 - given[members[1]])
+                    else:
+                        first, second = given[members[2]], given[members[3]]
+                        mined[members[2]] = True
+                        both = _chance_with_mines(numbers, table, revealed, mined, width,
+                                                  mines, log_total, budget, given, scratch)
+                        share = chance * (1.0 - first - second)
+                        if both > 0:
+                            share += both * given[members[3]]
+                        share = max(0.0, share)
                 mined[:] = flagged
                 if share <= 0:
                     continue
