@@ -139,9 +139,10 @@ class Strategy:
     (19 won either way: +0.00 points) and cost a quarter of the speed; on the
     held-out games of ``results/policy_ablation.csv`` it changed nothing (-0.02
     points [-0.05, +0.02]). The 50/50 weight at 0.9 cost 0.61 points [0.32, 0.90]
-    there while it also ranked the candidates, so that a trace of influence
-    displaced the corners chosen to represent the cells off the frontier (0.78
-    points lost on 40,000 paired 16x16/40 games of development stream 94). Now that
+    in that table's run of 1fbaac0, while it also ranked the candidates, so that a
+    trace of influence displaced the corners chosen to represent the cells off the
+    frontier (0.78 points lost on 40,000 paired 16x16/40 games of development
+    stream 94). Now that
     it only adds candidates it was neutral on development games, +0.07 points (497
     games won by it alone, 471 by the default) on those 16x16 games and -0.02
     (4,482 against 4,493) on 50,000 paired Expert games of streams 92 and 93, and
