@@ -142,12 +142,11 @@ class Strategy:
     in that table's run of 1fbaac0, while it also ranked the candidates, so that a
     trace of influence displaced the corners chosen to represent the cells off the
     frontier (0.78 points lost on 40,000 paired 16x16/40 games of development
-    stream 94). Now that
-    it only adds candidates it was neutral on development games, +0.07 points (497
-    games won by it alone, 471 by the default) on those 16x16 games and -0.02
-    (4,482 against 4,493) on 50,000 paired Expert games of streams 92 and 93, and
-    it costs 0.29 points [0.03, 0.55] on the held-out games (Holm p = 0.22 over the
-    table's nine rows).
+    stream 94). Now that it only adds candidates it was neutral on development
+    games, +0.07 points (497 games won by it alone, 471 by the default) on those
+    16x16 games and -0.02 (4,482 against 4,493) on 50,000 paired Expert games of
+    streams 92 and 93, and it costs 0.29 points [0.03, 0.55] on the held-out games
+    (Holm p = 0.22 over the table's nine rows).
 
     Examples
     --------
