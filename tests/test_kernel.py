@@ -10,7 +10,12 @@ from minestats.foundations.board import Board
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import Strategy, kernel, play, play_games, win_rate
-from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
+from minestats.players.fifty_fifty import (
+    ENABLER_SHARE,
+    fifty_fifty_outlook,
+    tile_influence,
+    unavoidable_pair,
+)
 from minestats.players.player import GUESS_KINDS
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
@@ -188,6 +193,7 @@ def shape_shares(state, layouts):
     height, width = state.board.shape
     pairs, boxes = np.zeros(width * height), np.zeros(width * height)
     pseudo = np.zeros(width * height, dtype=bool)
+    enablers = np.zeros(width * height)
     mine_chance = layouts.mean(axis=0)
     for kind, (dx, dy) in enumerate([(1, 0), (0, 1), (1, 1)]):
         for y, x in product(range(height - dy), range(width - dx)):
@@ -218,12 +224,61 @@ def shape_shares(state, layouts):
                     pseudo[cell] |= fits.mean() > 0 and np.isclose(fits.mean(),
                                                                    mine_chance[cell])
             assert np.isclose(shares[0], shares[1])  # a 50/50's mirror fits as well
+            if shares[0] > ENABLER_SHARE and len(missing) <= 1:
+                enablers[missing] += shares[0]
             for cell in cells:
                 if kind < 2:
                     pairs[cell] += shares[0]
                 else:
                     boxes[cell] = max(boxes[cell], shares[0])
-    return pairs + boxes, pseudo
+    return pairs + boxes, pseudo, enablers
+
+
+def tile_tallies(state, layouts, enablers, most_missing):
+    """Brute force of `tile_influence` for every unknown cell: over the pairs along its
+    row that hold it the largest share of layouts with the shape closed and one half
+    mined, likewise along its column and over its 2x2 boxes; summed, plus its credit
+    as a closing cell, capped by min(P(mine), P(safe))."""
+    height, width = state.board.shape
+    unknown = ~state.revealed & ~state.flagged
+    mine_chance = layouts.mean(axis=0)
+    tallies = {}
+    for cell in np.flatnonzero(unknown):
+        x, y = cell % width, cell // width
+        total = 0.0
+        for corners, halves in (([(x, y), (x - 1, y)], lambda a, b: ([(a, b)], [(a + 1, b)])),
+                                ([(x, y), (x, y - 1)], lambda a, b: ([(a, b)], [(a, b + 1)])),
+                                ([(x, y), (x - 1, y), (x, y - 1), (x - 1, y - 1)],
+                                 lambda a, b: ([(a, b), (a + 1, b + 1)],
+                                               [(a + 1, b), (a, b + 1)]))):
+            best = 0.0
+            for a, b in corners:
+                first, second = halves(a, b)
+                members = first + second
+                if not all(0 <= u < width and 0 <= v < height for u, v in members):
+                    continue
+                def seen(u, v, half):
+                    return sum(max(abs(u - p), abs(v - q)) <= 1 for p, q in half)
+
+                around = {(u + du, v + dv) for u, v in members for du in (-1, 0, 1)
+                          for dv in (-1, 0, 1)} - set(members)
+                # Closing cells: they see more of one half than of the other.
+                closing = [u + v * width for u, v in around
+                           if 0 <= u < width and 0 <= v < height
+                           and seen(u, v, first) != seen(u, v, second)]
+                cells = [u + v * width for u, v in members]
+                if (not unknown[cells].all() or state.revealed[closing].any()
+                        or sum(not state.flagged[c] for c in closing) > most_missing):
+                    continue
+                mined = [u + v * width for u, v in first]
+                safe = [u + v * width for u, v in second]
+                fits = (layouts[:, closing].all(axis=1) & layouts[:, mined].all(axis=1)
+                        & ~layouts[:, safe].any(axis=1))
+                best = max(best, fits.mean())
+            total += best
+        total += enablers[cell]
+        tallies[cell] = min(total, mine_chance[cell], 1 - mine_chance[cell])
+    return tallies
 
 
 def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them():
@@ -235,15 +290,37 @@ def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them(
         height, width = state.board.shape
         probability = layouts.mean(axis=0).astype(float)
         probability[state.revealed] = np.nan
-        influence, pseudo = fifty_fifty_outlook(
+        influence, pseudo, enablers = fifty_fifty_outlook(
             state.numbers, state.table, state.revealed, state.flagged, width,
             state.board.mines, probability, np.log(len(layouts)), 100_000)
-        expected, expected_pseudo = shape_shares(state, layouts)
+        expected, expected_pseudo, expected_enablers = shape_shares(state, layouts)
         np.testing.assert_allclose(influence, expected, atol=1e-12)
+        np.testing.assert_allclose(enablers, expected_enablers, atol=1e-12)
         assert (pseudo == expected_pseudo).all()
         checked += 1
         with_pseudo += expected_pseudo.any()
     assert checked >= 100 and with_pseudo >= 10
+
+
+def test_each_cells_fifty_fifty_tally_is_counted_as_brute_force_counts_it():
+    checked = credited = 0
+    for state in stall_positions(300, 8):
+        if (~state.revealed & ~state.flagged).sum() > 12:
+            continue
+        layouts = np.array(consistent_layouts(state))
+        height, width = state.board.shape
+        probability = layouts.mean(axis=0).astype(float)
+        probability[state.revealed] = np.nan
+        _, _, enablers = shape_shares(state, layouts)
+        expected = tile_tallies(state, layouts, enablers, 3)
+        for cell, tally in expected.items():
+            found = tile_influence(cell, state.numbers, state.table, state.revealed,
+                                   state.flagged, width, state.board.mines, probability,
+                                   np.log(len(layouts)), 100_000, enablers, 3)
+            assert found == pytest.approx(tally, abs=1e-12), (cell, state)
+            credited += tally > 0
+        checked += 1
+    assert checked >= 100 and credited >= 50
 
 
 def reference_candidates(safety, crowd, frontier, boost, share, most, off_frontier_most):

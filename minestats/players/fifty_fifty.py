@@ -17,6 +17,10 @@ shape's mines swapped with its safe cells) fits as well, so the chance that a ce
 is safe in a 50/50 of the shape is the chance of one orientation. A cell whose
 every mined layout puts it in such a 50/50 is a *pseudo-50/50*: it is safe, or it
 is one half of a guess that must be made some time, so it may as well be made now.
+`tile_influence` counts, for one cell, the layouts in which the 50/50s that hold it
+form, wherever they are and with more of their closing cells still unknown; the
+closing cells of the likely shapes next to the revealed area are credited too, since
+opening one of them stops the 50/50 as well.
 
 References
 ----------
@@ -34,12 +38,15 @@ import numpy as np
 
 from minestats.frontier.engine import FITS, analyse_position
 
-__all__ = ["PAIR_MISSING", "BOX_MISSING", "fifty_fifty_outlook", "unavoidable_pair"]
+__all__ = ["BOX_MISSING", "ENABLER_SHARE", "PAIR_MISSING", "fifty_fifty_outlook", "tile_influence",
+           "unavoidable_pair"]
 
 PAIR_MISSING = 1
 """A pair is looked at when at most this many of its closing cells are not yet flagged."""
 BOX_MISSING = 2
 """A 2x2 box is looked at when at most this many of its closing cells are not yet flagged."""
+ENABLER_SHARE = 0.025
+"""A closing cell is credited with a shape's share once that passes this."""
 _PSEUDO_TOLERANCE = 1e-9
 """A cell is a pseudo-50/50 when its mine probability exceeds its chance of being the
 mine of a 50/50 by at most this (float error)."""
@@ -186,6 +193,119 @@ def _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total,
 
 
 @numba.njit(cache=True)
+def _shape_share(size, members, closing, n_closing, numbers, table, revealed, flagged, width,
+                 mines, log_total, budget, mined, given, scratch):
+    """Chance that the shape's 50/50 forms in one orientation (its first half mined)."""
+    for k in range(n_closing):
+        mined[closing[k]] = True
+    for k in range(size // 2):
+        mined[members[k]] = True
+    chance = _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total,
+                                budget, given, scratch)
+    share = 0.0
+    if chance > 0:  # else ``given`` holds nothing (NaN): the shape cannot form
+        if size == 2:
+            share = chance * (1.0 - given[members[1]])
+        else:
+            first, second = given[members[2]], given[members[3]]
+            mined[members[2]] = True
+            both = _chance_with_mines(numbers, table, revealed, mined, width, mines,
+                                      log_total, budget, given, scratch)
+            share = chance * (1.0 - first - second)
+            if both > 0:
+                share += both * given[members[3]]
+            share = max(0.0, share)
+    mined[:] = flagged
+    return share
+
+
+@numba.njit(cache=True)
+def tile_influence(cell, numbers, table, revealed, flagged, width, mines, probability,
+                   log_total, budget, enablers, most_missing):
+    """Return the chance that ``cell`` is caught in a 50/50 that may form: its tally.
+
+    Over the pairs along its row that hold it, the largest chance that the pair
+    forms with the cell its safe half; the same along its column; over the 2x2
+    boxes that hold it, the largest; summed, plus ``enablers`` (its credit as a
+    closing cell), and at most min(P(mine), P(safe)). A shape counts wherever it
+    is, with at most ``most_missing`` closing cells not yet flagged. This is the
+    per-tile tally of Hill's Java solver [1]_, counted here as `fifty_fifty_outlook`
+    counts a shape.
+
+    Parameters
+    ----------
+    cell : int
+        The cell (an unknown one).
+    numbers, table, revealed, flagged, width, mines, probability, log_total, budget
+        As for `fifty_fifty_outlook`.
+    enablers : numpy.ndarray of float64, shape (cells,)
+        The closing-cell credits (`fifty_fifty_outlook`'s third result).
+    most_missing : int
+        Most closing cells of a shape not yet flagged.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    The bottom row of `fifty_fifty_outlook`'s board: its pair is a 50/50 already, with
+    the mine on either side.
+
+    >>> from minestats.mechanics.game import neighbour_counts, neighbour_table
+    >>> layout = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
+    >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
+    >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)
+    >>> probability = np.array([np.nan] * 4 + [0.5, 0.5])
+    >>> table, flagged = neighbour_table(2, 3), np.zeros(6, bool)
+    >>> _, _, enablers = fifty_fifty_outlook(numbers, table, revealed, flagged, 2, 1,
+    ...                                      probability, np.log(2), 10_000)
+    >>> round(tile_influence(4, numbers, table, revealed, flagged, 2, 1, probability,
+    ...                      np.log(2), 10_000, enablers, 3), 3)
+    0.5
+    """
+    cells = revealed.size
+    height = cells // width
+    x, y = cell % width, cell // width
+    left = mines - flagged.sum()
+    members = np.empty(4, dtype=np.int64)
+    closing = np.empty(6, dtype=np.int64)
+    mined = flagged.copy()
+    given = np.empty(cells)
+    scratch = np.empty((2, cells), dtype=np.int64)
+    total = 0.0
+    for kind in range(3):
+        size = 4 if kind == 2 else 2
+        best = 0.0
+        for corner in range(4 if kind == 2 else 2):
+            cx = x - (corner % 2 if kind != 1 else 0)
+            cy = y - (corner // 2 if kind == 2 else (corner if kind == 1 else 0))
+            if cx < 0 or cy < 0:
+                continue
+            n_members, n_closing = _shape(kind, cx, cy, width, height, members, closing)
+            if n_members == 0:
+                continue
+            usable = True
+            for k in range(n_members):
+                if revealed[members[k]] or flagged[members[k]]:
+                    usable = False
+            missing = 0
+            for k in range(n_closing):
+                if revealed[closing[k]]:
+                    usable = False
+                elif not flagged[closing[k]]:
+                    missing += 1
+            if not usable or missing > most_missing or missing + size // 2 > left:
+                continue
+            best = max(best, _shape_share(size, members, closing, n_closing, numbers, table,
+                                          revealed, flagged, width, mines, log_total, budget,
+                                          mined, given, scratch))
+        total += best
+    total += enablers[cell]
+    return min(total, probability[cell], 1.0 - probability[cell])
+
+
+@numba.njit(cache=True)
 def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probability,
                         log_total, budget):
     """Chance that each cell is safe in a 50/50 that may form, and the pseudo-50/50s.
@@ -217,6 +337,10 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     pseudo : numpy.ndarray of bool, shape (cells,)
         The pseudo-50/50s: cells that are mines only as one half of a 50/50 of some
         shape.
+    enablers : numpy.ndarray of float64, shape (cells,)
+        For each closing cell not yet flagged, the summed chances of the shapes it
+        closes that form with more than `ENABLER_SHARE` and lack at most that one
+        closing cell (`tile_influence` credits it).
 
     Examples
     --------
@@ -227,7 +351,7 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
     >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)
     >>> probability = np.array([np.nan] * 4 + [0.5, 0.5])
-    >>> influence, pseudo = fifty_fifty_outlook(
+    >>> influence, pseudo, enablers = fifty_fifty_outlook(
     ...     numbers, neighbour_table(2, 3), revealed, np.zeros(6, bool), 2, 1,
     ...     probability, np.log(2), 10_000)
     >>> influence[4:].round(3).tolist(), np.flatnonzero(pseudo).tolist()
@@ -238,6 +362,7 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     influence = np.zeros(cells)
     box_influence = np.zeros(cells)
     pseudo = np.zeros(cells, dtype=np.bool_)
+    enablers = np.zeros(cells)
     left = mines - flagged.sum()
     members = np.empty(4, dtype=np.int64)
     closing = np.empty(6, dtype=np.int64)
@@ -270,27 +395,13 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
                             near = True
                 if not usable or not near or missing > allowed or missing + size // 2 > left:
                     continue
-                # One orientation: the closing cells and the first half mined, the rest safe.
-                for k in range(n_closing):
-                    mined[closing[k]] = True
-                for k in range(size // 2):
-                    mined[members[k]] = True
-                chance = _chance_with_mines(numbers, table, revealed, mined, width, mines,
-                                            log_total, budget, given, scratch)
-                share = 0.0
-                if chance > 0:  # else ``given`` holds nothing (NaN): the shape cannot form
-                    if size == 2:
-                        share = chance * (1.0 - given[members[1]])
-                    else:
-                        first, second = given[members[2]], given[members[3]]
-                        mined[members[2]] = True
-                        both = _chance_with_mines(numbers, table, revealed, mined, width,
-                                                  mines, log_total, budget, given, scratch)
-                        share = chance * (1.0 - first - second)
-                        if both > 0:
-                            share += both * given[members[3]]
-                        share = max(0.0, share)
-                mined[:] = flagged
+                share = _shape_share(size, members, closing, n_closing, numbers, table,
+                                     revealed, flagged, width, mines, log_total, budget,
+                                     mined, given, scratch)
+                if share > ENABLER_SHARE and missing <= 1:
+                    for k in range(n_closing):
+                        if not flagged[closing[k]]:
+                            enablers[closing[k]] += share
                 if share <= 0:
                     continue
                 for k in range(n_members):
@@ -301,4 +412,4 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
                         box_influence[cell] = max(box_influence[cell], share)
                     if probability[cell] - share <= _PSEUDO_TOLERANCE:
                         pseudo[cell] = True
-    return influence + box_influence, pseudo
+    return influence + box_influence, pseudo, enablers

@@ -37,7 +37,7 @@ from minestats.frontier.engine import (
 from minestats.mechanics.game import _flood
 from minestats.mechanics.rules import winxp_order
 from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
-from minestats.players.fifty_fifty import fifty_fifty_outlook, unavoidable_pair
+from minestats.players.fifty_fifty import fifty_fifty_outlook, tile_influence, unavoidable_pair
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
 
@@ -48,7 +48,8 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 50/50, a cell the exact end game chose, and a pseudo-50/50
 (`minestats.players.fifty_fifty`)."""
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
- FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP) = range(11)
+ FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
+ LONG_TERM_RISK) = range(12)
 """Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -350,8 +351,11 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     unknown = np.flatnonzero(~revealed & ~flagged)
     fifty_fifty_weight = settings[FIFTY_FIFTY_WEIGHT] / 1e6
     if fifty_fifty_weight > 0 or settings[PSEUDO_FIRST]:
-        influence, pseudo = fifty_fifty_outlook(numbers, table, revealed, flagged, width,
-                                                mines, probability, log_solutions, fast_budget)
+        influence, pseudo, enablers = fifty_fifty_outlook(numbers, table, revealed, flagged,
+                                                          width, mines, probability,
+                                                          log_solutions, fast_budget)
+        if settings[LONG_TERM_RISK]:
+            influence += enablers
         if settings[PSEUDO_FIRST] and pseudo.any():
             cells = np.flatnonzero(pseudo)
             keys = np.empty((2, cells.size))
@@ -361,6 +365,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
             return _pick(cells, keys), PSEUDO
     else:
         influence = np.zeros(revealed.size)
+        enablers = influence
     safety = np.empty(unknown.size)
     crowd = np.empty(unknown.size, dtype=np.int64)
     frontier = np.zeros(unknown.size, dtype=np.bool_)
@@ -396,8 +401,12 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     for i in range(picked.size):
         k = picked[i]
         rank = ranks[k]
+        share = influence[unknown[rank]]
+        if fifty_fifty_weight > 0 and settings[LONG_TERM_RISK]:
+            share = tile_influence(unknown[rank], numbers, table, revealed, flagged, width,
+                                   mines, probability, log_solutions, fast_budget, enablers, 3)
         keys[0, i] = (survive[k] * (1 + progress_weight * progress[k])
-                      * (1 + fifty_fifty_weight * influence[unknown[rank]] / safety[rank]))
+                      * (1 + fifty_fifty_weight * share / safety[rank]))
         keys[1, i] = progress[k]
         keys[2, i] = safety[rank]
         keys[3, i] = -crowd[rank]

@@ -37,12 +37,13 @@ Policies (`POLICIES`):
     weight x the chance that the number proves some cell safe (progress), which by
     default only breaks ties. A *dead* candidate, one that can show
     only one number and so teaches nothing, is dropped while a live one remains.
-    Ties go to progress, then as for ``safest``. Two components of the strongest
-    published ranking are switches, off by default (measured no help here, see
-    `Strategy`): ``pseudo_first`` guesses a pseudo-50/50 (a cell that is safe or
-    else one half of a 50/50) before the candidates, and ``fifty_fifty_weight``
-    credits a candidate for the 50/50s it may stop from forming
-    (`minestats.players.fifty_fifty`).
+    Ties go to progress, then as for ``safest``. ``fifty_fifty_weight`` credits a
+    candidate for the 50/50s it may stop from forming, by its own tally of them
+    with ``long_term_risk`` (`minestats.players.fifty_fifty.tile_influence`): on
+    by default, and worth 0.16 points on paired development games (see
+    `Strategy`). ``pseudo_first`` guesses a pseudo-50/50 (a cell that is safe or
+    else one half of a 50/50) before the candidates: a switch, off by default
+    (measured no help here).
 """
 
 from __future__ import annotations
@@ -110,8 +111,16 @@ class Strategy:
         layouts in which it is the safe half of a 2-cell or 2x2 50/50 that may form
         (opening it then stops the 50/50), and add as candidates the cells whose
         safety plus this weight times that chance is as good as a candidate's
-        (`minestats.players.fifty_fifty.fifty_fifty_outlook`); 0, the default, leaves
-        50/50s that may form out of the score.
+        (`minestats.players.fifty_fifty.fifty_fifty_outlook`); 0 leaves 50/50s that
+        may form out of the score (default 0.9).
+    long_term_risk : bool, optional
+        With a 50/50 weight, score each candidate by its own tally of the 50/50s that
+        may form around it (`minestats.players.fifty_fifty.tile_influence`: any
+        pair or 2x2 box that holds it, wherever it is, with up to three closing
+        cells still unknown, the likeliest per direction, plus its credit as a
+        closing cell of the likely ones) rather than by the sweep of the shapes next
+        to the revealed area that adds candidates; those credits then lift
+        candidates too (default True).
     pseudo_first : bool, optional
         Guess a pseudo-50/50 (a cell that is safe or else one half of a 50/50) before
         scoring candidates, once the end game has not answered (default False).
@@ -134,19 +143,23 @@ class Strategy:
     0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
     games of ``results/policy_ablation.csv`` (at the same speed), so its weight is
     now 0.
-    The two 50/50 components of Hill's ranking are built but off by default. On
-    12,000 paired games of the same stream, pseudo-50/50s first changed 38 games
-    (19 won either way: +0.00 points) and cost a quarter of the speed; on the
-    held-out games of ``results/policy_ablation.csv`` it changed nothing (-0.02
-    points [-0.05, +0.02]). The 50/50 weight at 0.9 cost 0.61 points [0.32, 0.90]
-    in that table's run of 1fbaac0, while it also ranked the candidates, so that a
-    trace of influence displaced the corners chosen to represent the cells off the
-    frontier (0.78 points lost on 40,000 paired 16x16/40 games of development
-    stream 94). Now that it only adds candidates it was neutral on development
-    games, +0.07 points (497 games won by it alone, 471 by the default) on those
-    16x16 games and -0.02 (4,482 against 4,493) on 50,000 paired Expert games of
-    streams 92 and 93, and it costs 0.29 points [0.03, 0.55] on the held-out games
-    (Holm p = 0.22 over the table's nine rows).
+    Pseudo-50/50s first is built but off by default. On 12,000 paired games of the
+    same stream it changed 38 games (19 won either way: +0.00 points) and cost a
+    quarter of the speed; on the held-out games of ``results/policy_ablation.csv``
+    it changed nothing (-0.02 points [-0.05, +0.02]).
+    The 50/50 weight is on since 2026-12, with each candidate's own tally
+    (``long_term_risk``), as in Hill's Java solver (weight 0.9 there). On 300,000
+    paired Expert games of development streams 81 (100,000) and 80 (200,000), the
+    default won 469 more games than the player without the weight: 11,063 won by
+    it alone against 10,594, +0.16 points (standard error 0.05). The weight alone,
+    with the sweep's influence (shapes next to the revealed area, at most one
+    closing cell unknown for a pair, two for a box), had cost 0.29 points [0.03,
+    0.55] on the held-out games of the ablation run of 671cdbc; which difference
+    carries the gain (the shapes far from the numbers, in corners and along walls,
+    or those with more closing cells unknown) is not measured. When the weight also
+    ranked the candidates (in the run of 1fbaac0) a trace of influence displaced
+    the corners chosen to represent the cells off the frontier and cost 0.61
+    points, so the sweep's influence only adds candidates.
 
     Examples
     --------
@@ -166,9 +179,10 @@ class Strategy:
     blend: bool = True
     fifty_fifty_first: bool = True
     progress_weight: float = 0.0
-    fifty_fifty_weight: float = 0.0
+    fifty_fifty_weight: float = 0.9
     pseudo_first: bool = False
     weigh_winxp: bool = True
+    long_term_risk: bool = True
 
     def __post_init__(self):
         for name, low, high in (("endgame_layouts", 0, 100_000), ("max_candidates", 1, 64),
@@ -185,7 +199,8 @@ class Strategy:
             if isinstance(weight, bool) or not isinstance(weight, float | int) or not (
                     0 <= weight <= 10):
                 raise ValueError(f"{name} ({weight!r}) must be a number from 0 to 10")
-        for name in ("blend", "fifty_fifty_first", "pseudo_first", "weigh_winxp"):
+        for name in ("blend", "fifty_fifty_first", "pseudo_first", "weigh_winxp",
+                     "long_term_risk"):
             if not isinstance(getattr(self, name), bool | np.bool_):
                 raise ValueError(f"{name} ({getattr(self, name)!r}) must be True or False")
 
@@ -204,7 +219,7 @@ class Strategy:
 
     def settings(self) -> np.ndarray:
         """Return the kernel's ``settings`` array (`minestats.players.kernel.play_chunk`)."""
-        values = np.zeros(11, dtype=np.int64)
+        values = np.zeros(12, dtype=np.int64)
         values[kernel.FAST_BUDGET] = FAST_BUDGET
         values[kernel.ENDGAME_LAYOUTS] = self.endgame_layouts
         values[kernel.MAX_CANDIDATES] = self.max_candidates
@@ -216,6 +231,7 @@ class Strategy:
         values[kernel.FIFTY_FIFTY_WEIGHT] = round(self.fifty_fifty_weight * 1e6)
         values[kernel.PSEUDO_FIRST] = self.pseudo_first
         values[kernel.WEIGH_WINXP] = self.weigh_winxp
+        values[kernel.LONG_TERM_RISK] = self.long_term_risk
         return values
 
 
