@@ -281,15 +281,22 @@ def tile_tallies(state, layouts, enablers, most_missing):
     return tallies
 
 
-def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them():
-    checked = with_pseudo = 0
-    for state in stall_positions(300, 7):
+def small_stalls(seed):
+    """Of 300 stalls, those with at most 12 unknown cells: each with its layouts and its
+    exact mine probabilities (NaN where revealed)."""
+    for state in stall_positions(300, seed):
         if (~state.revealed & ~state.flagged).sum() > 12:
             continue
         layouts = np.array(consistent_layouts(state))
-        height, width = state.board.shape
         probability = layouts.mean(axis=0).astype(float)
         probability[state.revealed] = np.nan
+        yield state, layouts, probability
+
+
+def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them():
+    checked = with_pseudo = 0
+    for state, layouts, probability in small_stalls(7):
+        width = state.board.shape[1]
         influence, pseudo, enablers = fifty_fifty_outlook(
             state.numbers, state.table, state.revealed, state.flagged, width,
             state.board.mines, probability, np.log(len(layouts)), 100_000)
@@ -304,13 +311,8 @@ def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them(
 
 def test_each_cells_fifty_fifty_tally_is_counted_as_brute_force_counts_it():
     checked = credited = 0
-    for state in stall_positions(300, 8):
-        if (~state.revealed & ~state.flagged).sum() > 12:
-            continue
-        layouts = np.array(consistent_layouts(state))
-        height, width = state.board.shape
-        probability = layouts.mean(axis=0).astype(float)
-        probability[state.revealed] = np.nan
+    for state, layouts, probability in small_stalls(8):
+        width = state.board.shape[1]
         _, _, enablers = shape_shares(state, layouts)
         expected = tile_tallies(state, layouts, enablers, 3)
         for cell, tally in expected.items():

@@ -193,6 +193,14 @@ def _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total,
 
 
 @numba.njit(cache=True)
+def _buffers(flagged):
+    """Scratch space of a shape count: its members, closing cells, mined cells and counts."""
+    cells = flagged.size
+    return (np.empty(4, dtype=np.int64), np.empty(6, dtype=np.int64), flagged.copy(),
+            np.empty(cells), np.empty((2, cells), dtype=np.int64))
+
+
+@numba.njit(cache=True)
 def _shape_share(size, members, closing, n_closing, numbers, table, revealed, flagged, width,
                  mines, log_total, budget, mined, given, scratch):
     """Chance that the shape's 50/50 forms in one orientation (its first half mined)."""
@@ -268,11 +276,7 @@ def tile_influence(cell, numbers, table, revealed, flagged, width, mines, probab
     height = cells // width
     x, y = cell % width, cell // width
     left = mines - flagged.sum()
-    members = np.empty(4, dtype=np.int64)
-    closing = np.empty(6, dtype=np.int64)
-    mined = flagged.copy()
-    given = np.empty(cells)
-    scratch = np.empty((2, cells), dtype=np.int64)
+    members, closing, mined, given, scratch = _buffers(flagged)
     total = 0.0
     for kind in range(3):
         size = 4 if kind == 2 else 2
@@ -364,11 +368,7 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     pseudo = np.zeros(cells, dtype=np.bool_)
     enablers = np.zeros(cells)
     left = mines - flagged.sum()
-    members = np.empty(4, dtype=np.int64)
-    closing = np.empty(6, dtype=np.int64)
-    mined = flagged.copy()
-    given = np.empty(cells)
-    scratch = np.empty((2, cells), dtype=np.int64)
+    members, closing, mined, given, scratch = _buffers(flagged)
     for kind in range(3):
         size = 4 if kind == 2 else 2
         allowed = BOX_MISSING if kind == 2 else PAIR_MISSING
