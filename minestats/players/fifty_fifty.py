@@ -255,6 +255,12 @@ def tile_influence(cell, numbers, table, revealed, flagged, width, mines, probab
     -------
     float
 
+    References
+    ----------
+    .. [1] D. N. Hill, "Minesweeper" (the Java solver),
+       https://github.com/DavidNHill/Minesweeper (its long-term risk: the 50/50
+       tally of the tiles it evaluates, with a weight of 0.9 in the guess's score).
+
     Examples
     --------
     The bottom row of `fifty_fifty_outlook`'s board: its pair is a 50/50 already, with
