@@ -141,12 +141,12 @@ class Strategy:
     Progress in the score at weight 0.1, the default until 2026-12, lost 0.07 points
     [0.01, 0.13] on 550,000 paired Expert games of development streams 97 to 99,
     0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
-    games of ``results/policy_ablation.csv`` (at the same speed), so its weight is
-    now 0.
+    games of the ablation run of 671cdbc, so its weight is now 0; with the 50/50
+    tally on it costs 0.22 [0.09, 0.36] there (the run of fab8fac).
     Pseudo-50/50s first is built but off by default. On 12,000 paired games of the
     same stream it changed 38 games (19 won either way: +0.00 points) and cost a
     quarter of the speed; on the held-out games of ``results/policy_ablation.csv``
-    it changed nothing (-0.02 points [-0.05, +0.02]).
+    it changed nothing (-0.02 points [-0.05, +0.01] in the run of fab8fac).
     The 50/50 weight is on since 2026-12, with each candidate's own tally
     (``long_term_risk``), as in Hill's Java solver (weight 0.9 there). On 300,000
     paired Expert games of development streams 81 (100,000) and 80 (200,000), the
