@@ -3,9 +3,12 @@
 import numpy as np
 import pytest
 
+from minestats import compare
+from minestats.drivers.comparisons import compare_clicks
 from minestats.foundations.board import Board
 from minestats.mechanics.sampling import sample_mines
-from minestats.players import POLICIES, Strategy, play, win_rate
+from minestats.players import POLICIES, Strategy, kernel, play, win_rate
+from minestats.players.player import compile_player
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame
 from tests.oracles import reference_player
@@ -131,6 +134,18 @@ def test_win_rate_does_not_depend_on_workers_and_records_its_inputs():
     low, high = one.proportion_ci()
     assert row["ci_low"] == low and row["ci_high"] == high
 
+
+def test_the_warm_up_compiles_every_kernel_a_timed_chunk_plays():
+    # Were any argument typed differently in a real chunk, numba would compile a second
+    # signature there, on the clock of whatever that chunk played first.
+    compile_player()
+    compiled = kernel.play_chunk.signatures
+    win_rate("6x5/5", rule="winxp", policy="best", n=4, seed=1, workers=1)
+    compare("6x5/5", policies=["safest", "best"], rule="safe-opening", click=(2, 2), n=4,
+            seed=1, workers=1)
+    compare_clicks("6x5/5", arms=[("winxp", (0, 0)), ("safe-click", (1, 1))], n=4, seed=1,
+                   workers=1)
+    assert kernel.play_chunk.signatures == compiled
 
 def test_uniform_rule_games_can_be_lost_on_the_first_click():
     result = win_rate("3x3/4", rule="uniform", policy="safest", n=200, seed=1, workers=1)

@@ -46,7 +46,7 @@ from minestats.mechanics.sampling import (
     chunk_layouts,
     relocate_mines,
 )
-from minestats.players.player import Strategy, play_games
+from minestats.players.player import Strategy, compile_player, play_games
 from minestats.runs.sweeps import run_jobs
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import (
@@ -416,6 +416,7 @@ def _policies_chunk(config, size, seed_sequence):
     outcomes = np.zeros((len(contenders), size), dtype=bool)
     capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
     clicks = np.full(size, board.index(click))
+    compile_player()  # not on the clock of the first contender
     for index, (policy, strategy) in enumerate(contenders):
         start = time.process_time()
         games = play_games(layouts, clicks, policy=policy, seeds=game_seeds, strategy=strategy,
@@ -435,6 +436,7 @@ def _clicks_chunk(config, size, seed_sequence):
     uniform, game_seeds = chunk_games(board, size, seed_sequence, rule="uniform",
                                       click=(0, 0))
     [moves_seed] = seed_sequence.spawn(1)
+    compile_player()  # not on the clock of the first arm
     outcomes = np.zeros((len(arms), size), dtype=bool)
     capped, lost, seconds = (np.zeros(len(arms)) for _ in range(3))
     for index, (rule, click) in enumerate(arms):

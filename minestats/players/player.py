@@ -48,6 +48,7 @@ Policies (`POLICIES`):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -65,7 +66,8 @@ from minestats.solvers import SolverOptions
 from minestats.solvers.state import unsound
 
 __all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GUESS_KINDS",
-           "GameResult", "Games", "Move", "Strategy", "play", "play_games"]
+           "GameResult", "Games", "Move", "Strategy", "compile_player", "play",
+           "play_games"]
 
 CANDIDATE_SHARE = 0.9
 """``best`` looks at cells whose safety is at least this share of the best safety."""
@@ -422,6 +424,27 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
         game = int(np.flatnonzero(outcomes == BUG)[0])
         raise unsound("player (logic)", (-1, -1), flag=False, board=game)
     return Games(outcomes == WON, capped, guesses, opened, moves, chances, kinds)
+
+
+@functools.cache
+def compile_player() -> None:
+    """Compile the player's kernel in this process, once, before anything is timed.
+
+    Numba compiles `play_chunk` on its first call in a process, or loads it from its
+    disk cache: about two minutes of CPU on a fresh machine. Whatever a worker plays
+    first would carry that time in its games/s. A chunk function calls this before
+    it starts its clock: one game on a 2x1 board passes every argument with the types
+    a real batch has, so the whole kernel, every policy and rule included, is compiled
+    here and none of it later.
+
+    Examples
+    --------
+    >>> compile_player()
+    >>> len(kernel.play_chunk.signatures)
+    1
+    """
+    play_games(np.array([[[True, False]]]), [1], policy="best",
+               seeds=[np.random.SeedSequence(0)])
 
 
 def play(mines, click, *, policy="best", seed=None, options=None, strategy=None,

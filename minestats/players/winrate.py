@@ -28,7 +28,7 @@ from minestats.foundations.validation import (
 )
 from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import check_sample_size, chunk_games
-from minestats.players.player import GUESS_KINDS, check_strategy, play_games
+from minestats.players.player import GUESS_KINDS, check_strategy, compile_player, play_games
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.stats import ProportionResult
 
@@ -158,6 +158,7 @@ class WinRate(ProportionResult):
 
 def _win_rate_chunk(config, size, seed_sequence):
     board, rule, click, policy, strategy = config
+    compile_player()  # not on the clock of this chunk's games
     start = time.process_time()
     layouts, seeds = chunk_games(board, size, seed_sequence, rule=rule, click=click)
     games = play_games(layouts, np.full(size, board.index(click)), policy=policy,
