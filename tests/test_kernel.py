@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from minestats.foundations.board import Board
+from minestats.frontier.variations import variation_basis
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import Strategy, kernel, play, play_games, win_rate
@@ -297,9 +298,11 @@ def test_the_fifty_fifties_that_may_form_are_counted_as_brute_force_counts_them(
     checked = with_pseudo = 0
     for state, layouts, probability in small_stalls(7):
         width = state.board.shape[1]
+        basis = variation_basis(state.numbers, state.table, state.revealed, state.flagged,
+                                  width, state.board.mines, 100_000)
         influence, pseudo, enablers = fifty_fifty_outlook(
-            state.numbers, state.table, state.revealed, state.flagged, width,
-            state.board.mines, probability, np.log(len(layouts)), 100_000)
+            basis, state.table, state.revealed, state.flagged, width, probability,
+            np.log(len(layouts)), 100_000)
         expected, expected_pseudo, expected_enablers = shape_shares(state, layouts)
         np.testing.assert_allclose(influence, expected, atol=1e-12)
         np.testing.assert_allclose(enablers, expected_enablers, atol=1e-12)
@@ -315,10 +318,11 @@ def test_each_cells_fifty_fifty_tally_is_counted_as_brute_force_counts_it():
         width = state.board.shape[1]
         _, _, enablers = shape_shares(state, layouts)
         expected = tile_tallies(state, layouts, enablers, 3)
+        basis = variation_basis(state.numbers, state.table, state.revealed, state.flagged,
+                                  width, state.board.mines, 100_000)
         for cell, tally in expected.items():
-            found = tile_influence(cell, state.numbers, state.table, state.revealed,
-                                   state.flagged, width, state.board.mines, probability,
-                                   np.log(len(layouts)), 100_000, enablers, 3)
+            found = tile_influence(cell, basis, state.revealed, state.flagged, width,
+                                   probability, np.log(len(layouts)), 100_000, enablers, 3)
             assert found == pytest.approx(tally, abs=1e-12), (cell, state)
             credited += tally > 0
         checked += 1

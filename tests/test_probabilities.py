@@ -10,25 +10,7 @@ import pytest
 
 from minestats.inference import board_consistency, mine_probabilities
 from minestats.mechanics.game import neighbour_counts
-from tests.oracles.probabilities import brute_force
-
-
-def random_position(rng):
-    """A random small layout, a random set of revealed safe cells, maybe flags and count."""
-    width, height = rng.integers(1, 6, size=2)
-    layout = rng.random((height, width)) < rng.uniform(0.1, 0.5)
-    padded = np.pad(layout.astype(int), 1)
-    numbers = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
-                  for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
-    revealed = ~layout & (rng.random(layout.shape) < rng.uniform(0.2, 0.9))
-    unknown = ~revealed
-    flags = layout & unknown & (rng.random(layout.shape) < 0.3)
-    if rng.random() < 0.15:  # a number that may not fit: inconsistent positions too
-        y, x = rng.integers(height), rng.integers(width)
-        if revealed[y, x]:
-            numbers[y, x] = rng.integers(0, 9)
-    mines = int(layout.sum()) if rng.random() < 0.6 else None
-    return np.where(unknown, -1, numbers), unknown, flags, mines
+from tests.oracles.probabilities import brute_force, random_position
 
 
 def test_equals_brute_force_exactly_on_2000_random_small_positions():

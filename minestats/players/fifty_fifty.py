@@ -20,7 +20,9 @@ is one half of a guess that must be made some time, so it may as well be made no
 `tile_influence` counts, for one cell, the layouts in which the 50/50s that hold it
 form, wherever they are and with more of their closing cells still unknown; the
 closing cells of the likely shapes next to the revealed area are credited too, since
-opening one of them stops the 50/50 as well.
+opening one of them stops the 50/50 as well. Both count every shape from one
+enumeration of the position (`minestats.frontier.variations`), searching again only
+the components that hold the shape's mines.
 
 References
 ----------
@@ -36,7 +38,8 @@ import math
 import numba
 import numpy as np
 
-from minestats.frontier.engine import FITS, analyse_position
+from minestats.frontier.engine import FITS
+from minestats.frontier.variations import chance_given_mines
 
 __all__ = ["BOX_MISSING", "ENABLER_SHARE", "PAIR_MISSING", "fifty_fifty_outlook", "tile_influence",
            "unavoidable_pair"]
@@ -176,60 +179,53 @@ def _touches(cell, table, revealed):
 
 
 @numba.njit(cache=True)
-def _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total, budget,
-                       probability, scratch):
-    """P(the cells of ``mined`` are mines), filling ``probability`` with P(mine) given that.
+def _buffers():
+    """Scratch space of a shape count: its members, closing cells, mined cells and targets."""
+    return (np.empty(4, dtype=np.int64), np.empty(6, dtype=np.int64), np.empty(9, dtype=np.int64),
+            np.empty(2))
 
-    0, and ``probability`` all NaN, when no layout fits or the count passes ``budget``.
+
+@numba.njit(cache=True)
+def _chance(basis, given, count, target, probability, log_total, budget):
+    """P(the first ``count`` cells of ``given`` are mines), with P(mine) of cells ``target`` then.
+
+    0, and ``probability`` NaN, when no layout fits or a search passes ``budget``.
     """
-    status, log_solutions, _, _ = analyse_position(numbers, table, revealed, mined, width,
-                                                   mines, budget, True, True, probability,
-                                                   scratch[0], scratch[1],
-                                                   np.empty(0, dtype=np.int64))
-    if status != FITS:
-        probability[:] = np.nan
-        return 0.0
-    return math.exp(log_solutions - log_total)
+    status, log_solutions = chance_given_mines(basis, given[:count], target, probability, budget)
+    return math.exp(log_solutions - log_total) if status == FITS else 0.0
 
 
 @numba.njit(cache=True)
-def _buffers(flagged):
-    """Scratch space of a shape count: its members, closing cells, mined cells and counts."""
-    cells = flagged.size
-    return (np.empty(4, dtype=np.int64), np.empty(6, dtype=np.int64), flagged.copy(),
-            np.empty(cells), np.empty((2, cells), dtype=np.int64))
-
-
-@numba.njit(cache=True)
-def _shape_share(size, members, closing, n_closing, numbers, table, revealed, flagged, width,
-                 mines, log_total, budget, mined, given, scratch):
+def _shape_share(size, members, closing, n_closing, basis, log_total, budget, given,
+                 probability):
     """Chance that the shape's 50/50 forms in one orientation (its first half mined)."""
+    if basis.status != FITS:
+        return 0.0
+    count = 0
     for k in range(n_closing):
-        mined[closing[k]] = True
+        given[count] = closing[k]
+        count += 1
     for k in range(size // 2):
-        mined[members[k]] = True
-    chance = _chance_with_mines(numbers, table, revealed, mined, width, mines, log_total,
-                                budget, given, scratch)
-    share = 0.0
-    if chance > 0:  # else ``given`` holds nothing (NaN): the shape cannot form
-        if size == 2:
-            share = chance * (1.0 - given[members[1]])
-        else:
-            first, second = given[members[2]], given[members[3]]
-            mined[members[2]] = True
-            both = _chance_with_mines(numbers, table, revealed, mined, width, mines,
-                                      log_total, budget, given, scratch)
-            share = chance * (1.0 - first - second)
-            if both > 0:
-                share += both * given[members[3]]
-            share = max(0.0, share)
-    mined[:] = flagged
-    return share
+        given[count] = members[k]
+        count += 1
+    if size == 2:
+        chance = _chance(basis, given, count, members[1:2], probability[:1], log_total, budget)
+        return chance * (1.0 - probability[0]) if chance > 0 else 0.0
+    chance = _chance(basis, given, count, members[2:4], probability, log_total, budget)
+    if chance == 0:  # the shape cannot form
+        return 0.0
+    first, second = probability[0], probability[1]
+    given[count] = members[2]
+    both = _chance(basis, given, count + 1, members[3:4], probability[:1], log_total, budget)
+    share = chance * (1.0 - first - second)
+    if both > 0:
+        share += both * probability[0]
+    return max(0.0, share)
 
 
 @numba.njit(cache=True)
-def tile_influence(cell, numbers, table, revealed, flagged, width, mines, probability,
-                   log_total, budget, enablers, most_missing):
+def tile_influence(cell, basis, revealed, flagged, width, probability, log_total, budget,
+                   enablers, most_missing):
     """Return the chance that ``cell`` is caught in a 50/50 that may form: its tally.
 
     Over the pairs along its row that hold it, the largest chance that the pair
@@ -244,7 +240,7 @@ def tile_influence(cell, numbers, table, revealed, flagged, width, mines, probab
     ----------
     cell : int
         The cell (an unknown one).
-    numbers, table, revealed, flagged, width, mines, probability, log_total, budget
+    basis, revealed, flagged, width, probability, log_total, budget
         As for `fifty_fifty_outlook`.
     enablers : numpy.ndarray of float64, shape (cells,)
         The closing-cell credits (`fifty_fifty_outlook`'s third result).
@@ -266,23 +262,25 @@ def tile_influence(cell, numbers, table, revealed, flagged, width, mines, probab
     The bottom row of `fifty_fifty_outlook`'s board: its pair is a 50/50 already, with
     the mine on either side.
 
+    >>> from minestats.frontier.variations import variation_basis
     >>> from minestats.mechanics.game import neighbour_counts, neighbour_table
     >>> layout = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
     >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
     >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)
     >>> probability = np.array([np.nan] * 4 + [0.5, 0.5])
     >>> table, flagged = neighbour_table(2, 3), np.zeros(6, bool)
-    >>> _, _, enablers = fifty_fifty_outlook(numbers, table, revealed, flagged, 2, 1,
-    ...                                      probability, np.log(2), 10_000)
-    >>> round(tile_influence(4, numbers, table, revealed, flagged, 2, 1, probability,
-    ...                      np.log(2), 10_000, enablers, 3), 3)
+    >>> basis = variation_basis(numbers, table, revealed, flagged, 2, 1, 10_000)
+    >>> _, _, enablers = fifty_fifty_outlook(basis, table, revealed, flagged, 2, probability,
+    ...                                      np.log(2), 10_000)
+    >>> round(tile_influence(4, basis, revealed, flagged, 2, probability, np.log(2), 10_000,
+    ...                      enablers, 3), 3)
     0.5
     """
     cells = revealed.size
     height = cells // width
     x, y = cell % width, cell // width
-    left = mines - flagged.sum()
-    members, closing, mined, given, scratch = _buffers(flagged)
+    left = basis.left
+    members, closing, given, shown = _buffers()
     total = 0.0
     for kind in range(3):
         size = 4 if kind == 2 else 2
@@ -307,30 +305,33 @@ def tile_influence(cell, numbers, table, revealed, flagged, width, mines, probab
                     missing += 1
             if not usable or missing > most_missing or missing + size // 2 > left:
                 continue
-            best = max(best, _shape_share(size, members, closing, n_closing, numbers, table,
-                                          revealed, flagged, width, mines, log_total, budget,
-                                          mined, given, scratch))
+            best = max(best, _shape_share(size, members, closing, n_closing, basis, log_total,
+                                          budget, given, shown))
         total += best
     total += enablers[cell]
     return min(total, probability[cell], 1.0 - probability[cell])
 
 
 @numba.njit(cache=True)
-def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probability,
-                        log_total, budget):
+def fifty_fifty_outlook(basis, table, revealed, flagged, width, probability, log_total,
+                        budget):
     """Chance that each cell is safe in a 50/50 that may form, and the pseudo-50/50s.
 
     Only shapes next to the revealed area are looked at (a cell of the shape, or a
     closing cell not yet flagged, touches a revealed cell); far from it a 50/50 is
     about as likely as any other pattern of unknown cells and no guess now decides
-    it. A position whose count passes ``budget`` leaves its shape out.
+    it. A shape whose count passes ``budget`` is left out, and so is every shape of a
+    position whose own count passes it.
 
     Parameters
     ----------
-    numbers, table, revealed, flagged
+    basis : minestats.frontier.variations.VariationBasis
+        The position, enumerated once (`minestats.frontier.variations.variation_basis`
+        with ``budget``); each shape is counted from it.
+    table, revealed, flagged
         The position, as for `unavoidable_pair`.
-    width, mines : int
-        Board width and total mines, flags included.
+    width : int
+        Board width.
     probability : numpy.ndarray of float64, shape (cells,)
         The position's mine probabilities (`minestats.frontier.engine.analyse_position`).
     log_total : float
@@ -356,14 +357,16 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     --------
     The bottom row of a 2x3 board, under two 1s: nothing can tell its cells apart.
 
+    >>> from minestats.frontier.variations import variation_basis
     >>> from minestats.mechanics.game import neighbour_counts, neighbour_table
     >>> layout = np.array([[0, 0], [0, 0], [1, 0]], dtype=bool)
     >>> numbers = neighbour_counts(layout).ravel().astype(np.int8)
     >>> revealed = np.array([1, 1, 1, 1, 0, 0], dtype=bool)
     >>> probability = np.array([np.nan] * 4 + [0.5, 0.5])
-    >>> influence, pseudo, enablers = fifty_fifty_outlook(
-    ...     numbers, neighbour_table(2, 3), revealed, np.zeros(6, bool), 2, 1,
-    ...     probability, np.log(2), 10_000)
+    >>> table, flagged = neighbour_table(2, 3), np.zeros(6, bool)
+    >>> basis = variation_basis(numbers, table, revealed, flagged, 2, 1, 10_000)
+    >>> influence, pseudo, enablers = fifty_fifty_outlook(basis, table, revealed, flagged, 2,
+    ...                                                   probability, np.log(2), 10_000)
     >>> influence[4:].round(3).tolist(), np.flatnonzero(pseudo).tolist()
     ([0.5, 0.5], [4, 5])
     """
@@ -373,8 +376,8 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
     box_influence = np.zeros(cells)
     pseudo = np.zeros(cells, dtype=np.bool_)
     enablers = np.zeros(cells)
-    left = mines - flagged.sum()
-    members, closing, mined, given, scratch = _buffers(flagged)
+    left = basis.left
+    members, closing, given, shown = _buffers()
     for kind in range(3):
         size = 4 if kind == 2 else 2
         allowed = BOX_MISSING if kind == 2 else PAIR_MISSING
@@ -401,9 +404,8 @@ def fifty_fifty_outlook(numbers, table, revealed, flagged, width, mines, probabi
                             near = True
                 if not usable or not near or missing > allowed or missing + size // 2 > left:
                     continue
-                share = _shape_share(size, members, closing, n_closing, numbers, table,
-                                     revealed, flagged, width, mines, log_total, budget,
-                                     mined, given, scratch)
+                share = _shape_share(size, members, closing, n_closing, basis, log_total,
+                                     budget, given, shown)
                 if share > ENABLER_SHARE and missing <= 1:
                     for k in range(n_closing):
                         if not flagged[closing[k]]:

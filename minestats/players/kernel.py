@@ -34,6 +34,7 @@ from minestats.frontier.engine import (
     flags_and_hidden,
     frontier_groups,
 )
+from minestats.frontier.variations import variation_basis
 from minestats.mechanics.game import _flood
 from minestats.mechanics.rules import winxp_order
 from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
@@ -350,10 +351,11 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
             return _pick(cells, keys), ENDGAME
     unknown = np.flatnonzero(~revealed & ~flagged)
     fifty_fifty_weight = settings[FIFTY_FIFTY_WEIGHT] / 1e6
+    basis = variation_basis(numbers, table, revealed, flagged, width, mines, fast_budget)
     if fifty_fifty_weight > 0 or settings[PSEUDO_FIRST]:
-        influence, pseudo, enablers = fifty_fifty_outlook(numbers, table, revealed, flagged,
-                                                          width, mines, probability,
-                                                          log_solutions, fast_budget)
+        influence, pseudo, enablers = fifty_fifty_outlook(basis, table, revealed, flagged, width,
+                                                          probability, log_solutions,
+                                                          fast_budget)
         if settings[LONG_TERM_RISK]:
             influence += enablers
         if settings[PSEUDO_FIRST] and pseudo.any():
@@ -403,8 +405,8 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         rank = ranks[k]
         share = influence[unknown[rank]]
         if fifty_fifty_weight > 0 and settings[LONG_TERM_RISK]:
-            share = tile_influence(unknown[rank], numbers, table, revealed, flagged, width,
-                                   mines, probability, log_solutions, fast_budget, enablers, 3)
+            share = tile_influence(unknown[rank], basis, revealed, flagged, width, probability,
+                                   log_solutions, fast_budget, enablers, 3)
         keys[0, i] = (survive[k] * (1 + progress_weight * progress[k])
                       * (1 + fifty_fifty_weight * share / safety[rank]))
         keys[1, i] = progress[k]

@@ -2,14 +2,15 @@
 
 Written from the definition alone (every 0/1 assignment of the unknown cells, kept when
 its numbers fit), so the exact engine and the player's float path are checked against
-it. Shared by the tests of the probabilities and of the player.
+it. Shared by the tests of the probabilities, of the player and of `chance_given_mines`;
+`random_position` draws the small positions they are checked on.
 """
 
 from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["brute_force"]
+__all__ = ["brute_force", "random_position"]
 
 
 def brute_force(numbers, unknown, flags, mines, weigh=None):
@@ -48,6 +49,24 @@ def brute_force(numbers, unknown, flags, mines, weigh=None):
         mined += weights @ bits
     return fits, {cell: Fraction(int(m), fits) for cell, m in zip(cells, mined, strict=True)
                   } if fits else {}
+
+
+def random_position(rng):
+    """A random small layout, a random set of revealed safe cells, maybe flags and count."""
+    width, height = rng.integers(1, 6, size=2)
+    layout = rng.random((height, width)) < rng.uniform(0.1, 0.5)
+    padded = np.pad(layout.astype(int), 1)
+    numbers = sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width]
+                  for dy in (-1, 0, 1) for dx in (-1, 0, 1)) - layout
+    revealed = ~layout & (rng.random(layout.shape) < rng.uniform(0.2, 0.9))
+    unknown = ~revealed
+    flags = layout & unknown & (rng.random(layout.shape) < 0.3)
+    if rng.random() < 0.15:  # a number that may not fit: inconsistent positions too
+        y, x = rng.integers(height), rng.integers(width)
+        if revealed[y, x]:
+            numbers[y, x] = rng.integers(0, 9)
+    mines = int(layout.sum()) if rng.random() < 0.6 else None
+    return np.where(unknown, -1, numbers), unknown, flags, mines
 
 
 def _layouts(flags, cells, bits):
