@@ -33,7 +33,8 @@ import numpy as np
 
 __all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Enumeration", "Frontier", "analyse",
            "analyse_frontier", "analyse_position", "closed_number_disagrees", "enumerate_groups",
-           "flag_frontier_cell", "flags_and_hidden", "frontier_groups"]
+           "flag_frontier_cell", "flags_and_hidden", "frontier_groups",
+           "off_frontier_weights"]
 
 FITS, NO_FIT, OVER_BUDGET = 0, 1, 2
 """Status codes of `analyse_position`: layouts fit; none fits; the search passed its budget."""
@@ -407,6 +408,33 @@ def _convolve(first, second):
 
 
 @numba.njit(cache=True)
+def off_frontier_weights(combined, left, free):
+    """Weights of the ways to place the mines left off the frontier, log-scaled.
+
+    ``combined[t]`` counts the frontier's layouts with ``t`` mines; the rest,
+    ``left - t``, go on the ``free`` cells off the frontier in C(free, left - t) ways.
+    Returns those binomials divided by the largest of them, and that largest one's
+    logarithm (``-inf`` when no count of frontier mines can be completed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ways, scale = off_frontier_weights(np.array([1.0, 2.0]), 2, 3)
+    >>> [round(float(w), 3) for w in ways], round(float(np.exp(scale)), 3)
+    ([1.0, 1.0], 3.0)
+    """
+    log_ways = np.full(combined.size, -np.inf)
+    scale = -np.inf
+    for total in range(combined.size):
+        rest = left - total
+        if 0 <= rest <= free and combined[total] > 0:
+            log_ways[total] = (math.lgamma(free + 1) - math.lgamma(rest + 1)
+                               - math.lgamma(free - rest + 1))
+            scale = max(scale, log_ways[total])
+    return np.exp(log_ways - scale), scale
+
+
+@numba.njit(cache=True)
 def _weigh_run(run, flagged, left, free, combined, ways):
     """Weigh the layouts by 1 + the cells of ``run`` they mine before their first safe one.
 
@@ -622,17 +650,9 @@ def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, wa
     for k in range(components - 1, -1, -1):
         suffix_counts[k] = _convolve(suffix_counts[k + 1], layouts[k, :spans[k]])
     combined = suffix_counts[0]
-    log_ways = np.full(combined.size, -np.inf)
-    scale = -np.inf
-    for total in range(combined.size):
-        rest = left - total
-        if 0 <= rest <= free and combined[total] > 0:
-            log_ways[total] = (math.lgamma(free + 1) - math.lgamma(rest + 1)
-                               - math.lgamma(free - rest + 1))
-            scale = max(scale, log_ways[total])
+    ways, scale = off_frontier_weights(combined, left, free)
     if scale == -np.inf:
         return NO_FIT, -np.inf, 0, 0
-    ways = np.exp(log_ways - scale)
     mined_run, mined_free = np.zeros(0), 0.0
     if run.size:
         ways, mined_run, mined_free = _weigh_run(run, flagged, left, free, combined, ways)

@@ -31,6 +31,7 @@ from minestats.frontier.engine import (
     closed_number_disagrees,
     enumerate_groups,
     frontier_groups,
+    off_frontier_weights,
 )
 
 __all__ = ["FLAGGED", "OFF_FRONTIER", "REVEALED", "VariationBasis", "chance_given_mines",
@@ -226,17 +227,9 @@ def chance_given_mines(basis, given, targets, probability, budget):
         first, last = basis.component_starts[k], basis.component_starts[k + 1]
         spans[k] = sizes[first:last].sum() + 1
     combined = _convolve_all(layouts, spans, -1)
-    log_ways = np.full(combined.size, -np.inf)
-    scale = -np.inf
-    for total in range(combined.size):
-        rest = left - total
-        if 0 <= rest <= free and combined[total] > 0:
-            log_ways[total] = (math.lgamma(free + 1) - math.lgamma(rest + 1)
-                               - math.lgamma(free - rest + 1))
-            scale = max(scale, log_ways[total])
+    ways, scale = off_frontier_weights(combined, left, free)
     if scale == -np.inf:
         return NO_FIT, -np.inf
-    ways = np.exp(log_ways - scale)
     solutions = 0.0
     for total in range(combined.size):
         solutions += combined[total] * ways[total]
