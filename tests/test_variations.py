@@ -1,4 +1,9 @@
-"""`chance_given_mines` against brute force and against the position flagged and analysed."""
+"""The variations against brute force and against the varied position analysed again.
+
+`chance_given_mines` against the position with its given cells flagged;
+`chance_given_reveal` against the position with its cell revealed and showing each
+number it can.
+"""
 
 import math
 
@@ -6,7 +11,12 @@ import numpy as np
 import pytest
 
 from minestats.frontier.engine import FITS, NO_FIT, OVER_BUDGET, analyse_position
-from minestats.frontier.variations import chance_given_mines, variation_basis
+from minestats.frontier.variations import (
+    chance_given_mines,
+    chance_given_reveal,
+    reveal_variation,
+    variation_basis,
+)
 from minestats.mechanics.game import neighbour_table
 from minestats.mechanics.sampling import sample_mines
 from minestats.solvers import SolverOptions, deduce
@@ -112,3 +122,94 @@ def test_equals_the_position_analysed_again_with_the_cells_flagged_on_expert_sta
             safe = np.flatnonzero(~revealed & ~state.mines)
             state.open_index(int(rng.choice(safe)))  # go on as if a guess had been safe
     assert compared == 400
+
+
+def test_a_reveal_equals_brute_force_with_the_cell_showing_each_number_on_small_positions():
+    rng = np.random.default_rng(20261205)
+    compared = values = no_fit = merging = outside = 0
+    while compared < 500:
+        numbers, unknown, flags, mines = random_position(rng)
+        if mines is None or (unknown & ~flags).sum() > 12:
+            continue
+        flat, table, revealed, flagged = _flat(numbers, unknown, flags)
+        width = numbers.shape[1]
+        open_cells = np.flatnonzero(~revealed & ~flagged)
+        if open_cells.size == 0 or brute_force(numbers, unknown, flags, mines)[0] == 0:
+            continue
+        basis = variation_basis(flat, table, revealed, flagged, width, mines, 10**6)
+        cell = int(rng.choice(open_cells))
+        reveal = reveal_variation(basis, table, cell)
+        y, x = divmod(cell, width)
+        for value in range(-1, 10):  # every number, those no layout can show too
+            probability = np.empty(flat.size)
+            status, log_solutions = chance_given_reveal(reveal, value, probability, 10**6)
+            shown, opened = numbers.copy(), unknown.copy()
+            shown[y, x], opened[y, x] = value, False
+            fits, expected = brute_force(shown, opened, flags, mines)
+            if not fits:
+                assert status == NO_FIT and log_solutions == -np.inf
+                no_fit += 1
+                continue
+            assert status == FITS
+            assert log_solutions == pytest.approx(math.log(fits), rel=1e-9)
+            want = np.where(opened.ravel(), 0.0, np.nan)
+            want[flags.ravel()] = 1.0
+            for (row, column), share in expected.items():
+                want[row * width + column] = float(share)
+            np.testing.assert_allclose(probability, want, rtol=1e-9, atol=1e-12)
+            values += 1
+        merging += _components_touched(basis, table, cell) > 1
+        outside += (basis.cell_group[table[cell][table[cell] >= 0]] == -1).any()
+        compared += 1
+    assert values > 400 and no_fit > 4000 and merging > 5 and outside > 100
+
+
+def _components_touched(basis, table, cell):
+    """How many components hold the cell or one of its neighbours."""
+    around = table[cell][table[cell] >= 0]
+    groups = basis.cell_group[around]
+    return np.unique(basis.group_component[groups[groups >= 0]]).size
+
+
+def test_a_reveal_equals_the_position_analysed_again_on_expert_stalls():
+    rng = np.random.default_rng(20261206)
+    compared = merging = 0
+    table = None
+    for layout in sample_mines("expert", 40, rule="safe-click", click=(0, 0), seed=rng):
+        state = CheckedGame(layout, (0, 0))
+        table = state.table
+        while not state.over and compared < 300:
+            deduce(state, SolverOptions())
+            if state.over:
+                break
+            numbers, revealed, flagged = state.numbers, state.revealed, state.flagged
+            basis = variation_basis(numbers, table, revealed, flagged, 30, 99, 10**5)
+            open_cells = np.flatnonzero(~revealed & ~flagged)
+            cells = list(rng.choice(open_cells, size=min(2, open_cells.size), replace=False))
+            bridges = [cell for cell in open_cells if _components_touched(basis, table, cell) > 1]
+            cells += list(rng.choice(bridges, size=min(1, len(bridges))))
+            for cell in cells:
+                reveal = reveal_variation(basis, table, cell)
+                merging += reveal.front.component_starts.size - 1 < basis.component_starts.size - 1
+                opened = revealed.copy()
+                opened[cell] = True
+                imagined = numbers.copy()
+                for value in range(9):
+                    imagined[cell] = value
+                    probability = np.empty(numbers.size)
+                    status, log_solutions = chance_given_reveal(reveal, value, probability,
+                                                                10**5)
+                    expected = np.empty(numbers.size)
+                    scratch = np.empty(numbers.size, dtype=np.int64)
+                    again, log_again, _, _ = analyse_position(
+                        imagined, table, opened, flagged, 30, 99, 10**5, True, True, expected,
+                        scratch, scratch.copy(), np.empty(0, dtype=np.int64))
+                    assert again != OVER_BUDGET and status == again
+                    if status == FITS:
+                        assert log_solutions == pytest.approx(log_again, rel=1e-12, abs=1e-9)
+                        np.testing.assert_allclose(probability, expected, rtol=1e-9,
+                                                   atol=1e-12)
+                compared += 1
+            safe = np.flatnonzero(~revealed & ~state.mines)
+            state.open_index(int(rng.choice(safe)))  # go on as if a guess had been safe
+    assert compared >= 300 and merging > 50

@@ -32,8 +32,8 @@ import numba
 import numpy as np
 
 __all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Enumeration", "Frontier", "analyse",
-           "analyse_frontier", "analyse_position", "closed_number_disagrees", "enumerate_groups",
-           "flag_frontier_cell", "flags_and_hidden", "frontier_groups",
+           "analyse_frontier", "analyse_position", "closed_number_disagrees", "combine_components",
+           "enumerate_groups", "flag_frontier_cell", "flags_and_hidden", "frontier_groups",
            "off_frontier_weights"]
 
 FITS, NO_FIT, OVER_BUDGET = 0, 1, 2
@@ -636,8 +636,48 @@ def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, wa
                         n_mine += 1
     if not want_probability and n_safe + n_mine > 0:
         return FITS, -np.inf, n_safe, n_mine
-    # Probabilities: components combined by convolution over their mine totals, each
-    # combination weighted by C(free, mines left over), log-scaled.
+    status, log_solutions = combine_components(front, revealed, flagged, left, free, layouts,
+                                               mined, run, probability)
+    if status != FITS:
+        return status, -np.inf, 0, 0
+    return FITS, log_solutions, n_safe, n_mine
+
+
+@numba.njit(cache=True)
+def combine_components(front, revealed, flagged, left, free, layouts, mined, run, probability):
+    """Fill every cell's mine probability from the counts of each component.
+
+    The components are combined by convolution over their mine totals, each
+    combination weighted by C(free, mines left over), log-scaled
+    (`off_frontier_weights`); the rest of `analyse_frontier` after its search, for a
+    caller that has the counts of each component another way
+    (`minestats.frontier.variations.chance_given_reveal`).
+
+    Parameters
+    ----------
+    front : Frontier
+        The position's frontier (``starts``, ``members`` and ``need`` are not read).
+    revealed, flagged : numpy.ndarray of bool, shape (cells,)
+    left, free : int
+        The mines not flagged, and the unknown cells off the frontier.
+    layouts, mined : numpy.ndarray of float64
+        Per component and per group, as in `Enumeration`.
+    run : numpy.ndarray of int64
+        As for `analyse_position`.
+    probability : numpy.ndarray of float64, shape (cells,)
+        Filled with P(mine): NaN on revealed cells, 1 on flags.
+
+    Returns
+    -------
+    status : int
+        `FITS`, or `NO_FIT` when no count of frontier mines can be completed.
+    log_solutions : float
+        Natural log of the (weighed) layouts that fit; -inf with `NO_FIT`.
+    """
+    cells = revealed.size
+    frontier, sizes, component_starts = front.frontier, front.sizes, front.component_starts
+    cell_starts, group_cells = front.cell_starts, front.group_cells
+    components = component_starts.size - 1
     for cell in range(cells):
         probability[cell] = np.nan if revealed[cell] else (1.0 if flagged[cell] else 0.0)
     spans = np.empty(components, dtype=np.int64)
@@ -652,7 +692,7 @@ def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, wa
     combined = suffix_counts[0]
     ways, scale = off_frontier_weights(combined, left, free)
     if scale == -np.inf:
-        return NO_FIT, -np.inf, 0, 0
+        return NO_FIT, -np.inf
     mined_run, mined_free = np.zeros(0), 0.0
     if run.size:
         ways, mined_run, mined_free = _weigh_run(run, flagged, left, free, combined, ways)
@@ -680,7 +720,7 @@ def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, wa
             for j in range(others.size):
                 weight[total] += others[j] * ways[total + j]
         for g in range(component_starts[k], component_starts[k + 1]):
-            if sizes[g] == 0:  # emptied by `flag_frontier_cell`
+            if sizes[g] == 0:  # emptied by `flag_frontier_cell`, or by a cell revealed
                 continue
             share = 0.0
             for total in range(spans[k]):
@@ -688,7 +728,7 @@ def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, wa
             share /= sizes[g] * solutions
             for j in range(cell_starts[g], cell_starts[g + 1]):
                 probability[group_cells[j]] = share
-    return FITS, math.log(solutions) + scale, n_safe, n_mine
+    return FITS, math.log(solutions) + scale
 
 
 def analyse(numbers, table, revealed, flagged, width, mines, *, budget, use_mine_count=True,

@@ -28,14 +28,16 @@ from minestats.frontier.engine import (
     FITS,
     NO_FIT,
     OVER_BUDGET,
+    Frontier,
     closed_number_disagrees,
+    combine_components,
     enumerate_groups,
     frontier_groups,
     off_frontier_weights,
 )
 
-__all__ = ["FLAGGED", "OFF_FRONTIER", "REVEALED", "VariationBasis", "chance_given_mines",
-           "variation_basis"]
+__all__ = ["FLAGGED", "OFF_FRONTIER", "REVEALED", "Reveal", "VariationBasis", "chance_given_mines",
+           "chance_given_reveal", "reveal_variation", "variation_basis"]
 
 REVEALED = -3
 """``cell_group`` of a revealed cell."""
@@ -54,7 +56,8 @@ class VariationBasis(NamedTuple):
     ``sizes``, ``starts``, ``members``, ``need`` and ``component_starts`` as in
     `minestats.frontier.engine.Frontier`; ``group_component[g]`` the component of
     group g; ``layouts`` and ``mined`` as in `minestats.frontier.engine.Enumeration`;
-    ``free`` the unknown cells off the frontier; ``left`` the mines not flagged.
+    ``free`` the unknown cells off the frontier; ``left`` the mines not flagged;
+    ``frontier``, ``cell_starts`` and ``group_cells`` as in `Frontier`.
     """
 
     status: int
@@ -69,6 +72,9 @@ class VariationBasis(NamedTuple):
     mined: np.ndarray
     free: int
     left: int
+    frontier: np.ndarray
+    cell_starts: np.ndarray
+    group_cells: np.ndarray
 
 
 @numba.njit(cache=True)
@@ -118,8 +124,9 @@ def variation_basis(numbers, table, revealed, flagged, width, mines, budget):
         if cell_group[cell] == OFF_FRONTIER:
             free += 1
     return VariationBasis(status, cell_group, front.sizes, front.starts, front.members, front.need,
-                      front.component_starts, group_component, enumeration.layouts,
-                      enumeration.mined, free, left)
+                          front.component_starts, group_component, enumeration.layouts,
+                          enumeration.mined, free, left, front.frontier, front.cell_starts,
+                          front.group_cells)
 
 
 @numba.njit(cache=True)
@@ -260,3 +267,230 @@ def chance_given_mines(basis, given, targets, probability, budget):
                 share += mined[g, total] * weight
             probability[i] = share / (sizes[g] * solutions)
     return FITS, math.log(solutions) + scale
+
+
+class Reveal(NamedTuple):
+    """A position with one more cell revealed, its number not yet set (`reveal_variation`).
+
+    ``front`` is the frontier of the position with ``cell`` revealed: first the
+    components the cell does not touch, as in the basis, with their counts already
+    in ``layouts`` and ``mined``; then, from group ``first`` on (none when ``first``
+    is the number of groups), one component that is searched again: the components
+    that hold the cell or one of its unknown neighbours, merged by the cell's number,
+    each of their groups split into the cells beside the cell and the others, and
+    the neighbours that were off the frontier as a group of their own. The cell's
+    number is the constraint ``constraint`` (-1 when the cell has no unknown
+    neighbour, ``hidden`` of them), which needs the number less ``flags``.
+    ``opened``, ``flagged``, ``left`` and ``free`` describe the position with the cell
+    revealed as for `minestats.frontier.engine.combine_components`.
+    """
+
+    cell: int
+    flags: int
+    hidden: int
+    constraint: int
+    first: int
+    front: Frontier
+    layouts: np.ndarray
+    mined: np.ndarray
+    opened: np.ndarray
+    flagged: np.ndarray
+    left: int
+    free: int
+
+
+@numba.njit(cache=True)
+def reveal_variation(basis, table, cell):
+    """Prepare the position of ``basis`` with ``cell`` revealed, for `chance_given_reveal`.
+
+    Parameters
+    ----------
+    basis : VariationBasis
+        The position (`variation_basis`), with status `FITS`.
+    table : numpy.ndarray of int64
+        The neighbour table.
+    cell : int
+        An unknown cell of the position.
+
+    Returns
+    -------
+    Reveal
+    """
+    cell_group, group_component = basis.cell_group, basis.group_component
+    components, groups = basis.component_starts.size - 1, basis.sizes.size
+    cells = cell_group.size
+    beside = np.zeros(cells, dtype=np.bool_)
+    merged = np.zeros(components, dtype=np.bool_)
+    flags = hidden = outside = 0
+    for t in range(table.shape[1]):
+        j = table[cell, t]
+        if j < 0:
+            break
+        g = cell_group[j]
+        if j == cell or g == REVEALED:
+            continue
+        if g == FLAGGED:
+            flags += 1
+            continue
+        beside[j] = True
+        hidden += 1
+        if g == OFF_FRONTIER:
+            outside += 1
+        else:
+            merged[group_component[g]] = True
+    own = cell_group[cell]
+    if own >= 0:
+        merged[group_component[own]] = True
+    constraint = basis.need.size if hidden else -1
+    most = 2 * groups + 1  # a merged group splits in two; the new neighbours make one more
+    sizes = np.empty(most, dtype=np.int64)
+    starts = np.zeros(most + 1, dtype=np.int64)
+    members = np.empty(2 * basis.members.size + most, dtype=np.int64)
+    cell_starts = np.zeros(most + 1, dtype=np.int64)
+    group_cells = np.empty(basis.group_cells.size + outside, dtype=np.int64)
+    component_starts = np.zeros(components + 2, dtype=np.int64)
+    width = basis.layouts.shape[1] + outside
+    layouts = np.zeros((components + 1, width))
+    mined = np.zeros((most, width))
+    added = filled = placed = kept = 0
+    for k in range(components):  # the components the cell leaves alone, copied
+        if merged[k]:
+            continue
+        for g in range(basis.component_starts[k], basis.component_starts[k + 1]):
+            sizes[added] = basis.sizes[g]
+            for m in range(basis.starts[g], basis.starts[g + 1]):
+                members[filled] = basis.members[m]
+                filled += 1
+            starts[added + 1] = filled
+            for i in range(basis.cell_starts[g], basis.cell_starts[g + 1]):
+                group_cells[placed] = basis.group_cells[i]
+                placed += 1
+            cell_starts[added + 1] = placed
+            mined[added, :basis.mined.shape[1]] = basis.mined[g]
+            added += 1
+        layouts[kept, :basis.layouts.shape[1]] = basis.layouts[k]
+        kept += 1
+        component_starts[kept] = added
+    first = added
+    for g in range(groups):  # the groups of the merged components, split by the cell
+        if not merged[group_component[g]]:
+            continue
+        for next_to_cell in (False, True):
+            count = 0
+            for i in range(basis.cell_starts[g], basis.cell_starts[g + 1]):
+                j = basis.group_cells[i]
+                if j != cell and beside[j] == next_to_cell:
+                    group_cells[placed] = j
+                    placed += 1
+                    count += 1
+            if next_to_cell and count == 0:
+                continue
+            # The part away from the cell is kept even when empty: it carries the group's
+            # numbers, which may have had no other unknown neighbour than the cell.
+            sizes[added] = count
+            for m in range(basis.starts[g], basis.starts[g + 1]):
+                members[filled] = basis.members[m]
+                filled += 1
+            if next_to_cell:
+                members[filled] = constraint
+                filled += 1
+            starts[added + 1] = filled
+            cell_starts[added + 1] = placed
+            added += 1
+    if outside:
+        for j in range(cells):
+            if beside[j] and cell_group[j] == OFF_FRONTIER:
+                group_cells[placed] = j
+                placed += 1
+        sizes[added] = outside
+        members[filled] = constraint
+        filled += 1
+        starts[added + 1] = filled
+        cell_starts[added + 1] = placed
+        added += 1
+    if added > first:
+        kept += 1
+        component_starts[kept] = added
+    need = np.zeros(basis.need.size + 1, dtype=np.int64)
+    need[:basis.need.size] = basis.need
+    frontier = basis.frontier.copy()
+    frontier[cell] = False
+    frontier |= beside
+    front = Frontier(frontier, sizes[:added], starts[:added + 1], members[:filled], need,
+                     component_starts[:kept + 1], cell_starts[:added + 1], group_cells[:placed])
+    opened = cell_group == REVEALED
+    opened[cell] = True
+    free = basis.free - outside - (1 if own == OFF_FRONTIER else 0)
+    return Reveal(cell, flags, hidden, constraint, first, front, layouts[:kept], mined[:added],
+                  opened, cell_group == FLAGGED, basis.left, free)
+
+
+@numba.njit(cache=True)
+def chance_given_reveal(reveal, value, probability, budget):
+    """Count the layouts in which the cell of ``reveal`` shows ``value``, and P(mine) then.
+
+    The layouts of the position with the cell revealed and showing ``value``: only
+    the component the cell touches is searched again (`reveal_variation`). The
+    same numbers as `minestats.frontier.engine.analyse_position` on that position
+    (the layouts counted alike).
+
+    Parameters
+    ----------
+    reveal : Reveal
+        The position with the cell revealed (`reveal_variation`); each call overwrites
+        its number and the counts of its searched component.
+    value : int
+        The number the cell shows.
+    probability : numpy.ndarray of float64, shape (cells,)
+        Filled with P(mine) of every cell (NaN on revealed cells, 1 on flags) when
+        layouts fit.
+    budget : int
+        The search budget of the component searched again.
+
+    Returns
+    -------
+    status : int
+        `FITS`, `NO_FIT` or `OVER_BUDGET`.
+    log_solutions : float
+        Natural log of the number of layouts that fit with the cell showing ``value``;
+        -inf unless `FITS`.
+
+    Examples
+    --------
+    A 1 in the corner of a 3x2 board with 2 mines (6 layouts: its mine at 1, 3 or 4,
+    the other at 2 or 5). Opening the far cell 5 shows 2 when the other mine is at 2
+    and the 1's at 1 or 4 (2 layouts): then 1 and 4 are even, 2 is a mine, 3 is safe.
+
+    >>> from minestats.mechanics.game import neighbour_table
+    >>> numbers = np.array([1, 0, 0, 0, 0, 0], dtype=np.int8)
+    >>> revealed = np.array([1, 0, 0, 0, 0, 0], dtype=bool)
+    >>> table = neighbour_table(3, 2)
+    >>> basis = variation_basis(numbers, table, revealed, np.zeros(6, bool), 3, 2, 1000)
+    >>> reveal = reveal_variation(basis, table, 5)
+    >>> probability = np.empty(6)
+    >>> status, log_solutions = chance_given_reveal(reveal, 2, probability, 1000)
+    >>> status == FITS, round(math.exp(log_solutions)), probability.tolist()
+    (True, 2, [nan, 0.5, 1.0, 0.0, 0.5, nan])
+    """
+    front = reveal.front
+    number = value - reveal.flags
+    if number < 0 or number > reveal.hidden:
+        probability[:] = np.nan
+        return NO_FIT, -np.inf
+    if reveal.constraint >= 0:
+        front.need[reveal.constraint] = number
+    groups, first = front.sizes.size, reveal.first
+    layouts, mined = reveal.layouts, reveal.mined
+    if first < groups:
+        part = enumerate_groups(front.sizes[first:], front.starts[first:], front.members,
+                                front.need, np.array([0, groups - first]), budget)
+        if part.visited > budget:
+            probability[:] = np.nan
+            return OVER_BUDGET, -np.inf
+        width = part.layouts.shape[1]
+        layouts[-1, :] = 0.0
+        layouts[-1, :width] = part.layouts[0]
+        mined[first:, :] = 0.0
+        mined[first:, :width] = part.mined
+    return combine_components(front, reveal.opened, reveal.flagged, reveal.left, reveal.free,
+                              layouts, mined, np.empty(0, dtype=np.int64), probability)

@@ -34,7 +34,7 @@ from minestats.frontier.engine import (
     flags_and_hidden,
     frontier_groups,
 )
-from minestats.frontier.variations import variation_basis
+from minestats.frontier.variations import chance_given_reveal, reveal_variation, variation_basis
 from minestats.mechanics.game import _flood
 from minestats.mechanics.rules import winxp_order
 from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
@@ -246,11 +246,15 @@ def _safest(table, revealed, flagged, probability):
 
 @numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
-             blend, scratch, relocation):
+             blend, scratch, relocation, basis):
     """Secondary safety, progress and deadness of opening ``cell`` (`minestats.players.player`).
 
     The safety of the next move is that of the safest cell, or with ``blend``
-    (4 x safest + second safest) / 5.
+    (4 x safest + second safest) / 5. Each number the cell may show is counted from
+    ``basis``, searching again only the component the cell touches
+    (`minestats.frontier.variations.chance_given_reveal`); `_position` counts it
+    when that passes its budget, when the basis has none, and under Windows XP's
+    weighing.
     """
     flags, hidden = flags_and_hidden(cell, table, revealed, flagged)
     hidden -= 1  # the cell itself
@@ -258,12 +262,18 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     opened = revealed.copy()
     opened[cell] = True
     after = np.empty(revealed.size)
+    varied = basis.status == FITS and not (relocation.size and not revealed[relocation[0]])
+    reveal = reveal_variation(basis, table, cell)
     survive = progress = 0.0
     shown = 0
     for value in range(flags, flags + hidden + 1):
-        imagined[cell] = value
-        log_solutions = _position(imagined, table, opened, flagged, width, mines, fast_budget,
-                                  after, scratch, relocation)
+        status = OVER_BUDGET
+        if varied:
+            status, log_solutions = chance_given_reveal(reveal, value, after, fast_budget)
+        if status == OVER_BUDGET:
+            imagined[cell] = value
+            log_solutions = _position(imagined, table, opened, flagged, width, mines,
+                                      fast_budget, after, scratch, relocation)
         if log_solutions == -np.inf:  # this number cannot show
             continue
         shown += 1
@@ -395,7 +405,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     for i in range(count):
         survive[i], progress[i], dead = _outlook(numbers, table, revealed, flagged, width,
                                                  mines, chosen[i], log_solutions, fast_budget,
-                                                 settings[BLEND], scratch, relocation)
+                                                 settings[BLEND], scratch, relocation, basis)
         alive[i] = not dead
     keep = alive if alive.any() else np.ones(count, dtype=np.bool_)
     picked = np.flatnonzero(keep)
