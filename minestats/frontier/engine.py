@@ -33,8 +33,8 @@ import numpy as np
 
 __all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Enumeration", "Frontier", "analyse",
            "analyse_frontier", "analyse_position", "closed_number_disagrees", "combine_components",
-           "enumerate_groups", "flag_frontier_cell", "flags_and_hidden", "frontier_groups",
-           "off_frontier_weights"]
+           "convolve_counts", "enumerate_groups", "flag_frontier_cell", "flags_and_hidden",
+           "frontier_groups", "off_frontier_weights"]
 
 FITS, NO_FIT, OVER_BUDGET = 0, 1, 2
 """Status codes of `analyse_position`: layouts fit; none fits; the search passed its budget."""
@@ -398,13 +398,39 @@ def _any_in(reach, low, high):
 
 
 @numba.njit(cache=True)
-def _convolve(first, second):
+def convolve_counts(first, second):
+    """Layouts per mine total of two independent parts, from those of each (a convolution).
+
+    Examples
+    --------
+    >>> convolve_counts(np.array([1.0, 2.0]), np.array([1.0, 1.0])).tolist()
+    [1.0, 3.0, 2.0]
+    """
     out = np.zeros(first.size + second.size - 1)
     for a in range(first.size):
         if first[a] != 0.0:
             for b in range(second.size):
                 out[a + b] += first[a] * second[b]
     return out
+
+
+@numba.njit(cache=True)
+def _log_factorials(top):
+    """``log(n!)`` for ``n < top``, as `math.lgamma` computes it in compiled code."""
+    table = np.empty(top)
+    for n in range(top):
+        table[n] = math.lgamma(n + 1)
+    return table
+
+
+_LOG_FACTORIALS = _log_factorials(4096)
+"""``log(n!)`` of the cell counts of every board up to 64x64, looked up rather than computed:
+the weights of the cells off the frontier call for three per mine total, at every count."""
+
+
+@numba.njit(cache=True)
+def _log_factorial(n):
+    return _LOG_FACTORIALS[n] if n < _LOG_FACTORIALS.size else math.lgamma(n + 1)
 
 
 @numba.njit(cache=True)
@@ -425,11 +451,11 @@ def off_frontier_weights(combined, left, free):
     """
     log_ways = np.full(combined.size, -np.inf)
     scale = -np.inf
+    log_free = _log_factorial(free)
     for total in range(combined.size):
         rest = left - total
         if 0 <= rest <= free and combined[total] > 0:
-            log_ways[total] = (math.lgamma(free + 1) - math.lgamma(rest + 1)
-                               - math.lgamma(free - rest + 1))
+            log_ways[total] = log_free - _log_factorial(rest) - _log_factorial(free - rest)
             scale = max(scale, log_ways[total])
     return np.exp(log_ways - scale), scale
 
@@ -685,10 +711,10 @@ def combine_components(front, revealed, flagged, left, free, layouts, mined, run
         spans[k] = sizes[component_starts[k]:component_starts[k + 1]].sum() + 1
     prefix_counts = [np.ones(1)]
     for k in range(components):
-        prefix_counts.append(_convolve(prefix_counts[k], layouts[k, :spans[k]]))
+        prefix_counts.append(convolve_counts(prefix_counts[k], layouts[k, :spans[k]]))
     suffix_counts = [np.ones(1)] * (components + 1)
     for k in range(components - 1, -1, -1):
-        suffix_counts[k] = _convolve(suffix_counts[k + 1], layouts[k, :spans[k]])
+        suffix_counts[k] = convolve_counts(suffix_counts[k + 1], layouts[k, :spans[k]])
     combined = suffix_counts[0]
     ways, scale = off_frontier_weights(combined, left, free)
     if scale == -np.inf:
@@ -714,7 +740,7 @@ def combine_components(front, revealed, flagged, left, free, layouts, mined, run
             probability[cell] = mined_run[k] / solutions
             k += 1
     for k in range(components):
-        others = _convolve(prefix_counts[k], suffix_counts[k + 1])
+        others = convolve_counts(prefix_counts[k], suffix_counts[k + 1])
         weight = np.zeros(spans[k])
         for total in range(spans[k]):
             for j in range(others.size):

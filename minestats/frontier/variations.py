@@ -31,6 +31,7 @@ from minestats.frontier.engine import (
     Frontier,
     closed_number_disagrees,
     combine_components,
+    convolve_counts,
     enumerate_groups,
     frontier_groups,
     off_frontier_weights,
@@ -57,7 +58,11 @@ class VariationBasis(NamedTuple):
     `minestats.frontier.engine.Frontier`; ``group_component[g]`` the component of
     group g; ``layouts`` and ``mined`` as in `minestats.frontier.engine.Enumeration`;
     ``free`` the unknown cells off the frontier; ``left`` the mines not flagged;
-    ``frontier``, ``cell_starts`` and ``group_cells`` as in `Frontier`.
+    ``frontier``, ``cell_starts`` and ``group_cells`` as in `Frontier`;
+    ``spans[k]`` the mine totals component k can take (its cells + 1), ``combined``
+    the layouts per frontier mine total of all components together and
+    ``excluded[k]`` those of all but component k (its first
+    ``combined.size - spans[k] + 1`` entries).
     """
 
     status: int
@@ -75,6 +80,9 @@ class VariationBasis(NamedTuple):
     frontier: np.ndarray
     cell_starts: np.ndarray
     group_cells: np.ndarray
+    spans: np.ndarray
+    combined: np.ndarray
+    excluded: np.ndarray
 
 
 @numba.njit(cache=True)
@@ -123,10 +131,23 @@ def variation_basis(numbers, table, revealed, flagged, width, mines, budget):
     for cell in range(cells):
         if cell_group[cell] == OFF_FRONTIER:
             free += 1
+    components = front.component_starts.size - 1
+    spans = np.empty(components, dtype=np.int64)
+    for k in range(components):
+        spans[k] = front.sizes[front.component_starts[k]:front.component_starts[k + 1]].sum() + 1
+    prefix = [np.ones(1)]
+    for k in range(components):
+        prefix.append(convolve_counts(prefix[k], enumeration.layouts[k, :spans[k]]))
+    excluded = np.zeros((components, prefix[components].size))
+    suffix = np.ones(1)
+    for k in range(components - 1, -1, -1):
+        others = convolve_counts(prefix[k], suffix)
+        excluded[k, :others.size] = others
+        suffix = convolve_counts(suffix, enumeration.layouts[k, :spans[k]])
     return VariationBasis(status, cell_group, front.sizes, front.starts, front.members, front.need,
                           front.component_starts, group_component, enumeration.layouts,
                           enumeration.mined, free, left, front.frontier, front.cell_starts,
-                          front.group_cells)
+                          front.group_cells, spans, prefix[components], excluded)
 
 
 @numba.njit(cache=True)
@@ -134,16 +155,27 @@ def _convolve_all(layouts, spans, skip):
     """Layouts per frontier mine total of every component but ``skip`` (-1: all of them)."""
     out = np.ones(1)
     for k in range(spans.size):
-        if k == skip:
-            continue
-        row = layouts[k, :spans[k]]
-        wider = np.zeros(out.size + row.size - 1)
-        for a in range(out.size):
-            if out[a] != 0.0:
-                for b in range(row.size):
-                    wider[a + b] += out[a] * row[b]
-        out = wider
+        if k != skip:
+            out = convolve_counts(out, layouts[k, :spans[k]])
     return out
+
+
+@numba.njit(cache=True)
+def _excluded(basis, k):
+    """Return the layouts per frontier mine total of all of the basis's components but ``k``."""
+    return basis.excluded[k, :basis.combined.size - basis.spans[k] + 1]
+
+
+@numba.njit(cache=True)
+def _replaced(basis, k, row, part_mined):
+    """Return the basis's ``layouts`` and ``mined`` with component ``k`` counted again."""
+    layouts, mined = basis.layouts.copy(), basis.mined.copy()
+    first, last = basis.component_starts[k], basis.component_starts[k + 1]
+    layouts[k, :] = 0.0
+    layouts[k, :row.size] = row
+    mined[first:last, :] = 0.0
+    mined[first:last, :part_mined.shape[1]] = part_mined
+    return layouts, mined
 
 
 @numba.njit(cache=True)
@@ -213,27 +245,36 @@ def chance_given_mines(basis, given, targets, probability, budget):
         searched[group_component[g]] = True
     if left < 0:
         return NO_FIT, -np.inf
+    # One component searched again (the usual case): the others' counts combined are in
+    # the basis. Several: each searched one replaced in copies of the counts.
+    chosen = np.flatnonzero(searched)
+    single = chosen[0] if chosen.size == 1 else -1
     layouts, mined = basis.layouts, basis.mined
-    if searched.any():
+    replaced = chosen.size > 1
+    if replaced:
         layouts, mined = layouts.copy(), mined.copy()
-        for k in range(components):
-            if not searched[k]:
-                continue
-            first, last = basis.component_starts[k], basis.component_starts[k + 1]
-            part = enumerate_groups(sizes[first:last], basis.starts[first:last + 1],
-                                    basis.members, need, np.array([0, last - first]), budget)
-            if part.visited > budget:
-                return OVER_BUDGET, -np.inf
-            width = part.layouts.shape[1]
-            layouts[k, :] = 0.0
-            layouts[k, :width] = part.layouts[0]
-            mined[first:last, :] = 0.0
-            mined[first:last, :width] = part.mined
-    spans = np.empty(components, dtype=np.int64)
-    for k in range(components):
+    spans = basis.spans.copy()
+    row, part_mined = np.ones(1), basis.mined[:0]
+    for k in chosen:
         first, last = basis.component_starts[k], basis.component_starts[k + 1]
-        spans[k] = sizes[first:last].sum() + 1
-    combined = _convolve_all(layouts, spans, -1)
+        part = enumerate_groups(sizes[first:last], basis.starts[first:last + 1],
+                                basis.members, need, np.array([0, last - first]), budget)
+        if part.visited > budget:
+            return OVER_BUDGET, -np.inf
+        spans[k] = part.layouts.shape[1]
+        if replaced:
+            layouts[k, :] = 0.0
+            layouts[k, :spans[k]] = part.layouts[0]
+            mined[first:last, :] = 0.0
+            mined[first:last, :spans[k]] = part.mined
+        else:
+            row, part_mined = part.layouts[0], part.mined
+    if chosen.size == 0:
+        combined = basis.combined
+    elif single >= 0:
+        combined = convolve_counts(_excluded(basis, single), row)
+    else:
+        combined = _convolve_all(layouts, spans, -1)
     ways, scale = off_frontier_weights(combined, left, free)
     if scale == -np.inf:
         return NO_FIT, -np.inf
@@ -258,13 +299,24 @@ def chance_given_mines(basis, given, targets, probability, budget):
             probability[i] = share / solutions
         else:
             k = group_component[g]
-            others = _convolve_all(layouts, spans, k)
+            group_mined = mined[g]
+            if k == single:
+                others = _excluded(basis, k)
+                group_mined = part_mined[g - basis.component_starts[k]]
+            elif chosen.size == 0:
+                others = _excluded(basis, k)
+            else:
+                if not replaced:
+                    layouts, mined = _replaced(basis, single, row, part_mined)
+                    replaced = True
+                others = _convolve_all(layouts, spans, k)
+                group_mined = mined[g]
             share = 0.0
             for total in range(spans[k]):
                 weight = 0.0
                 for j in range(others.size):
                     weight += others[j] * ways[total + j]
-                share += mined[g, total] * weight
+                share += group_mined[total] * weight
             probability[i] = share / (sizes[g] * solutions)
     return FITS, math.log(solutions) + scale
 
