@@ -301,14 +301,20 @@ def numbers_table(table, flagged, unknown, layouts):
 
 @numba.njit(cache=True)
 def _new_memo(layouts, budget):
+    """Return an empty memo with room for the states of a search of ``budget``.
+
+    Only ``used`` is cleared: a slot's key, win and bound are written when it is
+    taken (`_slot`). A search mostly stops far short of its budget, and clearing the
+    whole table (12 MB for 750 layouts) cost more than the search itself.
+    """
     words = (layouts + 63) // 64
     capacity = 1024
     while capacity < 4 * (budget + 2):
         capacity *= 2
-    keys = np.zeros((capacity, words), dtype=np.uint64)
+    keys = np.empty((capacity, words), dtype=np.uint64)
     used = np.zeros(capacity, dtype=np.bool_)
-    wins = np.full(capacity, -1, dtype=np.int64)
-    bounds = np.full(capacity, -1, dtype=np.int64)
+    wins = np.empty(capacity, dtype=np.int64)
+    bounds = np.empty(capacity, dtype=np.int64)
     filled = np.zeros(1, dtype=np.int64)
     return keys, used, wins, bounds, filled
 
@@ -320,7 +326,7 @@ def _slot(memo, states, share):
     -1 when the state is absent and the memo too full. Solved states (at most the
     budget's) may fill half of it, bounds a quarter, so a solved state always fits.
     """
-    keys, used, _, _, filled = memo
+    keys, used, wins, bounds, filled = memo
     words = keys.shape[1]
     key = np.zeros(words, dtype=np.uint64)
     for s in states:
@@ -344,6 +350,7 @@ def _slot(memo, states, share):
         return -1
     used[slot] = True
     keys[slot] = key
+    wins[slot] = bounds[slot] = -1  # neither known yet
     filled[0] += 1
     return slot
 
