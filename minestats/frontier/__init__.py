@@ -3,7 +3,8 @@
 - `engine`: groups, components, enumeration, and the one pass that gives a position's
   proven cells and float mine probabilities.
 - `variations`: a position enumerated once, then its layout counts given that a few of
-  its cells are mines, re-enumerating only the components those cells touch.
+  its cells are mines, or that one more cell is revealed showing a number,
+  re-enumerating only the components those cells touch.
 """
 
 __all__ = []

@@ -1,4 +1,4 @@
-"""Layout counts of one position given that a few of its unknown cells are mines.
+"""Layout counts of one position given that a few of its cells are mines, or one is revealed.
 
 The player's 50/50 outlook (`minestats.players.fifty_fifty`) asks, at one position,
 for dozens of small sets of cells: how many layouts mine them all, and what the mine
@@ -12,8 +12,13 @@ and combines them with the cells off the frontier as `analyse_position` does
 (log-scaled binomial weights). The layouts count alike: Windows XP's weighing
 (`analyse_position`'s ``run``) is not applied.
 
-``tests/test_variations.py`` checks both against brute force and against
-`analyse_position` with the set flagged.
+The player's outlook of a candidate asks the same of the position with the
+candidate revealed and showing each number it can: `reveal_variation` splits and
+merges only the components next to it, and `chance_given_reveal` searches that one
+again and combines it with the others' counts (`minestats.frontier.engine.combine_components`).
+
+``tests/test_variations.py`` checks them against brute force and against
+`analyse_position` on the varied position.
 """
 
 from __future__ import annotations
