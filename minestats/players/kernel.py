@@ -237,11 +237,13 @@ def _pick(cells, keys):
 @numba.njit(cache=True)
 def _safest(table, revealed, flagged, probability):
     unknown = np.flatnonzero(~revealed & ~flagged)
-    keys = np.empty((2, unknown.size))
-    for i in range(unknown.size):
-        keys[0, i] = 1.0 - probability[unknown[i]]
-        keys[1, i] = -_unknown_neighbours(unknown[i], table, revealed, flagged)
-    return _pick(unknown, keys)
+    safety = 1.0 - probability[unknown]
+    tied, _ = _keep_highest(unknown, safety)  # only the safest need their neighbours counted
+    keys = np.empty((2, tied.size))
+    for i in range(tied.size):
+        keys[0, i] = 1.0 - probability[tied[i]]
+        keys[1, i] = -_unknown_neighbours(tied[i], table, revealed, flagged)
+    return _pick(tied, keys)
 
 
 @numba.njit(cache=True)
@@ -430,7 +432,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
 
 
 @numba.njit(cache=True)
-def _single_point(layout, numbers, table, revealed, flagged, queue, opened):
+def _single_point(layout, numbers, table, revealed, flagged, queue, opened, settled):
     """Open and flag what single numbers prove, until nothing is left: ``(opened, sound)``.
 
     A number whose flags already account for it proves its other neighbours safe; one
@@ -439,12 +441,14 @@ def _single_point(layout, numbers, table, revealed, flagged, queue, opened):
     (`minestats.solvers.single_point.propagate_single_point` applies the same rules
     from any state with its own queues; this plain scan of one game's revealed cells
     allocates nothing and plays Expert games about a fifth faster, measured paired.)
+    A revealed cell with no unknown neighbour left is marked in ``settled``, the game's
+    own mask, and never looked at again: nothing around it can change.
     """
     changed = True
     while changed:
         changed = False
         for cell in range(revealed.size):
-            if not revealed[cell]:
+            if not revealed[cell] or settled[cell]:
                 continue
             flags = hidden = 0
             for t in range(table.shape[1]):  # flags_and_hidden, inlined: this loop is hot
@@ -455,7 +459,10 @@ def _single_point(layout, numbers, table, revealed, flagged, queue, opened):
                     flags += 1
                 elif not revealed[j]:
                     hidden += 1
-            if hidden == 0 or (numbers[cell] != flags and numbers[cell] - flags != hidden):
+            if hidden == 0:
+                settled[cell] = True
+                continue
+            if numbers[cell] != flags and numbers[cell] - flags != hidden:
                 continue
             changed = True
             mark = numbers[cell] != flags  # the unknown neighbours are all mines
@@ -487,6 +494,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
     queue = np.empty(cells, dtype=np.int64)
     probability = np.empty(cells)
     scratch = np.empty((2, cells), dtype=np.int64)
+    settled = np.zeros(cells, dtype=np.bool_)
     if layout[click]:
         return LOST, 0, False, 0
     relocation = winxp_order(cells, click) if winxp and settings[WEIGH_WINXP] else np.empty(
@@ -498,7 +506,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
     while True:
         while True:
             opened, sound = _single_point(layout, numbers, table, revealed, flagged, queue,
-                                          opened)
+                                          opened, settled)
             if not sound:
                 return BUG, guesses, capped, opened
             status, log_solutions, n_safe, n_mine = analyse_position(
