@@ -33,8 +33,8 @@ import numpy as np
 
 __all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Enumeration", "Frontier", "analyse",
            "analyse_frontier", "analyse_position", "closed_number_disagrees", "combine_components",
-           "convolve_counts", "enumerate_groups", "flag_frontier_cell", "flags_and_hidden",
-           "frontier_groups", "off_frontier_weights"]
+           "component_totals", "convolve_counts", "enumerate_groups", "flag_frontier_cell",
+           "flags_and_hidden", "frontier_groups", "off_frontier_weights"]
 
 FITS, NO_FIT, OVER_BUDGET = 0, 1, 2
 """Status codes of `analyse_position`: layouts fit; none fits; the search passed its budget."""
@@ -670,6 +670,53 @@ def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, wa
 
 
 @numba.njit(cache=True)
+def component_totals(sizes, component_starts, layouts):
+    """Combine the components' layouts per mine total: all of them, and all but each one.
+
+    Parameters
+    ----------
+    sizes, component_starts : numpy.ndarray of int64
+        As in `Frontier`.
+    layouts : numpy.ndarray of float64
+        Per component, as in `Enumeration`.
+
+    Returns
+    -------
+    spans : numpy.ndarray of int64, shape (components,)
+        The mine totals each component can take (its cells + 1).
+    combined : numpy.ndarray of float64
+        The layouts per frontier mine total of all the components together.
+    excluded : numpy.ndarray of float64, shape (components, combined.size)
+        Row k: those of all but component k, in its first ``combined.size - spans[k]
+        + 1`` entries (the components before k convolved with those after it).
+
+    Examples
+    --------
+    Two components of one cell each, one layout per total: 1, 2, 1 layouts with 0, 1, 2
+    mines; without either, 1 and 1.
+
+    >>> spans, combined, excluded = component_totals(
+    ...     np.array([1, 1]), np.array([0, 1, 2]), np.ones((2, 2)))
+    >>> spans.tolist(), combined.tolist(), excluded[:, :2].tolist()
+    ([2, 2], [1.0, 2.0, 1.0], [[1.0, 1.0], [1.0, 1.0]])
+    """
+    components = component_starts.size - 1
+    spans = np.empty(components, dtype=np.int64)
+    for k in range(components):
+        spans[k] = sizes[component_starts[k]:component_starts[k + 1]].sum() + 1
+    prefix = [np.ones(1)]
+    for k in range(components):
+        prefix.append(convolve_counts(prefix[k], layouts[k, :spans[k]]))
+    excluded = np.zeros((components, prefix[components].size))
+    suffix = np.ones(1)
+    for k in range(components - 1, -1, -1):
+        others = convolve_counts(prefix[k], suffix)
+        excluded[k, :others.size] = others
+        suffix = convolve_counts(suffix, layouts[k, :spans[k]])
+    return spans, suffix, excluded
+
+
+@numba.njit(cache=True)
 def combine_components(front, revealed, flagged, left, free, layouts, mined, run, probability):
     """Fill every cell's mine probability from the counts of each component.
 
@@ -706,16 +753,7 @@ def combine_components(front, revealed, flagged, left, free, layouts, mined, run
     components = component_starts.size - 1
     for cell in range(cells):
         probability[cell] = np.nan if revealed[cell] else (1.0 if flagged[cell] else 0.0)
-    spans = np.empty(components, dtype=np.int64)
-    for k in range(components):
-        spans[k] = sizes[component_starts[k]:component_starts[k + 1]].sum() + 1
-    prefix_counts = [np.ones(1)]
-    for k in range(components):
-        prefix_counts.append(convolve_counts(prefix_counts[k], layouts[k, :spans[k]]))
-    suffix_counts = [np.ones(1)] * (components + 1)
-    for k in range(components - 1, -1, -1):
-        suffix_counts[k] = convolve_counts(suffix_counts[k + 1], layouts[k, :spans[k]])
-    combined = suffix_counts[0]
+    spans, combined, excluded = component_totals(sizes, component_starts, layouts)
     ways, scale = off_frontier_weights(combined, left, free)
     if scale == -np.inf:
         return NO_FIT, -np.inf
@@ -740,7 +778,7 @@ def combine_components(front, revealed, flagged, left, free, layouts, mined, run
             probability[cell] = mined_run[k] / solutions
             k += 1
     for k in range(components):
-        others = convolve_counts(prefix_counts[k], suffix_counts[k + 1])
+        others = excluded[k, :combined.size - spans[k] + 1]
         weight = np.zeros(spans[k])
         for total in range(spans[k]):
             for j in range(others.size):

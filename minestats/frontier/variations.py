@@ -36,6 +36,7 @@ from minestats.frontier.engine import (
     Frontier,
     closed_number_disagrees,
     combine_components,
+    component_totals,
     convolve_counts,
     enumerate_groups,
     frontier_groups,
@@ -136,23 +137,12 @@ def variation_basis(numbers, table, revealed, flagged, width, mines, budget):
     for cell in range(cells):
         if cell_group[cell] == OFF_FRONTIER:
             free += 1
-    components = front.component_starts.size - 1
-    spans = np.empty(components, dtype=np.int64)
-    for k in range(components):
-        spans[k] = front.sizes[front.component_starts[k]:front.component_starts[k + 1]].sum() + 1
-    prefix = [np.ones(1)]
-    for k in range(components):
-        prefix.append(convolve_counts(prefix[k], enumeration.layouts[k, :spans[k]]))
-    excluded = np.zeros((components, prefix[components].size))
-    suffix = np.ones(1)
-    for k in range(components - 1, -1, -1):
-        others = convolve_counts(prefix[k], suffix)
-        excluded[k, :others.size] = others
-        suffix = convolve_counts(suffix, enumeration.layouts[k, :spans[k]])
+    spans, combined, excluded = component_totals(front.sizes, front.component_starts,
+                                                 enumeration.layouts)
     return VariationBasis(status, cell_group, front.sizes, front.starts, front.members, front.need,
                           front.component_starts, group_component, enumeration.layouts,
                           enumeration.mined, free, left, front.frontier, front.cell_starts,
-                          front.group_cells, spans, prefix[components], excluded)
+                          front.group_cells, spans, combined, excluded)
 
 
 @numba.njit(cache=True)
