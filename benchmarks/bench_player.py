@@ -5,7 +5,9 @@
    the compiled player (`minestats.players.play_games`, one call per chunk of games)
    against the plain-Python reference player (``tests/oracles/reference_player.py``, the
    player before its game was compiled) on the first games of the same layouts,
-   with the same seeds, and their ratio.
+   with the same seeds, and their ratio. The compiled games are played ``--repeats``
+   times and their median speed reported, the slowest and fastest beside it: the
+   machine's speed drifts by 10 to 20 % between plays of the same games.
 2. The probability engine on Expert positions that arise in play (every stall of
    ``safest`` games): per-call time of the compiled float path
    (`position_probabilities`) and of the exact big-integer engine
@@ -21,7 +23,7 @@
 
 Run from the repository's root, as a module:
 ``.venv/bin/python -m benchmarks.bench_player [--seed S] [--games N] [--reference R]
-[--only {games,engine,winxp}]``
+[--repeats K] [--only {games,engine,winxp}]``
 """
 
 import argparse
@@ -41,25 +43,30 @@ from tests.oracles import reference_player
 BOARDS = ("9x9/10", "16x16/40", "30x16/99")
 
 
-def bench_games(rng, games, reference_games):
-    print(f"games per second per core, safe-click at the corner: compiled on {games} games, "
-          f"the Python reference on the first {reference_games} of them")
+def bench_games(rng, games, reference_games, repeats):
+    print(f"games per second per core, safe-click at the corner: compiled on {games} games "
+          f"(the median of {repeats} plays of them [slowest, fastest]), the Python reference "
+          f"on the first {reference_games} of them")
     for board in BOARDS:
         layouts = sample_mines(board, games + 1, rule="safe-click", click=(0, 0), seed=rng)
         seeds = np.random.SeedSequence(rng.integers(2**63)).spawn(games + 1)
         for policy in POLICIES:
             play_games(layouts[:1], [0], policy=policy, seeds=seeds[:1])  # warm-up: compile
-            start = time.process_time()
-            won = play_games(layouts[1:], np.zeros(games, dtype=int), policy=policy,
-                             seeds=seeds[1:]).won.sum()
-            compiled = games / (time.process_time() - start)
+            speeds = []
+            for _ in range(repeats):
+                start = time.process_time()
+                won = play_games(layouts[1:], np.zeros(games, dtype=int), policy=policy,
+                                 seeds=seeds[1:]).won.sum()
+                speeds.append(games / (time.process_time() - start))
+            compiled = float(np.median(speeds))
             start = time.process_time()
             reference_won = sum(
                 reference_player.play(layout, (0, 0), policy=policy, seed=seed).won
                 for layout, seed in zip(layouts[1:reference_games + 1],
                                         seeds[1:reference_games + 1], strict=True))
             reference = reference_games / (time.process_time() - start)
-            print(f"  {board:9} {policy:7} compiled {compiled:8.1f} games/s (won {won}/{games})"
+            print(f"  {board:9} {policy:7} compiled {compiled:8.1f} games/s "
+                  f"[{min(speeds):.1f}, {max(speeds):.1f}] (won {won}/{games})"
                   f"  reference {reference:7.1f} games/s (won {reference_won}/"
                   f"{reference_games})  ratio {compiled / reference:6.1f}x")
 
@@ -154,6 +161,8 @@ def main():
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--reference", type=int, default=100,
                         help="games the Python reference plays per row")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="plays of the compiled player's games per row (their median)")
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--only", choices=("games", "engine", "winxp"),
                         help="run one section (its numbers are those of the full run)")
@@ -161,7 +170,7 @@ def main():
     games_rng, engine_rng, winxp_rng = (np.random.default_rng(child)
                                         for child in np.random.SeedSequence(args.seed).spawn(3))
     if args.only in (None, "games"):
-        bench_games(games_rng, args.games, min(args.reference, args.games))
+        bench_games(games_rng, args.games, min(args.reference, args.games), args.repeats)
     if args.only in (None, "engine"):
         bench_engine(engine_rng, args.positions)
     if args.only in (None, "winxp"):
