@@ -8,6 +8,7 @@ import pytest
 
 from minestats.foundations.board import Board
 from minestats.frontier.variations import variation_basis
+from minestats.inference import mine_probabilities
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import Strategy, kernel, play, play_games, win_rate
@@ -412,3 +413,48 @@ def test_the_compiled_winxp_weighing_equals_the_exact_one():
             np.testing.assert_allclose(probability, exact.probability.ravel(), rtol=1e-9)
         checked += 1
     assert checked >= 50
+
+
+def _exact_probability(state, flagged):
+    """The exact engine's mine probabilities of a position with ``flagged`` (None if none fits)."""
+    view = np.where(state.revealed, state.numbers, -1).reshape(state.board.height,
+                                                              state.board.width)
+    try:
+        exact = mine_probabilities(view, flags=flagged.reshape(view.shape),
+                                   mines=state.board.mines, max_configurations=None)
+    except ValueError:  # no layout fits
+        return None
+    return exact.probability.ravel()
+
+
+def _safe_whenever(state, probability, cell, other):
+    """Whether ``other`` is safer than ``cell`` by the margin and safe whenever it is."""
+    if not probability[other] < probability[cell] - kernel.DOMINANCE_MARGIN:
+        return False
+    flagged = state.flagged.copy()
+    flagged[other] = True  # other a mine: then cell must be one too
+    given = _exact_probability(state, flagged)
+    return given is not None and given[cell] == 1
+
+
+def test_dominance_changes_a_guess_only_for_a_move_that_dominates_it():
+    # Where the switch changes a guess, the exact engine says why: the new cell is a
+    # candidate safer by the margin, and safe in every layout where the old choice is.
+    games = 900
+    layouts = sample_mines("expert", games, rule="safe-click", click=(0, 0), seed=17)
+    seeds = np.random.SeedSequence(17).spawn(games)
+    plain = play_games(layouts, np.zeros(games, dtype=int), seeds=seeds)
+    dominant = play_games(layouts, np.zeros(games, dtype=int), seeds=seeds,
+                          strategy=Strategy(dominance=True))
+    changed = np.flatnonzero((plain.moves != dominant.moves).any(axis=1))
+    assert changed.size >= 3
+    for game in changed:
+        at = int(np.flatnonzero(plain.moves[game] != dominant.moves[game])[0])
+        state = CheckedGame(layouts[game], (0, 0))
+        for cell in plain.moves[game, :at]:
+            deduce(state, SolverOptions())
+            state.open_index(int(cell))
+        deduce(state, SolverOptions())
+        choice, move = int(plain.moves[game, at]), int(dominant.moves[game, at])
+        probability = _exact_probability(state, state.flagged)
+        assert _safe_whenever(state, probability, choice, move), (game, at)

@@ -50,12 +50,14 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 (`minestats.players.fifty_fifty`)."""
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
  FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
- LONG_TERM_RISK) = range(12)
+ LONG_TERM_RISK, DOMINANCE) = range(13)
 """Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
 
 _TIE = 1e-12
+DOMINANCE_MARGIN = 0.001
+"""A candidate dominates the choice only when safer by more than this (`_dominating`)."""
 
 
 def exact_position(numbers, revealed, flagged, width, mines, probability, relocation):
@@ -248,7 +250,7 @@ def _safest(table, revealed, flagged, probability):
 
 @numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
-             blend, scratch, relocation, basis):
+             blend, scratch, relocation, basis, always_safe):
     """Secondary safety, progress and deadness of opening ``cell`` (`minestats.players.player`).
 
     The safety of the next move is that of the safest cell, or with ``blend``
@@ -257,7 +259,12 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     (`minestats.frontier.variations.chance_given_reveal`); `_position` counts it
     when that passes its budget, when the basis has none, and under Windows XP's
     weighing.
+
+    Leaves ``always_safe`` True on the cells proven safe after every number the cell
+    may show: those its safety implies are safe.
     """
+    always_safe[:] = ~revealed & ~flagged
+    always_safe[cell] = False
     flags, hidden = flags_and_hidden(cell, table, revealed, flagged)
     hidden -= 1  # the cell itself
     imagined = numbers.copy()
@@ -288,6 +295,8 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
                     lowest, second = p, lowest
                 elif p < second:
                     second = p
+            if not p < _TIE:  # NaN too: not proven safe
+                always_safe[j] = False
         if lowest == np.inf:  # nothing left to open: won
             lowest = 0.0
         if second == np.inf:
@@ -343,6 +352,31 @@ def _candidates(safety, crowd, frontier, boost, share, most, off_frontier_most):
             count += 1
             extra += 1
     return ranks[:count], ranked[0]
+
+
+@numba.njit(cache=True)
+def _dominating(cell, candidates, scores, probability, always_safe):
+    """Return the candidate that dominates ``cell``, the choice by score, else ``cell``.
+
+    Of the candidates that ``cell``'s safety proves safe (``always_safe``, a row per
+    candidate) and that are safer than it by more than `DOMINANCE_MARGIN`, the one of
+    highest score: it is safe whenever ``cell`` is, so opening it first gives up
+    nothing (``cell`` may still be opened after it) and shows a number more, as
+    Hill's player reasons [1]_.
+
+    References
+    ----------
+    .. [1] D. N. Hill, "JSMinesweeper", https://github.com/DavidNHill/JSMinesweeper
+       (its guess: a safer move that the chosen one's safety implies is played
+       instead).
+    """
+    at = np.flatnonzero(candidates == cell)[0]
+    for k in np.argsort(-scores, kind="mergesort"):
+        alternative = candidates[k]
+        if (k != at and always_safe[at, alternative]
+                and probability[cell] - probability[alternative] > DOMINANCE_MARGIN):
+            return alternative
+    return cell
 
 
 @numba.njit(cache=True)
@@ -404,10 +438,11 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     survive = np.empty(count)
     progress = np.empty(count)
     alive = np.zeros(count, dtype=np.bool_)
+    always_safe = np.empty((count, revealed.size), dtype=np.bool_)
     for i in range(count):
-        survive[i], progress[i], dead = _outlook(numbers, table, revealed, flagged, width,
-                                                 mines, chosen[i], log_solutions, fast_budget,
-                                                 settings[BLEND], scratch, relocation, basis)
+        survive[i], progress[i], dead = _outlook(
+            numbers, table, revealed, flagged, width, mines, chosen[i], log_solutions,
+            fast_budget, settings[BLEND], scratch, relocation, basis, always_safe[i])
         alive[i] = not dead
     keep = alive if alive.any() else np.ones(count, dtype=np.bool_)
     picked = np.flatnonzero(keep)
@@ -425,6 +460,8 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         keys[2, i] = safety[rank]
         keys[3, i] = -crowd[rank]
     cell = _pick(chosen[picked], keys)
+    if settings[DOMINANCE]:
+        cell = _dominating(cell, chosen[picked], keys[0], probability, always_safe[picked])
     for i in range(count):
         if chosen[i] == cell:
             return cell, FRONTIER if frontier[ranks[i]] else OFF_FRONTIER

@@ -43,7 +43,9 @@ Policies (`POLICIES`):
     by default, and worth 0.16 points on paired development games (see
     `Strategy`). ``pseudo_first`` guesses a pseudo-50/50 (a cell that is safe or
     else one half of a 50/50) before the candidates: a switch, off by default
-    (measured no help here).
+    (measured no help here). ``dominance`` plays, instead of the choice, a candidate
+    safer by more than 0.001 that is safe in every layout where the choice is
+    (opening it first gives up nothing).
 """
 
 from __future__ import annotations
@@ -131,6 +133,10 @@ class Strategy:
         weigh the layouts that fit by the rule in the probabilities and the end game
         (default True); False plays as if every layout were alike. The 50/50
         components count layouts alike under every rule.
+    dominance : bool, optional
+        Play a candidate that dominates the choice instead of it: one safer by more
+        than 0.001 that the choice's safety proves safe (Hill's player does so;
+        default False).
 
     Notes
     -----
@@ -185,6 +191,7 @@ class Strategy:
     pseudo_first: bool = False
     weigh_winxp: bool = True
     long_term_risk: bool = True
+    dominance: bool = False
 
     def __post_init__(self):
         for name, low, high in (("endgame_layouts", 0, 100_000), ("max_candidates", 1, 64),
@@ -202,7 +209,7 @@ class Strategy:
                     0 <= weight <= 10):
                 raise ValueError(f"{name} ({weight!r}) must be a number from 0 to 10")
         for name in ("blend", "fifty_fifty_first", "pseudo_first", "weigh_winxp",
-                     "long_term_risk"):
+                     "long_term_risk", "dominance"):
             if not isinstance(getattr(self, name), bool | np.bool_):
                 raise ValueError(f"{name} ({getattr(self, name)!r}) must be True or False")
 
@@ -221,7 +228,7 @@ class Strategy:
 
     def settings(self) -> np.ndarray:
         """Return the kernel's ``settings`` array (`minestats.players.kernel.play_chunk`)."""
-        values = np.zeros(12, dtype=np.int64)
+        values = np.zeros(13, dtype=np.int64)
         values[kernel.FAST_BUDGET] = FAST_BUDGET
         values[kernel.ENDGAME_LAYOUTS] = self.endgame_layouts
         values[kernel.MAX_CANDIDATES] = self.max_candidates
@@ -234,6 +241,7 @@ class Strategy:
         values[kernel.PSEUDO_FIRST] = self.pseudo_first
         values[kernel.WEIGH_WINXP] = self.weigh_winxp
         values[kernel.LONG_TERM_RISK] = self.long_term_risk
+        values[kernel.DOMINANCE] = self.dominance
         return values
 
 
