@@ -56,6 +56,9 @@ WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
 
 _TIE = 1e-12
+_BOUND_SLACK = 1e-9
+"""Added to the chance left in `_outlook`'s bound, far above the float error of the
+chances' sum: a pruned cell scores below the best by more than `_TIE`."""
 DOMINANCE_MARGIN = 0.001
 """A candidate dominates the choice only when safer by more than this (`_dominating`)."""
 
@@ -250,7 +253,8 @@ def _safest(table, revealed, flagged, probability):
 
 @numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
-             blend, scratch, relocation, basis, always_safe):
+             blend, scratch, relocation, basis, always_safe, safety, factor, progress_weight,
+             bar):
     """Secondary safety, progress and deadness of opening ``cell`` (`minestats.players.player`).
 
     The safety of the next move is that of the safest cell, or with ``blend``
@@ -262,6 +266,13 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
 
     Leaves ``always_safe`` True on the cells proven safe after every number the cell
     may show: those its safety implies are safe.
+
+    The cell's score is ``survive * (1 + progress_weight * progress) * factor``.
+    Before each number it is bounded from above, the numbers not yet counted (their
+    chance, what is left of the cell's ``safety``) taken as followed by a safe move
+    for certain; once the bound falls below ``bar`` (the best score of a living
+    candidate so far) the cell cannot be chosen, and the last result, ``pruned``, is
+    True (the others are then partial).
     """
     always_safe[:] = ~revealed & ~flagged
     always_safe[cell] = False
@@ -274,8 +285,12 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     varied = basis.status == FITS and not (relocation.size and not revealed[relocation[0]])
     reveal = reveal_variation(basis, table, cell)
     survive = progress = 0.0
+    left = safety  # the chance of the numbers not yet counted
     shown = 0
     for value in range(flags, flags + hidden + 1):
+        rest = max(left, 0.0) + _BOUND_SLACK
+        if (survive + rest) * (1 + progress_weight * (progress + rest)) * factor < bar:
+            return survive, progress, False, True
         status = OVER_BUDGET
         if varied:
             status, log_solutions = chance_given_reveal(reveal, value, after, fast_budget)
@@ -287,6 +302,7 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
             continue
         shown += 1
         chance = math.exp(log_solutions - log_total)
+        left -= chance
         lowest = second = np.inf
         for j in range(after.size):
             p = after[j]
@@ -307,7 +323,7 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
         survive += chance * next_safety
         if lowest < _TIE:
             progress += chance
-    return survive, progress, shown == 1
+    return survive, progress, shown == 1, False
 
 
 @numba.njit(cache=True)
@@ -437,28 +453,34 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         return chosen[0], FRONTIER if frontier[ranks[0]] else OFF_FRONTIER
     survive = np.empty(count)
     progress = np.empty(count)
+    factor = np.empty(count)  # the score's 50/50 factor, known before the outlook
     alive = np.zeros(count, dtype=np.bool_)
     always_safe = np.empty((count, revealed.size), dtype=np.bool_)
+    bar = -np.inf  # the best score of a living candidate so far; none pruned with dominance
     for i in range(count):
-        survive[i], progress[i], dead = _outlook(
+        rank = ranks[i]
+        share = influence[unknown[rank]]
+        if fifty_fifty_weight > 0 and settings[LONG_TERM_RISK]:
+            share = tile_influence(unknown[rank], basis, revealed, flagged, width, probability,
+                                   log_solutions, fast_budget, enablers, 3)
+        factor[i] = 1 + fifty_fifty_weight * share / safety[rank]
+        survive[i], progress[i], dead, pruned = _outlook(
             numbers, table, revealed, flagged, width, mines, chosen[i], log_solutions,
-            fast_budget, settings[BLEND], scratch, relocation, basis, always_safe[i])
-        alive[i] = not dead
+            fast_budget, settings[BLEND], scratch, relocation, basis, always_safe[i],
+            safety[rank], factor[i], progress_weight, bar)
+        alive[i] = not dead and not pruned
+        if alive[i] and not settings[DOMINANCE]:
+            bar = max(bar, survive[i] * (1 + progress_weight * progress[i]) * factor[i])
+    # A cell is pruned only below a living one: the living remain whenever one is pruned.
     keep = alive if alive.any() else np.ones(count, dtype=np.bool_)
     picked = np.flatnonzero(keep)
     keys = np.empty((4, picked.size))
     for i in range(picked.size):
         k = picked[i]
-        rank = ranks[k]
-        share = influence[unknown[rank]]
-        if fifty_fifty_weight > 0 and settings[LONG_TERM_RISK]:
-            share = tile_influence(unknown[rank], basis, revealed, flagged, width, probability,
-                                   log_solutions, fast_budget, enablers, 3)
-        keys[0, i] = (survive[k] * (1 + progress_weight * progress[k])
-                      * (1 + fifty_fifty_weight * share / safety[rank]))
+        keys[0, i] = survive[k] * (1 + progress_weight * progress[k]) * factor[k]
         keys[1, i] = progress[k]
-        keys[2, i] = safety[rank]
-        keys[3, i] = -crowd[rank]
+        keys[2, i] = safety[ranks[k]]
+        keys[3, i] = -crowd[ranks[k]]
     cell = _pick(chosen[picked], keys)
     if settings[DOMINANCE]:
         cell = _dominating(cell, chosen[picked], keys[0], probability, always_safe[picked])
