@@ -241,14 +241,29 @@ def _pick(cells, keys):
 
 @numba.njit(cache=True)
 def _safest(table, revealed, flagged, probability):
-    unknown = np.flatnonzero(~revealed & ~flagged)
-    safety = 1.0 - probability[unknown]
-    tied, _ = _keep_highest(unknown, safety)  # only the safest need their neighbours counted
-    keys = np.empty((2, tied.size))
-    for i in range(tied.size):
-        keys[0, i] = 1.0 - probability[tied[i]]
-        keys[1, i] = -_unknown_neighbours(tied[i], table, revealed, flagged)
-    return _pick(tied, keys)
+    """The safest unknown cell; ties to the fewest unknown neighbours, then at random.
+
+    As `_pick` with those two keys, in one pass over the cells and another over the
+    safest, allocating one array (the tied cells, in order).
+    """
+    top = -np.inf
+    for cell in range(revealed.size):
+        if not revealed[cell] and not flagged[cell]:
+            top = max(top, 1.0 - probability[cell])
+    tied = np.empty(revealed.size, dtype=np.int64)
+    count, fewest = 0, table.shape[1] + 1
+    for cell in range(revealed.size):
+        if revealed[cell] or flagged[cell] or 1.0 - probability[cell] < top - _TIE:
+            continue
+        crowd = _unknown_neighbours(cell, table, revealed, flagged)
+        if crowd < fewest:
+            count, fewest = 0, crowd
+        if crowd == fewest:
+            tied[count] = cell
+            count += 1
+    if count == 1:
+        return tied[0]
+    return tied[np.random.randint(0, count)]  # noqa: NPY002 (the API numba compiles)
 
 
 @numba.njit(cache=True)
