@@ -241,7 +241,7 @@ def _pick(cells, keys):
 
 @numba.njit(cache=True)
 def _safest(table, revealed, flagged, probability):
-    """The safest unknown cell; ties to the fewest unknown neighbours, then at random.
+    """Return the safest unknown cell; ties to the fewest unknown neighbours, then at random.
 
     As `_pick` with those two keys, in one pass over the cells and another over the
     safest, allocating one array (the tied cells, in order).
