@@ -9,19 +9,22 @@ with the exact optimum as the expected proportion; positive: below optimal). Row
 (board, rule, policy) draws from child i of the stream ``--seed/k`` (``common.py``). Under
 ``uniform`` the corner may hold a mine, for the optimal player and the policies alike.
 
-Writes ``<out>/optimal_play.csv`` with its ``.json`` sidecar.
+Writes ``<out>/optimal_play.csv`` with its ``.json`` sidecar; ``--store`` makes the run
+resumable (the paper-grade run keeps its chunks there).
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pandas as pd
-from common import base_parser, row_seeds
+from common import base_parser, row_seeds, store_metadata
 
 from minestats.io.results import collect_metadata, write_csv
 from minestats.mechanics.rules import RULES
 from minestats.players import POLICIES, optimal_win_probability, win_rate
+from minestats.runs.store import ChunkStore
 from minestats.stats import z_scores
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")
@@ -30,7 +33,7 @@ CLICK = (0, 0)
 CHUNK_SIZE = 500
 
 
-def simulate_table(*, boards, seed, n, workers) -> pd.DataFrame:
+def simulate_table(*, boards, seed, n, workers, store=None) -> pd.DataFrame:
     rows = [(board, rule, policy) for board in boards for rule in RULES for policy in POLICIES]
     exact = {}
     table = []
@@ -39,7 +42,7 @@ def simulate_table(*, boards, seed, n, workers) -> pd.DataFrame:
             exact[board, rule] = optimal_win_probability(board, rule=rule, click=CLICK)
         optimal = exact[board, rule]
         result = win_rate(board, rule=rule, click=CLICK, policy=policy, n=n, seed=row_seed,
-                          chunk_size=CHUNK_SIZE, workers=workers).to_dict()
+                          chunk_size=CHUNK_SIZE, workers=workers, store=store).to_dict()
         gap_z = 0.0 - float(z_scores(result["successes"], n, float(optimal)))  # no -0.0
         table.append({**result, "optimal": float(optimal), "optimal_fraction": str(optimal),
                       "gap": float(optimal) - result["win_rate"], "gap_z": gap_z})
@@ -52,11 +55,16 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=2000, help="games per row (default 2,000)")
     parser.add_argument("--boards", nargs="+", default=list(BOARDS),
                         help=f"boards (default {' '.join(BOARDS)}; --full adds 20-cell ones)")
+    parser.add_argument("--store", type=Path, default=None,
+                        help="chunk store (SQLite) that makes the run resumable")
     args = parser.parse_args(argv)
-    table = simulate_table(boards=args.boards, seed=args.seed, n=args.n, workers=args.workers)
+    store = None if args.store is None else ChunkStore(args.store)
+    table = simulate_table(boards=args.boards, seed=args.seed, n=args.n, workers=args.workers,
+                           store=store)
     metadata = collect_metadata(seed=args.seed, n=args.n, chunk_size=CHUNK_SIZE,
                                 wall_time_s=time.perf_counter() - start,
-                                extra={"click": list(CLICK), "workers": args.workers})
+                                extra={"click": list(CLICK), "workers": args.workers,
+                                       **store_metadata(store)})
     path = write_csv(table, args.out / "optimal_play.csv", metadata=metadata, summary=True)
     print(f"Exact optimal play from the corner against the policies (n = {args.n:,} games a "
           f"row, seed stream {args.seed}, row i = child i; 95% Wilson intervals)")
