@@ -31,6 +31,7 @@ from minestats.io.results import sidecar_path
 from minestats.mechanics.rules import RULES
 from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
+from minestats.runs.store import ChunkStore
 from minestats.stats import bonferroni_level, format_p_value, wilson_interval
 
 __all__ = [
@@ -187,6 +188,17 @@ def source_metadata(path: Path) -> dict | None:
     recorded = json.loads(sidecar.read_text())
     return {key: recorded.get(key) for key in ("seed", "n", "chunk_size", "git_revision",
                                                "timestamp_utc", "command")}
+
+
+def add_store_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--store``, the chunk store (SQLite) that makes a long run resumable."""
+    parser.add_argument("--store", type=Path, default=None,
+                        help="chunk store (SQLite) that makes the run resumable")
+
+
+def open_store(path) -> ChunkStore | None:
+    """Return the chunk store at ``path`` (``--store``), or None when none was given."""
+    return None if path is None else ChunkStore(path)
 
 
 def store_metadata(store) -> dict:

@@ -16,15 +16,13 @@ resumable (the paper-grade run keeps its chunks there).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pandas as pd
-from common import base_parser, row_seeds, store_metadata
+from common import add_store_option, base_parser, open_store, row_seeds, store_metadata
 
 from minestats.io.results import collect_metadata, write_csv
 from minestats.mechanics.rules import RULES
 from minestats.players import POLICIES, optimal_win_probability, win_rate
-from minestats.runs.store import ChunkStore
 from minestats.stats import z_scores
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")
@@ -55,10 +53,9 @@ def main(argv=None):
     parser.add_argument("--n", type=int, default=2000, help="games per row (default 2,000)")
     parser.add_argument("--boards", nargs="+", default=list(BOARDS),
                         help=f"boards (default {' '.join(BOARDS)}; --full adds 20-cell ones)")
-    parser.add_argument("--store", type=Path, default=None,
-                        help="chunk store (SQLite) that makes the run resumable")
+    add_store_option(parser)
     args = parser.parse_args(argv)
-    store = None if args.store is None else ChunkStore(args.store)
+    store = open_store(args.store)
     table = simulate_table(boards=args.boards, seed=args.seed, n=args.n, workers=args.workers,
                            store=store)
     metadata = collect_metadata(seed=args.seed, n=args.n, chunk_size=CHUNK_SIZE,

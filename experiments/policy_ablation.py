@@ -20,16 +20,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import pandas as pd
-from common import base_parser, p_text, store_metadata
+from common import add_store_option, base_parser, open_store, p_text, store_metadata
 
 from minestats.drivers.comparisons import compare
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
 from minestats.players import Strategy
-from minestats.runs.store import ChunkStore
 from minestats.stats import holm_adjust, holm_reject
 
 BOARD, RULE, CLICK = "30x16/99", "safe-click", (0, 0)
@@ -105,10 +103,9 @@ def run(argv, *, description, experiment, board=BOARD, rule=RULE, click=CLICK,
     parser.add_argument("--n", type=int, default=200,
                         help="games every contender plays (default 200)")
     parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
-    parser.add_argument("--store", type=Path, default=None,
-                        help="chunk store (SQLite) that makes the run resumable")
+    add_store_option(parser)
     args = parser.parse_args(argv)
-    store = None if args.store is None else ChunkStore(args.store)
+    store = open_store(args.store)
     table = ablation_table(seed=args.seed, n=args.n, chunk_size=args.chunk_size,
                            workers=args.workers, store=store, board=board, rule=rule,
                            click=click, components=components)

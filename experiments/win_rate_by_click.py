@@ -61,17 +61,18 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from common import (
     SYMMETRIC_RULES,
+    add_store_option,
     base_parser,
     board_slug,
     describe_extremes,
     format_classes,
     format_proportion,
+    open_store,
     p_text,
     row_seeds,
     store_metadata,
@@ -84,7 +85,6 @@ from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.mechanics.rules import RULES
 from minestats.players import win_rate, win_rate_sweep
-from minestats.runs.store import ChunkStore
 from minestats.stats import click_orbit, pool_by_click_class, pool_by_orbit
 
 BOARDS = (BEGINNER, INTERMEDIATE)
@@ -276,13 +276,12 @@ def main(argv=None):
                         help="rules to map (default all four)")
     parser.add_argument("--chunk-size", type=int, default=50,
                         help="games per chunk (default 50)")
-    parser.add_argument("--store", type=Path, default=None,
-                        help="chunk store (SQLite) that makes the run resumable")
+    add_store_option(parser)
     args = parser.parse_args(argv)
     sizes = parse_sizes(parser, args)
     rules = [rule for rule in RULES if rule in args.rules]
     seeds = row_seeds(args.seed, STREAMS)
-    store = None if args.store is None else ChunkStore(args.store)
+    store = open_store(args.store)
 
     def warm_up():
         for rule in RULES:

@@ -25,17 +25,15 @@ sidecar.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser, row_seeds, store_metadata
+from common import add_store_option, base_parser, open_store, row_seeds, store_metadata
 
 from minestats.figures import plots
 from minestats.foundations.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.players import POLICIES, win_rate
-from minestats.runs.store import ChunkStore
 from minestats.stats import wilson_interval
 
 BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))
@@ -122,10 +120,9 @@ def main(argv=None):
                         help="games for each board's opening-start row ((2, 2), on Expert "
                              "(3, 3)), policy best (default the board's size as above)")
     parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
-    parser.add_argument("--store", type=Path, default=None,
-                        help="chunk store (SQLite) that makes the run resumable")
+    add_store_option(parser)
     args = parser.parse_args(argv)
-    store = None if args.store is None else ChunkStore(args.store)
+    store = open_store(args.store)
     table, bins = simulate_table(seed=args.seed, n_small=args.n_small,
                            n_intermediate=args.n_intermediate, n_expert=args.n_expert,
                            chunk_size=args.chunk_size, workers=args.workers, store=store,

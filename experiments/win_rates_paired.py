@@ -17,17 +17,23 @@ its sidecar and its summary twins.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pandas as pd
-from common import PAIRED_METHODS, base_parser, format_pairs, row_seeds, store_metadata
+from common import (
+    PAIRED_METHODS,
+    add_store_option,
+    base_parser,
+    format_pairs,
+    open_store,
+    row_seeds,
+    store_metadata,
+)
 from win_rates import BOARDS, setups
 
 from minestats.drivers.comparisons import compare
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
 from minestats.players import POLICIES
-from minestats.runs.store import ChunkStore
 from minestats.stats import holm_reject
 
 COLUMNS = ["board", "rule", "click_x", "click_y", "first", "second", "n", "both",
@@ -75,10 +81,9 @@ def main(argv=None):
     parser.add_argument("--n-expert", type=int, default=50,
                         help="common games per 30x16 setting (default 50)")
     parser.add_argument("--chunk-size", type=int, default=50, help="games per chunk")
-    parser.add_argument("--store", type=Path, default=None,
-                        help="chunk store (SQLite) that makes the run resumable")
+    add_store_option(parser)
     args = parser.parse_args(argv)
-    store = None if args.store is None else ChunkStore(args.store)
+    store = open_store(args.store)
     paired = paired_table(seed=args.seed, n_small=args.n_small,
                           n_intermediate=args.n_intermediate, n_expert=args.n_expert,
                           chunk_size=args.chunk_size, workers=args.workers, store=store)
