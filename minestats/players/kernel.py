@@ -280,7 +280,8 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     weighing.
 
     Leaves ``always_safe`` True on the cells proven safe after every number the cell
-    may show: those its safety implies are safe.
+    may show, those its safety implies are safe; an empty ``always_safe`` (no
+    dominance asked for) is left alone.
 
     The cell's score is ``survive * (1 + progress_weight * progress) * factor``.
     Before each number it is bounded from above, the numbers not yet counted (their
@@ -289,8 +290,10 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     candidate so far) the cell cannot be chosen, and the last result, ``pruned``, is
     True (the others are then partial).
     """
-    always_safe[:] = ~revealed & ~flagged
-    always_safe[cell] = False
+    tracked = always_safe.size > 0
+    if tracked:
+        always_safe[:] = ~revealed & ~flagged
+        always_safe[cell] = False
     flags, hidden = flags_and_hidden(cell, table, revealed, flagged)
     hidden -= 1  # the cell itself
     imagined = numbers.copy()
@@ -326,7 +329,7 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
                     lowest, second = p, lowest
                 elif p < second:
                     second = p
-            if not p < _TIE:  # NaN too: not proven safe
+            if tracked and not p < _TIE:  # NaN too: not proven safe
                 always_safe[j] = False
         if lowest == np.inf:  # nothing left to open: won
             lowest = 0.0
@@ -470,7 +473,8 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     progress = np.empty(count)
     factor = np.empty(count)  # the score's 50/50 factor, known before the outlook
     alive = np.zeros(count, dtype=np.bool_)
-    always_safe = np.empty((count, revealed.size), dtype=np.bool_)
+    always_safe = np.empty((count, revealed.size if settings[DOMINANCE] else 0),
+                           dtype=np.bool_)
     bar = -np.inf  # the best score of a living candidate so far; none pruned with dominance
     for i in range(count):
         rank = ranks[i]
