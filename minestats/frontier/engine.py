@@ -94,7 +94,7 @@ class Analysis(NamedTuple):
 
 
 @numba.njit(cache=True)
-def frontier_groups(counts, table, revealed, flagged, width):
+def frontier_groups(counts, table, revealed, flagged, width, settled=None):
     """Constraints, groups and components of the frontier, in search order.
 
     A constraint is a revealed number with unknown neighbours; the constraints that
@@ -105,14 +105,20 @@ def frontier_groups(counts, table, revealed, flagged, width):
     sorted by their best-ranked constraint: each component is then one run of
     groups, and each constraint is completed soon after it starts.
 
+    ``settled``, when given, marks revealed cells known to have no unknown neighbour
+    (a game's own record, `minestats.players.kernel`): they are not looked at. The
+    frontier is the unknown neighbours of the constraints, so only those cells are
+    looked at for their groups.
+
     Returns a `Frontier`.
     """
     cells = counts.size
     constraint = np.full(cells, -1, dtype=np.int64)
     need = np.zeros(cells, dtype=np.int64)
+    frontier = np.zeros(cells, dtype=np.bool_)
     constraints = 0
     for cell in range(cells):
-        if not revealed[cell]:
+        if not revealed[cell] or (settled is not None and settled[cell]):
             continue
         left, unknown = counts[cell], False
         for t in range(table.shape[1]):
@@ -123,17 +129,17 @@ def frontier_groups(counts, table, revealed, flagged, width):
                 left -= 1
             elif not revealed[j]:
                 unknown = True
+                frontier[j] = True
         if unknown:
             constraint[cell] = constraints
             need[constraints] = left
             constraints += 1
     need = need[:constraints]
-    frontier = np.zeros(cells, dtype=np.bool_)
     keys = np.empty(cells, dtype=np.int64)
     members_of = np.empty(cells, dtype=np.int64)
     found = 0
     for cell in range(cells):
-        if revealed[cell] or flagged[cell]:
+        if not frontier[cell]:
             continue
         anchor, mask = -1, 0
         for t in range(table.shape[1]):
@@ -144,11 +150,9 @@ def frontier_groups(counts, table, revealed, flagged, width):
                 if anchor < 0:
                     anchor = j
                 mask |= 1 << ((j // width - anchor // width) * 5 + j % width - anchor % width + 2)
-        if anchor >= 0:
-            frontier[cell] = True
-            keys[found] = anchor * (1 << 15) + mask
-            members_of[found] = cell
-            found += 1
+        keys[found] = anchor * (1 << 15) + mask
+        members_of[found] = cell
+        found += 1
     order = np.argsort(keys[:found], kind="mergesort")
     # Groups: runs of equal keys.
     group_of = np.empty(found, dtype=np.int64)

@@ -589,10 +589,10 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
                 return BUG, guesses, capped, opened
             # analyse_position but for its check of the numbers with no unknown neighbour
             # left: every flag of a game is checked against the layout, so they agree.
+            front = frontier_groups(numbers, table, revealed, flagged, width, settled)
             status, log_solutions, n_safe, n_mine = analyse_frontier(
-                frontier_groups(numbers, table, revealed, flagged, width), revealed, flagged,
-                mines, max_configurations, use_mine_count, False, probability, scratch[0],
-                scratch[1], relocation[:0])
+                front, revealed, flagged, mines, max_configurations, use_mine_count, False,
+                probability, scratch[0], scratch[1], relocation[:0])
             if status == OVER_BUDGET:
                 capped = True
                 break
