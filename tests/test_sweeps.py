@@ -120,8 +120,12 @@ def test_store_from_another_version_or_not_a_store_is_refused(tmp_path):
         ChunkStore(junk)
 
 
+# The child takes Ctrl-C as a foreground run does: a shell starts a background job with
+# SIGINT ignored, and a Python started that way never raises KeyboardInterrupt.
 RUN_SWEEP = """
+import signal
 import sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from minestats.runs.store import ChunkStore
 from minestats.drivers.no_guess import generate_no_guess_batch
 from minestats.drivers.opening_simulation import simulate_opening
