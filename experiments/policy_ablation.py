@@ -42,6 +42,9 @@ COMPONENTS = {  # the change a row makes to the full player: its strategy fields
     "end game off": {"endgame_layouts": 0},
     "one candidate, the safest (not up to 6)": {"max_candidates": 1},
     "no candidates off the frontier": {"off_frontier_cells": 0},
+    "wider candidate lists (up to 12, 4 off the frontier) on": {"max_candidates": 12,
+                                                                "off_frontier_cells": 4},
+    "up to 4 cells two steps from the frontier on": {"two_step_cells": 4},
 }
 """Each row's change to the full player, and the strategy fields that make it."""
 

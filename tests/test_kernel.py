@@ -152,6 +152,7 @@ def test_strategies_are_named_by_what_differs_and_recorded():
     ({"max_candidates": 2.5}, r"max_candidates \(2.5\)"),
     ({"candidate_share": 0}, r"candidate_share \(0\) must be a number in \(0, 1\]"),
     ({"blend": "yes"}, r"blend \('yes'\) must be True or False"),
+    ({"two_step_cells": 65}, r"two_step_cells \(65\) must be an integer from 0 to 64"),
 ])
 def test_a_bad_strategy_is_a_one_line_value_error(options, message):
     with pytest.raises(ValueError, match=message):
@@ -330,10 +331,12 @@ def test_each_cells_fifty_fifty_tally_is_counted_as_brute_force_counts_it():
     assert checked >= 100 and credited >= 50
 
 
-def reference_candidates(safety, crowd, frontier, boost, share, most, off_frontier_most):
+def reference_candidates(safety, crowd, frontier, boost, share, most, off_frontier_most,
+                         two_step, two_step_most):
     """`kernel._candidates` in plain Python: the safest first (fewest unknown
     neighbours breaking ties, at most ``off_frontier_most`` off the frontier), then
-    the cells whose boost lifts them over the bar, by safety plus boost."""
+    up to ``two_step_most`` of the ``two_step`` cells in the same order, then the
+    cells whose boost lifts them over the bar, by safety plus boost."""
     bar = share * safety.max() - 1e-12
     order = sorted(range(safety.size), key=lambda i: (-safety[i], crowd[i], i))
     chosen, off = [], 0
@@ -345,30 +348,64 @@ def reference_candidates(safety, crowd, frontier, boost, share, most, off_fronti
                 continue
             off += 1
         chosen.append(i)
+    chosen += [i for i in order if two_step[i] and safety[i] >= bar
+               and i not in chosen][:two_step_most]
     lifted = sorted(range(safety.size), key=lambda i: (-(safety[i] + boost[i]), crowd[i], i))
     extra = [i for i in lifted if boost[i] > 0 and safety[i] + boost[i] >= bar
              and i not in chosen][:most]
     return chosen + extra, order[0]
 
 
-def test_the_fifty_fifty_weight_adds_candidates_and_never_displaces_one():
+@pytest.mark.parametrize("two_step_most", [0, 3])
+def test_the_fifty_fifty_weight_adds_candidates_and_never_displaces_one(two_step_most):
     rng = np.random.default_rng(3)
-    added = 0
+    added = stepped = 0
     for _ in range(300):
         size = int(rng.integers(1, 40))
         safety = rng.choice([0.7, 0.75, 0.8, 0.85, 0.9], size=size)  # ties, as on a board
         crowd = rng.integers(0, 9, size=size)
         frontier = rng.random(size) < 0.5
+        two_step = ~frontier & (rng.random(size) < 0.5)
         boost = np.where(rng.random(size) < 0.3, rng.random(size) * 0.2, 0.0)
         for weight in (0.0, 1.0):
-            ranks, first = kernel._candidates(safety, crowd, frontier, weight * boost, 0.9, 6, 2)
-            expected, expected_first = reference_candidates(safety, crowd, frontier,
-                                                            weight * boost, 0.9, 6, 2)
+            ranks, first = kernel._candidates(safety, crowd, frontier, weight * boost, 0.9, 6,
+                                              2, two_step, two_step_most)
+            expected, expected_first = reference_candidates(
+                safety, crowd, frontier, weight * boost, 0.9, 6, 2, two_step, two_step_most)
             assert ranks.tolist() == expected and first == expected_first
-        plain, _ = kernel._candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2)
+        plain, _ = kernel._candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2, two_step,
+                                      two_step_most)
         assert ranks[:plain.size].tolist() == plain.tolist()  # the weight only adds
         added += ranks.size > plain.size
+        fewer, _ = kernel._candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2, two_step, 0)
+        assert plain[:fewer.size].tolist() == fewer.tolist()  # so do the two-step cells
+        stepped += plain.size > fewer.size
     assert added > 20
+    assert (stepped > 20) == (two_step_most > 0)
+
+
+def test_the_cells_two_steps_out_are_those_in_line_with_a_live_number():
+    checked = marked = 0
+    for state in stall_positions(150, 8):
+        height, width = state.board.shape
+        unknown = np.flatnonzero(~state.revealed & ~state.flagged)
+        table = state.table
+        live = [j for j in range(state.revealed.size) if state.revealed[j]
+                and state.numbers[j] > 0
+                and any(not state.revealed[k] and not state.flagged[k]
+                        for k in table[j] if 0 <= k != j)]
+        frontier = np.array([any(k in live for k in table[c] if k >= 0) for c in unknown],
+                            dtype=bool)
+        expected = [not frontier[i] and any(
+            abs(c % width - j % width) + abs(c // width - j // width) == 2
+            and (c % width == j % width or c // width == j // width) for j in live)
+            for i, c in enumerate(unknown)]
+        found = kernel._two_steps_out(unknown, frontier, state.numbers, table, state.revealed,
+                                      state.flagged, width)
+        assert found.tolist() == expected, state
+        checked += 1
+        marked += found.any()
+    assert checked >= 150 and marked > 10
 
 
 def test_pseudo_fifty_fifties_are_played_as_their_kind_and_only_when_switched_on():

@@ -50,7 +50,7 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 (`minestats.players.fifty_fifty`)."""
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
  FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
- LONG_TERM_RISK, DOMINANCE) = range(13)
+ LONG_TERM_RISK, DOMINANCE, TWO_STEP_CELLS) = range(14)
 """Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -345,23 +345,25 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
 
 
 @numba.njit(cache=True)
-def _candidates(safety, crowd, frontier, boost, share, most, off_frontier_most):
+def _candidates(safety, crowd, frontier, boost, share, most, off_frontier_most, two_step,
+                two_step_most):
     """Return the cells ``best`` scores as ``(ranks, first)``, positions in ``safety``.
 
     The safest cells, at least ``share`` as safe as the safest, ``most`` of them, at
     most ``off_frontier_most`` off the frontier (those with the fewest unknown
-    neighbours, ``crowd``, first); then up to ``most`` more whose safety plus
-    ``boost`` (the 50/50 weight times the chance that the cell is the safe half of a
-    50/50 that may form) passes the same bar. The boost only adds candidates: were it
-    to rank them, a trace of influence would displace the corners that represent the
-    cells off the frontier (on 40,000 paired 16x16/40 games of a development stream
-    that cost 0.78 points at weight 0.9). ``first`` is the safest cell, for a
-    position where no cell may be a candidate.
+    neighbours, ``crowd``, first); then up to ``two_step_most`` of the ``two_step``
+    cells (`_two_steps_out`) that pass the same bar, in the same order; then up to
+    ``most`` more whose safety plus ``boost`` (the 50/50 weight times the chance that
+    the cell is the safe half of a 50/50 that may form) passes the same bar. The boost
+    only adds candidates: were it to rank them, a trace of influence would displace the
+    corners that represent the cells off the frontier (on 40,000 paired 16x16/40 games
+    of a development stream that cost 0.78 points at weight 0.9). ``first`` is the
+    safest cell, for a position where no cell may be a candidate.
     """
     threshold = share * safety.max() - _TIE
     by_crowd = np.argsort(crowd, kind="mergesort")
     ranked = by_crowd[np.argsort(-safety[by_crowd], kind="mergesort")]
-    ranks = np.empty(2 * most, dtype=np.int64)
+    ranks = np.empty(2 * most + two_step_most, dtype=np.int64)
     taken = np.zeros(safety.size, dtype=np.bool_)
     count = off_frontier = 0
     for rank in ranked:
@@ -374,6 +376,15 @@ def _candidates(safety, crowd, frontier, boost, share, most, off_frontier_most):
         ranks[count] = rank
         taken[rank] = True
         count += 1
+    stepped = 0
+    for rank in ranked:
+        if safety[rank] < threshold or stepped >= two_step_most:
+            break
+        if two_step[rank] and not taken[rank]:
+            ranks[count] = rank
+            taken[rank] = True
+            count += 1
+            stepped += 1
     if boost.max() <= 0:
         return ranks[:count], ranked[0]
     standing = safety + boost
@@ -411,6 +422,36 @@ def _dominating(cell, candidates, scores, probability, always_safe):
                 and probability[cell] - probability[alternative] > DOMINANCE_MARGIN):
             return alternative
     return cell
+
+
+@numba.njit(cache=True)
+def _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width):
+    """Mark the cells off the frontier two steps in line from a number with unknown neighbours.
+
+    Such a cell shares unknown neighbours with the frontier, so its number tells about
+    the frontier too; Hill's player scores these cells among its guesses off the
+    frontier [1]_.
+
+    References
+    ----------
+    .. [1] D. N. Hill, "JSMinesweeper", https://github.com/DavidNHill/JSMinesweeper
+       (its candidates off the edge: the cells two steps across or down from a
+       witness).
+    """
+    height = revealed.size // width
+    marked = np.zeros(unknown.size, dtype=np.bool_)
+    for i in range(unknown.size):
+        if frontier[i]:
+            continue
+        x, y = unknown[i] % width, unknown[i] // width
+        for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+            if 0 <= x + dx < width and 0 <= y + dy < height:
+                j = (y + dy) * width + x + dx
+                if revealed[j] and numbers[j] > 0 and _unknown_neighbours(j, table, revealed,
+                                                                          flagged) > 0:
+                    marked[i] = True
+                    break
+    return marked
 
 
 @numba.njit(cache=True)
@@ -461,8 +502,10 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
                 break
             if revealed[j] and numbers[j] > 0:
                 frontier[i] = True
+    two_step = _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width)
     ranks, first = _candidates(safety, crowd, frontier, fifty_fifty_weight * influence[unknown],
-                               candidate_share, max_candidates, off_frontier_cells)
+                               candidate_share, max_candidates, off_frontier_cells, two_step,
+                               settings[TWO_STEP_CELLS])
     count = ranks.size
     chosen = unknown[ranks]
     if count == 0:  # every eligible cell is off the frontier, and none may be a candidate
