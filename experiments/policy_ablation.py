@@ -45,6 +45,9 @@ COMPONENTS = {  # the change a row makes to the full player: its strategy fields
     "wider candidate lists (up to 12, 4 off the frontier) on": {"max_candidates": 12,
                                                                 "off_frontier_cells": 4},
     "up to 4 cells two steps from the frontier on": {"two_step_cells": 4},
+    "regions cut off from the rest solved apart off": {"isolated_cells": 0},
+    "candidates in spaces below 8 covered cells put off on": {"small_space": 8},
+    "cells off the frontier only within 0.95 of the safest on": {"off_frontier_share": 0.95},
 }
 """Each row's change to the full player, and the strategy fields that make it."""
 

@@ -12,6 +12,7 @@ from minestats.inference import mine_probabilities
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import Strategy, kernel, play, play_games, win_rate
+from minestats.players.endgame import endgame_move
 from minestats.players.fifty_fifty import (
     ENABLER_SHARE,
     fifty_fifty_outlook,
@@ -495,3 +496,80 @@ def test_dominance_changes_a_guess_only_for_a_move_that_dominates_it():
         choice, move = int(plain.moves[game, at]), int(dominant.moves[game, at])
         probability = _exact_probability(state, state.flagged)
         assert _safe_whenever(state, probability, choice, move), (game, at)
+
+
+def test_a_region_cut_off_from_the_rest_is_played_as_the_whole_end_game_plays_it():
+    """Where `kernel._isolated_move` solves a region apart, brute force finds the same
+    mines in it in every layout that fits, and its cells are among the exact end
+    game's best moves for the whole position (a best move of one independent part is
+    one of the whole)."""
+    checked = 0
+    for state in stall_positions(4000, 17):
+        height, width = state.board.shape
+        cells, found = kernel._isolated_move(state.numbers, state.table, state.revealed,
+                                             state.flagged, width, 20, 750)
+        if not found:
+            continue
+        region = cells[0]
+        linked = {region}
+        grow = True
+        while grow:  # the cells linked to it by adjacency or a shared revealed neighbour
+            grow = False
+            for a in list(linked):
+                for j in state.table[a]:
+                    hops = [j] if j >= 0 and not state.revealed[j] else (
+                        state.table[j] if j >= 0 else [])
+                    for k in hops:
+                        if (k >= 0 and not state.revealed[k] and not state.flagged[k]
+                                and k not in linked):
+                            linked.add(int(k))
+                            grow = True
+        members = np.array(sorted(linked))
+        assert set(cells.tolist()) <= linked
+        assert len({int(layout[members].sum()) for layout in consistent_layouts(state)}) == 1
+        whole = endgame_move(state.numbers, state.table, state.revealed, state.flagged, width,
+                             state.board.mines, limit=10**6)
+        assert set(cells.tolist()) <= set(whole.cells), state
+        checked += 1
+    assert checked >= 20
+
+
+def test_cells_off_the_frontier_are_in_reach_only_above_their_share_of_the_safest():
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        size = int(rng.integers(1, 30))
+        safety = rng.choice([0.6, 0.7, 0.76, 0.8, 0.9], size=size)
+        frontier = rng.random(size) < 0.6
+        for share in (0.9, 0.95, 1.0):
+            off = safety[~frontier]
+            expected = off.size > 0 and off.max() >= share * safety.max() - 1e-12
+            assert kernel._off_frontier_in_reach(safety, frontier, share) == expected
+
+
+def reference_space(cell, table, revealed):
+    """The covered cells reached from ``cell`` by steps and hops over one revealed cell."""
+    reached, frontier = {cell}, [cell]
+    while frontier:
+        here = frontier.pop()
+        for step in table[here]:
+            if step < 0:
+                continue
+            landing = [step] if not revealed[step] else [k for k in table[step] if k >= 0]
+            for k in landing:
+                if not revealed[k] and k not in reached:
+                    reached.add(int(k))
+                    frontier.append(int(k))
+    return reached
+
+
+def test_a_cell_is_in_a_large_space_as_a_plain_flood_counts_it():
+    large = small = 0
+    for state in stall_positions(300, 23):
+        for cell in np.flatnonzero(~state.revealed & ~state.flagged):
+            size = len(reference_space(int(cell), state.table, state.revealed))
+            for threshold in (2, 5, 8):
+                found = kernel._in_large_space(int(cell), state.table, state.revealed, threshold)
+                assert found == (size >= threshold), (state, cell, threshold)
+                large += found
+                small += not found
+    assert large > 100 and small > 100

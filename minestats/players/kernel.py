@@ -37,7 +37,7 @@ from minestats.frontier.engine import (
 from minestats.frontier.variations import chance_given_reveal, reveal_variation, variation_basis
 from minestats.mechanics.game import _flood
 from minestats.mechanics.rules import winxp_order
-from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells
+from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells, list_layouts
 from minestats.players.fifty_fifty import fifty_fifty_outlook, tile_influence, unavoidable_pair
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
@@ -50,7 +50,8 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 (`minestats.players.fifty_fifty`)."""
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
  FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
- LONG_TERM_RISK, DOMINANCE, TWO_STEP_CELLS) = range(14)
+ LONG_TERM_RISK, DOMINANCE, TWO_STEP_CELLS, SMALL_SPACE, OFF_FRONTIER_SHARE,
+ ISOLATED_CELLS) = range(17)
 """Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -455,6 +456,184 @@ def _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width):
 
 
 @numba.njit(cache=True)
+def _in_large_space(cell, table, revealed, threshold):
+    """Return whether ``cell`` lies in a space of at least ``threshold`` covered cells.
+
+    The space is the covered cells (unknown or flagged) reached from ``cell`` by steps
+    to a neighbour, where a step may hop over one revealed cell to a covered
+    neighbour of it: a number between two covered areas ties them together. Hill's
+    player puts off guessing in a space below 8 cells while a guess elsewhere is
+    as good a candidate [1]_: the mine count, known better later, may settle it.
+
+    References
+    ----------
+    .. [1] D. N. Hill, "Minesweeper" (Java solver),
+       https://github.com/DavidNHill/Minesweeper (its space counter: a candidate in
+       an area below 8 covered tiles is deferred).
+    """
+    seen = np.zeros(revealed.size, dtype=np.bool_)
+    queue = np.empty(revealed.size, dtype=np.int64)
+    queue[0], seen[cell] = cell, True
+    head, tail = 0, 1
+    while head < tail:
+        here = queue[head]
+        head += 1
+        for t in range(table.shape[1]):
+            step = table[here, t]
+            if step < 0:
+                break
+            if not revealed[step]:
+                if not seen[step]:
+                    seen[step] = True
+                    queue[tail] = step
+                    tail += 1
+                continue
+            for u in range(table.shape[1]):
+                hop = table[step, u]
+                if hop < 0:
+                    break
+                if not revealed[hop] and not seen[hop]:
+                    seen[hop] = True
+                    queue[tail] = hop
+                    tail += 1
+        if tail >= threshold:
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _isolated_move(numbers, table, revealed, flagged, width, most_cells, limit):
+    """Play a region cut off from the rest exactly: ``(cells, found)``.
+
+    A region is a set of unknown cells closed under adjacency and under sharing a
+    revealed neighbour, so no number sees both it and the rest. When every layout
+    that fits it holds the same number of mines, it is independent of the rest of
+    the board, and the exact end game (`minestats.players.endgame.endgame_cells`)
+    solved on it alone, the rest taken as open, plays it perfectly whatever the
+    other layouts are. The smallest such region of at most ``most_cells`` cells
+    with at most ``limit`` layouts is chosen; Hill's player solves such regions
+    apart in the same way [1]_.
+
+    References
+    ----------
+    .. [1] D. N. Hill, "Minesweeper" (Java solver),
+       https://github.com/DavidNHill/Minesweeper (its check for an isolated edge,
+       brute-forced on its own).
+    """
+    cells = revealed.size
+    region = np.full(cells, -1, dtype=np.int64)
+    queue = np.empty(cells, dtype=np.int64)
+    members = np.empty(cells, dtype=np.int64)
+    unknown_total = 0
+    for cell in range(cells):
+        if not revealed[cell] and not flagged[cell]:
+            unknown_total += 1
+    flags = 0
+    for cell in range(cells):
+        if flagged[cell]:
+            flags += 1
+    best_cells = np.empty(0, dtype=np.int64)
+    best_size = most_cells + 1
+    regions = 0
+    for start in range(cells):
+        if revealed[start] or flagged[start] or region[start] >= 0:
+            continue
+        region[start] = regions
+        queue[0] = start
+        head, tail = 0, 1
+        while head < tail:
+            here = queue[head]
+            head += 1
+            for t in range(table.shape[1]):
+                step = table[here, t]
+                if step < 0:
+                    break
+                if flagged[step]:
+                    continue
+                if not revealed[step]:
+                    if region[step] < 0:
+                        region[step] = regions
+                        queue[tail] = step
+                        tail += 1
+                    continue
+                for u in range(table.shape[1]):
+                    hop = table[step, u]
+                    if hop < 0:
+                        break
+                    if not revealed[hop] and not flagged[hop] and region[hop] < 0:
+                        region[hop] = regions
+                        queue[tail] = hop
+                        tail += 1
+        size = tail
+        members[:size] = queue[:size]
+        regions += 1
+        if size < 2 or size >= best_size or size == unknown_total:
+            continue
+        # The position with only this region unknown: the rest open, numbers that do
+        # not see the region showing just their flags.
+        apart = revealed.copy()
+        shown = numbers.copy()
+        near = np.zeros(cells, dtype=np.bool_)
+        for k in range(size):
+            for t in range(table.shape[1]):
+                j = table[members[k], t]
+                if j < 0:
+                    break
+                near[j] = True
+        for cell in range(cells):
+            if not revealed[cell] and not flagged[cell] and region[cell] != regions - 1:
+                apart[cell] = True
+            if apart[cell] and not near[cell]:
+                around = 0
+                for t in range(table.shape[1]):
+                    j = table[cell, t]
+                    if j < 0:
+                        break
+                    if j != cell and flagged[j]:
+                        around += 1
+                shown[cell] = around
+        fixed, fitting = -1, 0
+        for k in range(size + 1):
+            status, _, _ = list_layouts(shown, table, apart, flagged, width, flags + k, limit,
+                                        LISTING_BUDGET)
+            if status < 0:  # too many: not solved apart
+                fitting = 2
+                break
+            if status > 0:
+                fixed = k
+                fitting += 1
+        if fitting != 1:
+            continue
+        found, _, layouts = endgame_cells(shown, table, apart, flagged, width, flags + fixed,
+                                          limit, LISTING_BUDGET, SEARCH_BUDGET,
+                                          np.empty(0, dtype=np.int64))
+        if layouts > 1 and found.size:
+            best_cells, best_size = found, size
+    return best_cells, best_cells.size > 0
+
+
+@numba.njit(cache=True)
+def _off_frontier_in_reach(safety, frontier, share):
+    """Return whether a cell off the frontier is at least ``share`` as safe as the safest.
+
+    Hill's player looks at cells off the frontier only when they are more than 0.95
+    times as safe as the best cell [1]_; ``best``'s own bar for every candidate is
+    ``candidate_share``, so a ``share`` at or below it changes nothing.
+
+    References
+    ----------
+    .. [1] D. N. Hill, "Minesweeper" (Java solver),
+       https://github.com/DavidNHill/Minesweeper (its tolerance for tiles off the
+       edge).
+    """
+    off_safety = -1.0
+    for i in range(safety.size):
+        if not frontier[i]:
+            off_safety = max(off_safety, safety[i])
+    return off_safety >= share * safety.max() - _TIE
+
+
+@numba.njit(cache=True)
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
           settings, scratch, relocation):
     fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
@@ -466,6 +645,14 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
                                           endgame_layouts, LISTING_BUDGET, SEARCH_BUDGET,
                                           relocation)
         if layouts >= 0:
+            keys = np.empty((1, cells.size))
+            for i in range(cells.size):
+                keys[0, i] = -probability[cells[i]]
+            return _pick(cells, keys), ENDGAME
+    if settings[ISOLATED_CELLS] > 0 and not relocation.size:
+        cells, found = _isolated_move(numbers, table, revealed, flagged, width,
+                                      settings[ISOLATED_CELLS], endgame_layouts)
+        if found:
             keys = np.empty((1, cells.size))
             for i in range(cells.size):
                 keys[0, i] = -probability[cells[i]]
@@ -503,9 +690,18 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
             if revealed[j] and numbers[j] > 0:
                 frontier[i] = True
     two_step = _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width)
+    if not _off_frontier_in_reach(safety, frontier, settings[OFF_FRONTIER_SHARE] / 1e6):
+        off_frontier_cells = 0
     ranks, first = _candidates(safety, crowd, frontier, fifty_fifty_weight * influence[unknown],
                                candidate_share, max_candidates, off_frontier_cells, two_step,
                                settings[TWO_STEP_CELLS])
+    if settings[SMALL_SPACE] > 0 and ranks.size > 1:
+        large = np.empty(ranks.size, dtype=np.bool_)
+        for i in range(ranks.size):
+            large[i] = _in_large_space(unknown[ranks[i]], table, revealed,
+                                       settings[SMALL_SPACE])
+        if large.any():
+            ranks = ranks[large]
     count = ranks.size
     chosen = unknown[ranks]
     if count == 0:  # every eligible cell is off the frontier, and none may be a candidate
