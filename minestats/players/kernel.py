@@ -456,6 +456,44 @@ def _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width):
 
 
 @numba.njit(cache=True)
+def _hop_flood(start, table, revealed, passable, seen, queue, stop):
+    """Mark the ``passable`` cells reached from ``start``; return how many, at most ~``stop``.
+
+    A step goes to a passable neighbour, or hops over a revealed neighbour to a
+    passable neighbour of it. The cells reached are marked in ``seen`` (cells
+    already marked are not entered) and listed first in ``queue``; the flood stops
+    once it has listed ``stop`` cells or more.
+    """
+    seen[start] = True
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail and tail < stop:
+        here = queue[head]
+        head += 1
+        for t in range(table.shape[1]):
+            step = table[here, t]
+            if step < 0:
+                break
+            if passable[step]:
+                if not seen[step]:
+                    seen[step] = True
+                    queue[tail] = step
+                    tail += 1
+                continue
+            if not revealed[step]:
+                continue
+            for u in range(table.shape[1]):
+                hop = table[step, u]
+                if hop < 0:
+                    break
+                if passable[hop] and not seen[hop]:
+                    seen[hop] = True
+                    queue[tail] = hop
+                    tail += 1
+    return tail
+
+
+@numba.njit(cache=True)
 def _in_large_space(cell, table, revealed, threshold):
     """Return whether ``cell`` lies in a space of at least ``threshold`` covered cells.
 
@@ -471,34 +509,10 @@ def _in_large_space(cell, table, revealed, threshold):
        https://github.com/DavidNHill/Minesweeper (its space counter: a candidate in
        an area below 8 covered tiles is deferred).
     """
-    seen = np.zeros(revealed.size, dtype=np.bool_)
-    queue = np.empty(revealed.size, dtype=np.int64)
-    queue[0], seen[cell] = cell, True
-    head, tail = 0, 1
-    while head < tail:
-        here = queue[head]
-        head += 1
-        for t in range(table.shape[1]):
-            step = table[here, t]
-            if step < 0:
-                break
-            if not revealed[step]:
-                if not seen[step]:
-                    seen[step] = True
-                    queue[tail] = step
-                    tail += 1
-                continue
-            for u in range(table.shape[1]):
-                hop = table[step, u]
-                if hop < 0:
-                    break
-                if not revealed[hop] and not seen[hop]:
-                    seen[hop] = True
-                    queue[tail] = hop
-                    tail += 1
-        if tail >= threshold:
-            return True
-    return False
+    passable = ~revealed
+    reached = _hop_flood(cell, table, revealed, passable, np.zeros(revealed.size, np.bool_),
+                         np.empty(revealed.size, dtype=np.int64), threshold)
+    return reached >= threshold
 
 
 @numba.njit(cache=True)
@@ -521,52 +535,18 @@ def _isolated_move(numbers, table, revealed, flagged, width, most_cells, limit):
        brute-forced on its own).
     """
     cells = revealed.size
-    region = np.full(cells, -1, dtype=np.int64)
+    unknown = ~revealed & ~flagged
+    seen = np.zeros(cells, dtype=np.bool_)
     queue = np.empty(cells, dtype=np.int64)
-    members = np.empty(cells, dtype=np.int64)
-    unknown_total = 0
-    for cell in range(cells):
-        if not revealed[cell] and not flagged[cell]:
-            unknown_total += 1
-    flags = 0
-    for cell in range(cells):
-        if flagged[cell]:
-            flags += 1
+    unknown_total = unknown.sum()
+    flags = flagged.sum()
     best_cells = np.empty(0, dtype=np.int64)
     best_size = most_cells + 1
-    regions = 0
     for start in range(cells):
-        if revealed[start] or flagged[start] or region[start] >= 0:
+        if not unknown[start] or seen[start]:
             continue
-        region[start] = regions
-        queue[0] = start
-        head, tail = 0, 1
-        while head < tail:
-            here = queue[head]
-            head += 1
-            for t in range(table.shape[1]):
-                step = table[here, t]
-                if step < 0:
-                    break
-                if flagged[step]:
-                    continue
-                if not revealed[step]:
-                    if region[step] < 0:
-                        region[step] = regions
-                        queue[tail] = step
-                        tail += 1
-                    continue
-                for u in range(table.shape[1]):
-                    hop = table[step, u]
-                    if hop < 0:
-                        break
-                    if not revealed[hop] and not flagged[hop] and region[hop] < 0:
-                        region[hop] = regions
-                        queue[tail] = hop
-                        tail += 1
-        size = tail
-        members[:size] = queue[:size]
-        regions += 1
+        size = _hop_flood(start, table, revealed, unknown, seen, queue, cells)
+        members = queue[:size].copy()
         if size < 2 or size >= best_size or size == unknown_total:
             continue
         # The position with only this region unknown: the rest open, numbers that do
@@ -580,8 +560,10 @@ def _isolated_move(numbers, table, revealed, flagged, width, most_cells, limit):
                 if j < 0:
                     break
                 near[j] = True
+        inside = np.zeros(cells, dtype=np.bool_)
+        inside[members] = True
         for cell in range(cells):
-            if not revealed[cell] and not flagged[cell] and region[cell] != regions - 1:
+            if unknown[cell] and not inside[cell]:
                 apart[cell] = True
             if apart[cell] and not near[cell]:
                 around = 0
