@@ -161,6 +161,7 @@ class Strategy:
         would, when no number sees both it and the rest and every layout that fits
         puts the same number of mines in it: it is then independent of the rest of
         the board (solved apart, as Hill's player does; default 40, 0 for off).
+        Layouts weighed by Windows XP's rule are not solved apart.
 
     Notes
     -----
@@ -210,7 +211,7 @@ class Strategy:
     games of development stream 126, 325 won by them and 278 without: +0.024 points
     [-0.001, +0.048], McNemar p 0.06, at the same speed. Exact play of an independent
     part can only gain on the heuristic's there, so it is on by default.
-    Three more of Hill's rules moved nothing on 200,000 paired Expert games of
+    Two more of Hill's rules moved nothing on 200,000 paired Expert games of
     development stream 123 and stay off: small spaces put off (``small_space=8``,
     30 games changed, 20 won by it: +0.005 points [-0.000, +0.010]) and cells off
     the frontier only within 0.95 of the safest (``off_frontier_share=0.95``, 342
