@@ -241,6 +241,15 @@ def _pick(cells, keys):
 
 
 @numba.njit(cache=True)
+def _safest_of(cells, probability):
+    """Return the safest of ``cells`` (the end game's equally good moves), ties at random."""
+    keys = np.empty((1, cells.size))
+    for i in range(cells.size):
+        keys[0, i] = -probability[cells[i]]
+    return _pick(cells, keys)
+
+
+@numba.njit(cache=True)
 def _safest(table, revealed, flagged, probability):
     """Return the safest unknown cell; ties to the fewest unknown neighbours, then at random.
 
@@ -584,6 +593,8 @@ def _isolated_move(numbers, table, revealed, flagged, width, most_cells, limit):
             if status > 0:
                 fixed = k
                 fitting += 1
+                if fitting > 1:
+                    break
         if fitting != 1:
             continue
         found, _, layouts = endgame_cells(shown, table, apart, flagged, width, flags + fixed,
@@ -627,18 +638,12 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
                                           endgame_layouts, LISTING_BUDGET, SEARCH_BUDGET,
                                           relocation)
         if layouts >= 0:
-            keys = np.empty((1, cells.size))
-            for i in range(cells.size):
-                keys[0, i] = -probability[cells[i]]
-            return _pick(cells, keys), ENDGAME
+            return _safest_of(cells, probability), ENDGAME
     if settings[ISOLATED_CELLS] > 0 and not relocation.size:
         cells, found = _isolated_move(numbers, table, revealed, flagged, width,
                                       settings[ISOLATED_CELLS], endgame_layouts)
         if found:
-            keys = np.empty((1, cells.size))
-            for i in range(cells.size):
-                keys[0, i] = -probability[cells[i]]
-            return _pick(cells, keys), ENDGAME
+            return _safest_of(cells, probability), ENDGAME
     unknown = np.flatnonzero(~revealed & ~flagged)
     fifty_fifty_weight = settings[FIFTY_FIFTY_WEIGHT] / 1e6
     basis = variation_basis(numbers, table, revealed, flagged, width, mines, fast_budget)
