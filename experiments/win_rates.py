@@ -79,8 +79,8 @@ def loss_summary(bins: pd.DataFrame) -> pd.DataFrame:
     """Per Expert row, the lost games by the kind of the guess that lost them.
 
     Each kind's share of the games lost at a guess, with its Wilson interval, and the
-    mean mine probability of those guesses (from the bins' midpoints: a summary, the
-    bins are in ``loss_analysis_bins.csv``).
+    mean mine probability of those guesses when they were made (the bins are in
+    ``loss_analysis_bins.csv``).
     """
     rows = []
     keys = ["board", "rule", "click_x", "click_y", "policy", "strategy", "n", "lost", "seed"]
@@ -89,16 +89,15 @@ def loss_summary(bins: pd.DataFrame) -> pd.DataFrame:
         for kind, part in group.groupby("kind", sort=False):
             count = int(part["losses"].sum())
             low, high = wilson_interval(count, at_guess) if at_guess else (np.nan, np.nan)
-            middle = (part["probability_low"] + part["probability_high"]) / 2
             first = int(part.loc[part["guess_low"] == 1, "losses"].sum())
             rows.append(dict(zip(keys, key, strict=True)) | {
                 "lost_at_a_guess": at_guess, "kind": kind, "losses": count,
                 "share": count / at_guess if at_guess else np.nan, "share_ci_low": low,
                 "share_ci_high": high, "lost_at_first_guess": first,
-                "mean_probability_of_bin": float((middle * part["losses"]).sum() / count)
+                "mean_probability": float(part["probability_sum"].sum() / count)
                 if count else np.nan})
     columns = keys[:-1] + ["lost_at_a_guess", "kind", "losses", "share", "share_ci_low",
-                           "share_ci_high", "lost_at_first_guess", "mean_probability_of_bin",
+                           "share_ci_high", "lost_at_first_guess", "mean_probability",
                            "seed"]
     return pd.DataFrame(rows)[columns]
 

@@ -140,6 +140,18 @@ def test_the_loss_tally_counts_every_game_lost_at_a_guess_once():
     assert set(table["kind"]) == set(GUESS_KINDS)
 
 
+def test_the_loss_tally_keeps_each_bins_mine_probabilities():
+    result = win_rate("16x16/40", n=300, seed=4, workers=1)
+    table = result.loss_table()
+    counted = table[table["losses"] > 0]
+    mean = counted["probability_sum"] / counted["losses"]
+    assert ((mean >= counted["probability_low"] - 1e-12)
+            & (mean <= counted["probability_high"] + 1e-12)).all()
+    assert (table.loc[table["losses"] == 0, "probability_sum"] == 0).all()
+    halves = counted[counted["kind"] == "fifty-fifty"]
+    assert len(halves) and np.allclose(halves["probability_sum"] / halves["losses"], 0.5)
+
+
 def test_strategies_are_named_by_what_differs_and_recorded():
     assert Strategy().label() == "best"
     label = Strategy(off_frontier_cells=0).label()

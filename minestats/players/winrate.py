@@ -75,6 +75,9 @@ class WinRate(ProportionResult):
         The games lost at a guess, by the guess's kind (`minestats.players.GUESS_KINDS`),
         its number in the game (`LOSS_GUESS_EDGES`) and its mine probability
         (`LOSS_PROBABILITY_EDGES`); `loss_table` gives them as a table.
+    loss_probabilities : numpy.ndarray of float, shape of ``losses``
+        The sum, per bin of ``losses``, of the losing guesses' mine probabilities (a
+        bin's mean is its sum over its count).
 
     The win rate (``proportion``), its interval (``proportion_ci``) and ``to_frame``
     come from `minestats.stats.ProportionResult`.
@@ -95,6 +98,7 @@ class WinRate(ProportionResult):
     capped: int
     seconds: float
     losses: np.ndarray = field(default_factory=lambda: np.zeros(_LOSS_SHAPE, dtype=np.int64))
+    loss_probabilities: np.ndarray = field(default_factory=lambda: np.zeros(_LOSS_SHAPE))
 
     def loss_table(self) -> pd.DataFrame:
         """Return the games lost at a guess, one row per kind, guess bin and probability bin.
@@ -102,8 +106,8 @@ class WinRate(ProportionResult):
         Examples
         --------
         >>> table = win_rate("9x9/10", n=200, seed=1, workers=1).loss_table()
-        >>> list(table.columns)[-4:]
-        ['probability_low', 'probability_high', 'losses', 'seed']
+        >>> list(table.columns)[-5:]
+        ['probability_low', 'probability_high', 'losses', 'probability_sum', 'seed']
         >>> int(table["losses"].sum()) <= 200
         True
         """
@@ -118,7 +122,9 @@ class WinRate(ProportionResult):
                                  "guess_high": LOSS_GUESS_EDGES[g + 1] - 1,
                                  "probability_low": LOSS_PROBABILITY_EDGES[b],
                                  "probability_high": LOSS_PROBABILITY_EDGES[b + 1],
-                                 "losses": int(self.losses[k, g, b]), "seed": self.seed})
+                                 "losses": int(self.losses[k, g, b]),
+                                 "probability_sum": float(self.loss_probabilities[k, g, b]),
+                                 "seed": self.seed})
         return pd.DataFrame(rows)
 
     @property
@@ -166,16 +172,18 @@ def _win_rate_chunk(config, size, seed_sequence):
     first = ~games.won & (games.guesses == 0)
     lost = np.flatnonzero(~games.won & (games.guesses > 0))
     last = games.guesses[lost] - 1
-    losses = np.zeros(_LOSS_SHAPE)
-    np.add.at(losses, (games.kinds[lost, last],
-                       np.searchsorted(LOSS_GUESS_EDGES, last + 1, side="right") - 1,
-                       np.minimum(np.searchsorted(LOSS_PROBABILITY_EDGES,
-                                                  games.chances[lost, last], side="right") - 1,
-                                  len(LOSS_PROBABILITY_EDGES) - 2)), 1)
+    chances = games.chances[lost, last]
+    bins = (games.kinds[lost, last],
+            np.searchsorted(LOSS_GUESS_EDGES, last + 1, side="right") - 1,
+            np.minimum(np.searchsorted(LOSS_PROBABILITY_EDGES, chances, side="right") - 1,
+                       len(LOSS_PROBABILITY_EDGES) - 2))
+    losses, probabilities = np.zeros(_LOSS_SHAPE), np.zeros(_LOSS_SHAPE)
+    np.add.at(losses, bins, 1)
+    np.add.at(probabilities, bins, chances)
     totals = np.array([games.won.sum(), first.sum(), games.guesses.sum(),
                        games.guesses[games.won].sum(), games.capped.sum(), 0], dtype=float)
     totals[5] = time.process_time() - start
-    return np.concatenate([totals, losses.ravel()])
+    return np.concatenate([totals, losses.ravel(), probabilities.ravel()])
 
 
 def _config(board, rule, click, policy, strategy=None) -> tuple:
@@ -206,13 +214,15 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
             configs, totals, labels, counts, strict=True):
         total = np.asarray(total)
         won, first, guesses, guesses_won, capped, seconds = total[:6].tolist()
-        losses = np.rint(total[6:]).astype(np.int64).reshape(_LOSS_SHAPE)
+        bins = int(np.prod(_LOSS_SHAPE))
+        losses = np.rint(total[6:6 + bins]).astype(np.int64).reshape(_LOSS_SHAPE)
         results.append(WinRate(
             board=board, rule=rule, click=click, policy=policy,
             strategy=strategy.label() if policy == "best" else "", n=int(n),
             seed=label, chunk_size=int(chunk_size), successes=int(won),
             lost_first_click=int(first), guesses=int(guesses), guesses_won=int(guesses_won),
-            capped=int(capped), seconds=float(seconds), losses=losses))
+            capped=int(capped), seconds=float(seconds), losses=losses,
+            loss_probabilities=total[6 + bins:].reshape(_LOSS_SHAPE)))
     return results
 
 
