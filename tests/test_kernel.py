@@ -19,7 +19,7 @@ from minestats.players.fifty_fifty import (
     tile_influence,
     unavoidable_pair,
 )
-from minestats.players.player import GUESS_KINDS
+from minestats.players.player import FAST_BUDGET, GUESS_KINDS
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 
@@ -166,6 +166,7 @@ def test_strategies_are_named_by_what_differs_and_recorded():
     ({"candidate_share": 0}, r"candidate_share \(0\) must be a number in \(0, 1\]"),
     ({"blend": "yes"}, r"blend \('yes'\) must be True or False"),
     ({"two_step_cells": 65}, r"two_step_cells \(65\) must be an integer from 0 to 64"),
+    ({"look_ahead_margin": 1.5}, r"look_ahead_margin \(1.5\) must be a number from 0 to 1"),
 ])
 def test_a_bad_strategy_is_a_one_line_value_error(options, message):
     with pytest.raises(ValueError, match=message):
@@ -585,3 +586,72 @@ def test_a_cell_is_in_a_large_space_as_a_plain_flood_counts_it():
                 large += found
                 small += not found
     assert large > 100 and small > 100
+
+
+def _blended_next(layouts, unknown):
+    """(4 x safest + second safest) / 5 over ``unknown`` cells that may be safe, given
+    ``layouts`` (the kernel's blend; 1 when no such cell is left)."""
+    risks = sorted(p for p in layouts[:, unknown].mean(axis=0) if p < 1)
+    if not risks:
+        return 1.0
+    lowest, second = risks[0], risks[1] if len(risks) > 1 else risks[0]
+    return (4 * (1 - lowest) + (1 - second)) / 5
+
+
+def _reveals(layouts, cell, table):
+    """Group ``layouts`` in which ``cell`` is safe by the number it shows."""
+    shown = {}
+    for layout in layouts:
+        if not layout[cell]:
+            around = [j for j in table[cell] if j >= 0 and j != cell]
+            shown.setdefault(int(layout[around].sum()), []).append(layout)
+    return {value: np.array(group) for value, group in shown.items()}
+
+
+def reference_look_ahead(state, layouts, cell):
+    """Brute force of `kernel._look_ahead`: over the numbers ``cell`` may show, their
+    chance times the best one-step score of the next guess among the `REPLIES` safest
+    cells (fewest unknown neighbours, then the lowest index, first among equals), or 1
+    when a cell is proven safe; None when equals straddle the last reply's place (the
+    float order may differ)."""
+    total, survive = len(layouts), 0.0
+    for _, child in _reveals(layouts, cell, state.table).items():
+        opened = state.revealed.copy()
+        opened[cell] = True
+        unknown = np.flatnonzero(~opened & ~state.flagged)
+        risk = child[:, unknown].mean(axis=0)
+        crowd = [sum(1 for j in state.table[c] if j >= 0 and j != c and not opened[j]
+                     and not state.flagged[j]) for c in unknown]
+        order = sorted((r, n, c) for r, n, c in zip(risk, crowd, unknown, strict=True) if r < 1)
+        if order and order[0][0] == 0:
+            survive += len(child) / total
+            continue
+        if len(order) > kernel.REPLIES and abs(
+                order[kernel.REPLIES][0] - order[kernel.REPLIES - 1][0]) < 1e-9:
+            return None
+        best = 1.0 if not order else max(
+            sum(len(grand) / len(child) * _blended_next(grand, unknown[unknown != reply])
+                for grand in _reveals(child, reply, state.table).values())
+            for _, _, reply in order[:kernel.REPLIES])
+        survive += len(child) / total * best
+    return survive
+
+
+def test_the_look_ahead_scores_two_reveals_as_brute_force_does():
+    checked = 0
+    for state, layouts, _ in small_stalls(23):
+        height, width = state.board.shape
+        basis = variation_basis(state.numbers, state.table, state.revealed, state.flagged,
+                                width, state.board.mines, FAST_BUDGET)
+        scratch = np.empty((2, state.revealed.size), dtype=np.int64)
+        for cell in np.flatnonzero(~state.revealed & ~state.flagged):
+            expected = reference_look_ahead(state, layouts, cell)
+            if expected is None:
+                continue
+            found = kernel._look_ahead(state.numbers, state.table, state.revealed,
+                                       state.flagged, width, state.board.mines, cell,
+                                       np.log(len(layouts)), FAST_BUDGET, True, scratch,
+                                       np.empty(0, dtype=np.int64), basis)
+            assert found == pytest.approx(expected, abs=1e-9), (state, cell)
+            checked += 1
+    assert checked >= 100

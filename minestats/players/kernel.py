@@ -51,7 +51,7 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
  FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
  LONG_TERM_RISK, DOMINANCE, TWO_STEP_CELLS, SMALL_SPACE, OFF_FRONTIER_SHARE,
- ISOLATED_CELLS) = range(17)
+ ISOLATED_CELLS, LOOK_AHEAD, LOOK_AHEAD_MARGIN) = range(19)
 """Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -62,6 +62,8 @@ _BOUND_SLACK = 1e-9
 chances' sum: a pruned cell scores below the best by more than `_TIE`."""
 DOMINANCE_MARGIN = 0.001
 """A candidate dominates the choice only when safer by more than this (`_dominating`)."""
+REPLIES = 3
+"""The look-ahead scores this many of the safest cells as the next guess (`_reply_score`)."""
 
 
 def exact_position(numbers, revealed, flagged, width, mines, probability, relocation):
@@ -277,6 +279,43 @@ def _safest(table, revealed, flagged, probability):
 
 
 @numba.njit(cache=True)
+def _imagine(numbers, table, revealed, flagged, cell, basis, relocation):
+    """Set up the positions after opening ``cell``, for `_shown`.
+
+    Returns the flags and the other unknown cells around ``cell`` (the numbers it
+    may show run from the first to their sum), copies of ``numbers`` and
+    ``revealed`` with ``cell`` open, an array for the probabilities after each
+    number, whether ``basis`` may count them, and the cell's `Reveal`.
+    """
+    flags, hidden = flags_and_hidden(cell, table, revealed, flagged)
+    imagined = numbers.copy()
+    opened = revealed.copy()
+    opened[cell] = True
+    varied = basis.status == FITS and not (relocation.size and not revealed[relocation[0]])
+    return (flags, hidden - 1, imagined, opened, np.empty(revealed.size), varied,
+            reveal_variation(basis, table, cell))
+
+
+@numba.njit(cache=True)
+def _shown(reveal, varied, value, imagined, cell, table, opened, flagged, width, mines,
+           fast_budget, after, scratch, relocation):
+    """Fill ``after`` for ``cell`` showing ``value``; return the log of the layouts then.
+
+    Counted from the basis when ``varied`` (`chance_given_reveal`), else, or when that
+    passes its budget, by `_position`; ``imagined`` then holds the number. -inf when
+    the number cannot show.
+    """
+    status = OVER_BUDGET
+    if varied:
+        status, log_solutions = chance_given_reveal(reveal, value, after, fast_budget)
+    if status == OVER_BUDGET:
+        imagined[cell] = value
+        log_solutions = _position(imagined, table, opened, flagged, width, mines,
+                                  fast_budget, after, scratch, relocation)
+    return log_solutions
+
+
+@numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
              blend, scratch, relocation, basis, always_safe, safety, factor, progress_weight,
              bar):
@@ -304,14 +343,8 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     if tracked:
         always_safe[:] = ~revealed & ~flagged
         always_safe[cell] = False
-    flags, hidden = flags_and_hidden(cell, table, revealed, flagged)
-    hidden -= 1  # the cell itself
-    imagined = numbers.copy()
-    opened = revealed.copy()
-    opened[cell] = True
-    after = np.empty(revealed.size)
-    varied = basis.status == FITS and not (relocation.size and not revealed[relocation[0]])
-    reveal = reveal_variation(basis, table, cell)
+    flags, hidden, imagined, opened, after, varied, reveal = _imagine(
+        numbers, table, revealed, flagged, cell, basis, relocation)
     survive = progress = 0.0
     left = safety  # the chance of the numbers not yet counted
     shown = 0
@@ -319,13 +352,8 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
         rest = max(left, 0.0) + _BOUND_SLACK
         if (survive + rest) * (1 + progress_weight * (progress + rest)) * factor < bar:
             return survive, progress, False, True
-        status = OVER_BUDGET
-        if varied:
-            status, log_solutions = chance_given_reveal(reveal, value, after, fast_budget)
-        if status == OVER_BUDGET:
-            imagined[cell] = value
-            log_solutions = _position(imagined, table, opened, flagged, width, mines,
-                                      fast_budget, after, scratch, relocation)
+        log_solutions = _shown(reveal, varied, value, imagined, cell, table, opened, flagged,
+                               width, mines, fast_budget, after, scratch, relocation)
         if log_solutions == -np.inf:  # this number cannot show
             continue
         shown += 1
@@ -352,6 +380,78 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
         if lowest < _TIE:
             progress += chance
     return survive, progress, shown == 1, False
+
+
+@numba.njit(cache=True)
+def _reply_score(numbers, table, revealed, flagged, width, mines, probability, log_total,
+                 fast_budget, blend, scratch, relocation):
+    """Return the best one-step score of the next guess in a position.
+
+    The `REPLIES` safest unknown cells (ties to the fewest unknown neighbours) are
+    scored as `_outlook` scores a candidate (its secondary safety, without the
+    50/50 factor) and the best score is returned; 1 when a cell is proven safe (the
+    player opens it, and all it shows, before guessing again: as `_outlook` counts a
+    safe next move) or none is left to open. ``probability`` holds the position's
+    mine probabilities and ``log_total`` the log of its layouts.
+    """
+    cells = np.flatnonzero(~revealed & ~flagged)
+    safety = np.empty(cells.size)
+    crowd = np.empty(cells.size, dtype=np.int64)
+    count = 0
+    for cell in cells:
+        p = probability[cell]
+        if p < _TIE:
+            return 1.0
+        if not np.isnan(p) and p < 1:
+            cells[count] = cell
+            safety[count] = 1 - p
+            crowd[count] = _unknown_neighbours(cell, table, revealed, flagged)
+            count += 1
+    if count == 0:
+        return 1.0
+    by_crowd = np.argsort(crowd[:count], kind="mergesort")
+    ranked = by_crowd[np.argsort(-safety[by_crowd], kind="mergesort")]
+    basis = variation_basis(numbers, table, revealed, flagged, width, mines, fast_budget)
+    untracked = np.empty(0, dtype=np.bool_)
+    best = -np.inf
+    for rank in ranked[:REPLIES]:
+        survive, _, _, pruned = _outlook(numbers, table, revealed, flagged, width, mines,
+                                         cells[rank], log_total, fast_budget, blend, scratch,
+                                         relocation, basis, untracked, safety[rank], 1.0, 0.0,
+                                         best)
+        if not pruned:
+            best = max(best, survive)
+    return best
+
+
+@numba.njit(cache=True)
+def _look_ahead(numbers, table, revealed, flagged, width, mines, cell, log_total,
+                fast_budget, blend, scratch, relocation, basis):
+    """Return the chance of surviving ``cell`` and the next guess, scored one step on.
+
+    As `_outlook`, the next guess scored by `_reply_score` instead of by its safety:
+    the sum over the numbers ``cell`` may show of their chance times the best score
+    of a next guess then. Two steps of reveals instead of one, as look-ahead players
+    search deeper [1]_.
+
+    References
+    ----------
+    .. [1] C. Tu, S. Li, J. Chen, Z. Zu and L. Gu, "Exploring efficient strategies
+       for Minesweeper", AAAI Workshops, 2017 (look-ahead of several reveals).
+    """
+    flags, hidden, imagined, opened, after, varied, reveal = _imagine(
+        numbers, table, revealed, flagged, cell, basis, relocation)
+    survive = 0.0
+    for value in range(flags, flags + hidden + 1):
+        log_solutions = _shown(reveal, varied, value, imagined, cell, table, opened, flagged,
+                               width, mines, fast_budget, after, scratch, relocation)
+        if log_solutions == -np.inf:
+            continue
+        imagined[cell] = value
+        survive += math.exp(log_solutions - log_total) * _reply_score(
+            imagined, table, opened, flagged, width, mines, after, log_solutions, fast_budget,
+            blend, scratch, relocation)
+    return survive
 
 
 @numba.njit(cache=True)
@@ -627,6 +727,27 @@ def _off_frontier_in_reach(safety, frontier, share):
 
 
 @numba.njit(cache=True)
+def _looked_ahead(numbers, table, revealed, flagged, width, mines, cells, scores, factor,
+                  log_solutions, settings, scratch, relocation, basis):
+    """Return ``scores`` with the top candidates rescored two steps on, when they are close.
+
+    When the second best score is within ``LOOK_AHEAD_MARGIN`` (a share of the best)
+    of the best, the ``LOOK_AHEAD`` best candidates are scored by `_look_ahead`
+    times their 50/50 factor; the others drop out of the choice.
+    """
+    order = np.argsort(-scores, kind="mergesort")
+    top = scores[order[0]]
+    if scores[order[1]] < top * (1 - settings[LOOK_AHEAD_MARGIN] / 1e6):
+        return scores
+    rescored = np.full(scores.size, -np.inf)
+    for k in order[:settings[LOOK_AHEAD]]:
+        rescored[k] = factor[k] * _look_ahead(
+            numbers, table, revealed, flagged, width, mines, cells[k], log_solutions,
+            settings[FAST_BUDGET], settings[BLEND], scratch, relocation, basis)
+    return rescored
+
+
+@numba.njit(cache=True)
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
           settings, scratch, relocation):
     fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
@@ -726,6 +847,10 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         keys[1, i] = progress[k]
         keys[2, i] = safety[ranks[k]]
         keys[3, i] = -crowd[ranks[k]]
+    if settings[LOOK_AHEAD] > 1 and picked.size > 1 and not relocation.size:
+        keys[0, :] = _looked_ahead(numbers, table, revealed, flagged, width, mines, chosen[picked],
+                                keys[0], factor[picked], log_solutions, settings, scratch,
+                                relocation, basis)
     cell = _pick(chosen[picked], keys)
     if settings[DOMINANCE]:
         cell = _dominating(cell, chosen[picked], keys[0], probability, always_safe[picked])

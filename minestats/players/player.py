@@ -162,6 +162,14 @@ class Strategy:
         puts the same number of mines in it: it is then independent of the rest of
         the board (solved apart, as Hill's player does; default 40, 0 for off).
         Layouts weighed by Windows XP's rule are not solved apart.
+    look_ahead : int, optional
+        When the two best candidates score within ``look_ahead_margin`` of each
+        other, rescore this many of the best two steps on: each number the cell may
+        show followed by the best one-step score of the next guess among the 3
+        safest cells then (default 0, off; 1 changes nothing).
+    look_ahead_margin : float, optional
+        How close, as a share of the best score, the second best must be for the
+        look-ahead (default 0.01).
 
     Notes
     -----
@@ -252,11 +260,14 @@ class Strategy:
     small_space: int = 0
     off_frontier_share: float = CANDIDATE_SHARE
     isolated_cells: int = 40
+    look_ahead: int = 0
+    look_ahead_margin: float = 0.01
 
     def __post_init__(self):
         for name, low, high in (("endgame_layouts", 0, 100_000), ("max_candidates", 1, 64),
                                 ("off_frontier_cells", 0, 64), ("two_step_cells", 0, 64),
-                                ("small_space", 0, 64), ("isolated_cells", 0, 64)):
+                                ("small_space", 0, 64), ("isolated_cells", 0, 64),
+                                ("look_ahead", 0, 64)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or not (
                     low <= value <= high):
@@ -266,6 +277,10 @@ class Strategy:
             if isinstance(share, bool) or not isinstance(share, float | int) or not (
                     0 < share <= 1):
                 raise ValueError(f"{name} ({share!r}) must be a number in (0, 1]")
+        if isinstance(self.look_ahead_margin, bool) or not isinstance(
+                self.look_ahead_margin, float | int) or not 0 <= self.look_ahead_margin <= 1:
+            raise ValueError(f"look_ahead_margin ({self.look_ahead_margin!r}) must be a number "
+                             "from 0 to 1")
         for name in ("progress_weight", "fifty_fifty_weight"):
             weight = getattr(self, name)
             if isinstance(weight, bool) or not isinstance(weight, float | int) or not (
@@ -291,7 +306,7 @@ class Strategy:
 
     def settings(self) -> np.ndarray:
         """Return the kernel's ``settings`` array (`minestats.players.kernel.play_chunk`)."""
-        values = np.zeros(17, dtype=np.int64)
+        values = np.zeros(19, dtype=np.int64)
         values[kernel.FAST_BUDGET] = FAST_BUDGET
         values[kernel.ENDGAME_LAYOUTS] = self.endgame_layouts
         values[kernel.MAX_CANDIDATES] = self.max_candidates
@@ -309,6 +324,8 @@ class Strategy:
         values[kernel.SMALL_SPACE] = self.small_space
         values[kernel.OFF_FRONTIER_SHARE] = round(self.off_frontier_share * 1e6)
         values[kernel.ISOLATED_CELLS] = self.isolated_cells
+        values[kernel.LOOK_AHEAD] = self.look_ahead
+        values[kernel.LOOK_AHEAD_MARGIN] = round(self.look_ahead_margin * 1e6)
         return values
 
 
