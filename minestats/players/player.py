@@ -185,11 +185,13 @@ class Strategy:
     [0.01, 0.13] on 550,000 paired Expert games of development streams 97 to 99,
     0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
     games of the ablation run of 671cdbc, so its weight is now 0; with the 50/50
-    tally on it costs 0.22 [0.09, 0.36] there (the run of fab8fac).
+    tally on it cost 0.22 [0.09, 0.36] there in the run of fab8fac and 0.22 [0.09,
+    0.35] in that of 0362ee2.
     Pseudo-50/50s first is built but off by default. On 12,000 paired games of the
     same stream it changed 38 games (19 won either way: +0.00 points) and cost a
     quarter of the speed; on the held-out games of ``results/policy_ablation.csv``
-    it changed nothing (-0.02 points [-0.05, +0.01] in the run of fab8fac).
+    it changed nothing (-0.02 points [-0.05, +0.01] in the run of fab8fac; in that
+    of 0362ee2 it won 23 games alone against 17, +0.01 [-0.01, +0.02]).
     The 50/50 weight is on since 2026-12, with each candidate's own tally
     (``long_term_risk``), as in Hill's Java solver (weight 0.9 there). On 300,000
     paired Expert games of development streams 81 (100,000) and 80 (200,000), the
@@ -239,7 +241,8 @@ class Strategy:
     won by it alone against 2,442), and the 3 best within 3% of each other +0.03
     [-0.05, +0.11]; on 400,000 of stream 145, set before that run as the check, +0.06
     [+0.01, +0.11] (5,185 against 4,940, McNemar p 0.015); over the 600,000, +0.06
-    [+0.02, +0.10], p 0.003, for about a third more CPU time a game. On the held-out
+    [+0.02, +0.10], p 0.003 (a figure the choice made on stream 144 inflates), for
+    about a third more CPU time a game. On the held-out
     games of ``results/win_rates.csv`` (10^6 at the Expert safe corner, seed
     42/10/25) the player with it won 411,017, without it (0362ee2's run) 411,050:
     -0.003 points, so the development gain did not show there.
