@@ -185,13 +185,13 @@ class Strategy:
     [0.01, 0.13] on 550,000 paired Expert games of development streams 97 to 99,
     0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
     games of the ablation run of 671cdbc, so its weight is now 0; with the 50/50
-    tally on it cost 0.22 [0.09, 0.36] there in the run of fab8fac and 0.22 [0.09,
-    0.35] in that of 0362ee2.
+    tally on it cost 0.22 [0.09, 0.36] there in the run of fab8fac and 0.19 [0.07,
+    0.32] in that of 2e89d3e.
     Pseudo-50/50s first is built but off by default. On 12,000 paired games of the
     same stream it changed 38 games (19 won either way: +0.00 points) and cost a
     quarter of the speed; on the held-out games of ``results/policy_ablation.csv``
     it changed nothing (-0.02 points [-0.05, +0.01] in the run of fab8fac; in that
-    of 0362ee2 it won 23 games alone against 17, +0.01 [-0.01, +0.02]).
+    of 2e89d3e it won 40 games alone against 40).
     The 50/50 weight is on since 2026-12, with each candidate's own tally
     (``long_term_risk``), as in Hill's Java solver (weight 0.9 there). On 300,000
     paired Expert games of development streams 81 (100,000) and 80 (200,000), the
@@ -245,7 +245,9 @@ class Strategy:
     about a third more CPU time a game. On the held-out
     games of ``results/win_rates.csv`` (10^6 at the Expert safe corner, seed
     42/10/25) the player with it won 411,017, without it (0362ee2's run) 411,050:
-    -0.003 points, so the development gain did not show there.
+    -0.003 points, so the development gain did not show there; nor on the 100,000
+    held-out games of ``results/policy_ablation.csv`` (2e89d3e's run, stream
+    42/14): -0.04 points [-0.14, +0.06], 1,224 games won by it alone against 1,263.
 
     Examples
     --------
