@@ -169,6 +169,7 @@ class Strategy:
         safest cells then (default 2; 0 for off, and 1 changes nothing). It
         looks among the candidates the score kept: one whose score bound fell
         below a better candidate's score is not rescored (``dominance`` keeps all).
+        Layouts weighed by Windows XP's rule are not looked ahead on.
     look_ahead_margin : float, optional
         How close, as a share of the best score, the second best must be for the
         look-ahead (default 0.01).
