@@ -243,9 +243,9 @@ class Strategy:
     [-0.05, +0.11]; on 400,000 of stream 145, set before that run as the check, +0.06
     [+0.01, +0.11] (5,185 against 4,940, McNemar p 0.015); over the 600,000, +0.06
     [+0.02, +0.10], p 0.003 (a figure the choice made on stream 144 inflates), for
-    about a third more CPU time a game. On the held-out
-    games of ``results/win_rates.csv`` (10^6 at the Expert safe corner, seed
-    42/10/25) the player with it won 411,017, without it (0362ee2's run) 411,050:
+    about a third more CPU time a game. On the held-out games of
+    ``results/win_rates.csv`` (10^6 at the Expert safe corner, seed 42/10/25) the
+    player with it won 411,017, without it (0362ee2's run) 411,050:
     -0.003 points, so the development gain did not show there; nor on the 100,000
     held-out games of ``results/policy_ablation.csv`` (2e89d3e's run, stream
     42/14): -0.04 points [-0.14, +0.06], 1,224 games won by it alone against 1,263.
