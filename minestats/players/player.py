@@ -166,9 +166,10 @@ class Strategy:
         When the two best candidates score within ``look_ahead_margin`` of each
         other, rescore this many of the best two steps on: each number the cell may
         show followed by the best one-step score of the next guess among the 3
-        safest cells then (default 2; 0 for off, and 1 changes nothing). It
-        looks among the candidates the score kept: one whose score bound fell
-        below a better candidate's score is not rescored (``dominance`` keeps all).
+        safest cells then (default 0, off; 1 changes nothing, 2 was the default
+        for a while, see the notes). It looks among the candidates the score kept:
+        one whose score bound fell below a better candidate's score is not
+        rescored (``dominance`` keeps all).
         Layouts weighed by Windows XP's rule are not looked ahead on.
     look_ahead_margin : float, optional
         How close, as a share of the best score, the second best must be for the
@@ -237,18 +238,22 @@ class Strategy:
     200,000 paired Expert games of development stream 141 (826 games won by them alone
     against 785, McNemar p 0.32), and with the wider lists on top -0.01 [-0.12, +0.10]:
     short of the +0.03 with an interval above zero set before the run, so they stay off.
-    The look-ahead is on since 2026-12 (``look_ahead=2``): on 200,000 paired Expert
-    games of development stream 144 it moved +0.06 points [-0.01, +0.13] (2,567 games
-    won by it alone against 2,442), and the 3 best within 3% of each other +0.03
+    The look-ahead was on for a while in 2026-12 (``look_ahead=2``): on 200,000 paired
+    Expert games of development stream 144 it moved +0.06 points [-0.01, +0.13] (2,567
+    games won by it alone against 2,442), and the 3 best within 3% of each other +0.03
     [-0.05, +0.11]; on 400,000 of stream 145, set before that run as the check, +0.06
     [+0.01, +0.11] (5,185 against 4,940, McNemar p 0.015); over the 600,000, +0.06
-    [+0.02, +0.10], p 0.003 (a figure the choice made on stream 144 inflates), for
-    about a third more CPU time a game. On the held-out games of
-    ``results/win_rates.csv`` (10^6 at the Expert safe corner, seed 42/10/25) the
-    player with it won 411,017, without it (0362ee2's run) 411,050:
-    -0.003 points, so the development gain did not show there; nor on the 100,000
-    held-out games of ``results/policy_ablation.csv`` (2e89d3e's run, stream
-    42/14): -0.04 points [-0.14, +0.06], 1,224 games won by it alone against 1,263.
+    [+0.02, +0.10], p 0.003 (a figure the choice made on stream 144 inflates), for about
+    a third more CPU time a game. On the held-out games of ``results/win_rates.csv``
+    (10^6 at the Expert safe corner, seed 42/10/25) the player with it won 411,017,
+    without it (0362ee2's run) 411,050: -0.003 points, so the development gain did not
+    show there; nor on the 100,000 held-out games of ``results/policy_ablation.csv``
+    (2e89d3e's run, stream 42/14): -0.04 points [-0.14, +0.06], 1,224 games won by it
+    alone against 1,263. A last check on a fresh development stream was set before it
+    ran: keep the look-ahead only if it gained at least +0.03 points with an interval
+    above zero. On 400,000 paired Expert games of stream 148 it moved +0.015 points
+    [-0.034, +0.064] (4,950 games won by it alone against 4,890, McNemar p 0.55), so it
+    is off by default since: the player is the same without it and a quarter faster.
 
     Examples
     --------
@@ -277,7 +282,7 @@ class Strategy:
     small_space: int = 0
     off_frontier_share: float = CANDIDATE_SHARE
     isolated_cells: int = 40
-    look_ahead: int = 2
+    look_ahead: int = 0
     look_ahead_margin: float = 0.01
 
     def __post_init__(self):
