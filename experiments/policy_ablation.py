@@ -49,6 +49,7 @@ COMPONENTS = {  # the change a row makes to the full player: its strategy fields
     "candidates in spaces below 8 covered cells put off on": {"small_space": 8},
     "cells off the frontier only within 0.95 of the safest on": {"off_frontier_share": 0.95},
     "look-ahead (2 best rescored two reveals on) on": {"look_ahead": 2},
+    "next move ranked among living cells only off": {"living_next": False},
 }
 """Each row's change to the full player, and the strategy fields that make it."""
 

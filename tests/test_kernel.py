@@ -658,3 +658,48 @@ def test_the_look_ahead_scores_two_reveals_as_brute_force_does():
             assert found == pytest.approx(expected, abs=1e-9), (state, cell)
             checked += 1
     assert checked >= 100
+
+
+def _next_living(child, unknown, table, opened, flagged):
+    """The kernel's blended next move with ``living``: ranked over the ``unknown`` cells
+    that may be safe and have an unknown neighbour still undecided in ``child`` (the
+    others are dead), over every cell that may be safe when none is living."""
+    risk = dict(zip(unknown.tolist(), child[:, unknown].mean(axis=0), strict=True))
+
+    def living(c):
+        return any(0 < risk[j] < 1 for j in table[c]
+                   if j >= 0 and j != c and not opened[j] and not flagged[j])
+
+    open_cells = [c for c in unknown if risk[c] < 1]
+    ranked = sorted(risk[c] for c in open_cells if living(c)) or sorted(
+        risk[c] for c in open_cells)
+    if not ranked:
+        return 1.0
+    lowest, second = ranked[0], ranked[1] if len(ranked) > 1 else ranked[0]
+    return (4 * (1 - lowest) + (1 - second)) / 5
+
+
+def test_the_next_move_counts_living_cells_as_brute_force_does():
+    checked = changed = 0
+    for state, layouts, probability in small_stalls(29):
+        height, width = state.board.shape
+        basis = variation_basis(state.numbers, state.table, state.revealed, state.flagged,
+                                width, state.board.mines, FAST_BUDGET)
+        scratch = np.empty((2, state.revealed.size), dtype=np.int64)
+        untracked = np.empty(0, dtype=np.bool_)
+        for cell in np.flatnonzero(~state.revealed & ~state.flagged):
+            opened = state.revealed.copy()
+            opened[cell] = True
+            unknown = np.flatnonzero(~opened & ~state.flagged)
+            expected = sum(len(child) / len(layouts) * _next_living(
+                child, unknown, state.table, opened, state.flagged)
+                for child in _reveals(layouts, cell, state.table).values())
+            found = {living: kernel._outlook(
+                state.numbers, state.table, state.revealed, state.flagged, width,
+                state.board.mines, cell, np.log(len(layouts)), FAST_BUDGET, True, scratch,
+                np.empty(0, dtype=np.int64), basis, untracked, 1 - probability[cell], 1.0,
+                0.0, -np.inf, living)[0] for living in (False, True)}
+            assert found[True] == pytest.approx(expected, abs=1e-9), (state, cell)
+            checked += 1
+            changed += abs(found[True] - found[False]) > 1e-9
+    assert checked >= 100 and changed >= 10, (checked, changed)

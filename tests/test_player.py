@@ -17,7 +17,7 @@ from tests.oracles.probabilities import brute_force
 REFERENCE = Strategy(endgame_layouts=750, max_candidates=6, candidate_share=0.9,
                      off_frontier_cells=2, blend=False, fifty_fifty_first=False,
                      progress_weight=0.0, fifty_fifty_weight=0.0, pseudo_first=False,
-                     isolated_cells=0, look_ahead=0)
+                     isolated_cells=0, look_ahead=0, living_next=False)
 """The strategy of the plain-Python reference player (``tests/oracles/reference_player.py``)."""
 
 

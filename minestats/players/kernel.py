@@ -51,7 +51,7 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
  FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
  LONG_TERM_RISK, DOMINANCE, TWO_STEP_CELLS, SMALL_SPACE, OFF_FRONTIER_SHARE,
- ISOLATED_CELLS, LOOK_AHEAD, LOOK_AHEAD_MARGIN) = range(19)
+ ISOLATED_CELLS, LOOK_AHEAD, LOOK_AHEAD_MARGIN, LIVING_NEXT) = range(20)
 """Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -316,17 +316,40 @@ def _shown(reveal, varied, value, imagined, cell, table, opened, flagged, width,
 
 
 @numba.njit(cache=True)
+def _settled_around(cell, table, opened, flagged, probability):
+    """Whether every unknown neighbour of ``cell`` is proven safe or proven a mine.
+
+    The number ``cell`` would show is then known: it is dead, opening it teaches
+    nothing. (A cell around which an undecided pattern always holds the same number
+    of mines, a 50/50 for one, is dead too but not found here.)
+    """
+    for t in range(table.shape[1]):
+        k = table[cell, t]
+        if k < 0:
+            break
+        if k == cell or opened[k] or flagged[k]:
+            continue
+        p = probability[k]
+        if not (p < _TIE or p > 1 - _TIE):  # NaN too: not proven
+            return False
+    return True
+
+
+@numba.njit(cache=True)
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
              blend, scratch, relocation, basis, always_safe, safety, factor, progress_weight,
-             bar):
+             bar, living=False):
     """Secondary safety, progress and deadness of opening ``cell`` (`minestats.players.player`).
 
     The safety of the next move is that of the safest cell, or with ``blend``
-    (4 x safest + second safest) / 5. Each number the cell may show is counted from
-    ``basis``, searching again only the component the cell touches
-    (`minestats.frontier.variations.chance_given_reveal`); `_position` counts it
-    when that passes its budget, when the basis has none, and under Windows XP's
-    weighing.
+    (4 x safest + second safest) / 5; with ``living``, the safest *living* cells, as
+    Hill's player ranks them [1]_: a cell whose unknown neighbours are all proven
+    (`_settled_around`) is dead, and its safety, proven safe or not, does not count
+    while a living cell may be safe, for opening it leaves the next guess where it was.
+    Each number the cell may show is counted from ``basis``, searching again only the
+    component the cell touches (`minestats.frontier.variations.chance_given_reveal`);
+    `_position` counts it when that passes its budget, when the basis has none, and
+    under Windows XP's weighing.
 
     Leaves ``always_safe`` True on the cells proven safe after every number the cell
     may show, those its safety implies are safe; an empty ``always_safe`` (no
@@ -338,6 +361,12 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     for certain; once the bound falls below ``bar`` (the best score of a living
     candidate so far) the cell cannot be chosen, and the last result, ``pruned``, is
     True (the others are then partial).
+
+    References
+    ----------
+    .. [1] D. N. Hill, JSMinesweeper, solver_main.js and solver_probability_engine.js
+       (the next move's safety taken over living tiles, 2020-2025),
+       https://github.com/DavidNHill/JSMinesweeper
     """
     tracked = always_safe.size > 0
     if tracked:
@@ -359,16 +388,25 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
         shown += 1
         chance = math.exp(log_solutions - log_total)
         left -= chance
-        lowest = second = np.inf
+        lowest = second = np.inf  # over the living cells with ``living``
+        lowest_any = second_any = np.inf  # over every cell that may be safe
         for j in range(after.size):
             p = after[j]
             if not np.isnan(p) and p < 1:
-                if p < lowest:
-                    lowest, second = p, lowest
-                elif p < second:
-                    second = p
+                if p < lowest_any:
+                    lowest_any, second_any = p, lowest_any
+                elif p < second_any:
+                    second_any = p
+                if p < second and not (living and _settled_around(j, table, opened,
+                                                                  flagged, after)):
+                    if p < lowest:
+                        lowest, second = p, lowest
+                    else:
+                        second = p
             if tracked and not p < _TIE:  # NaN too: not proven safe
                 always_safe[j] = False
+        if lowest == np.inf:  # no living cell: the dead ones are all there is
+            lowest, second = lowest_any, second_any
         if lowest == np.inf:  # nothing left to open: won
             lowest = 0.0
         if second == np.inf:
@@ -384,15 +422,16 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
 
 @numba.njit(cache=True)
 def _reply_score(numbers, table, revealed, flagged, width, mines, probability, log_total,
-                 fast_budget, blend, scratch, relocation):
+                 fast_budget, blend, scratch, relocation, living):
     """Return the best one-step score of the next guess in a position.
 
     The `REPLIES` safest unknown cells (ties to the fewest unknown neighbours) are
     scored as `_outlook` scores a candidate (its secondary safety, without the
     50/50 factor) and the best score is returned; 1 when a cell is proven safe (the
     player opens it, and all it shows, before guessing again: as `_outlook` counts a
-    safe next move) or none is left to open. ``probability`` holds the position's
-    mine probabilities and ``log_total`` the log of its layouts.
+    safe next move; with ``living``, a living cell) or none is left to open.
+    ``probability`` holds the position's mine probabilities and ``log_total`` the log
+    of its layouts.
     """
     cells = np.flatnonzero(~revealed & ~flagged)
     safety = np.empty(cells.size)
@@ -400,7 +439,8 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
     count = 0
     for cell in cells:
         p = probability[cell]
-        if p < _TIE:
+        if p < _TIE and not (living and _settled_around(cell, table, revealed, flagged,
+                                                         probability)):
             return 1.0
         if not np.isnan(p) and p < 1:
             cells[count] = cell
@@ -418,7 +458,7 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
         survive, _, _, pruned = _outlook(numbers, table, revealed, flagged, width, mines,
                                          cells[rank], log_total, fast_budget, blend, scratch,
                                          relocation, basis, untracked, safety[rank], 1.0, 0.0,
-                                         best)
+                                         best, living)
         if not pruned:
             best = max(best, survive)
     return best
@@ -426,7 +466,7 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
 
 @numba.njit(cache=True)
 def _look_ahead(numbers, table, revealed, flagged, width, mines, cell, log_total,
-                fast_budget, blend, scratch, relocation, basis):
+                fast_budget, blend, scratch, relocation, basis, living=False):
     """Return the chance of surviving ``cell`` and the next guess, scored one step on.
 
     As `_outlook`, the next guess scored by `_reply_score` instead of by its safety:
@@ -450,7 +490,7 @@ def _look_ahead(numbers, table, revealed, flagged, width, mines, cell, log_total
         imagined[cell] = value
         survive += math.exp(log_solutions - log_total) * _reply_score(
             imagined, table, opened, flagged, width, mines, after, log_solutions, fast_budget,
-            blend, scratch, relocation)
+            blend, scratch, relocation, living)
     return survive
 
 
@@ -743,7 +783,8 @@ def _looked_ahead(numbers, table, revealed, flagged, width, mines, cells, scores
     for k in order[:settings[LOOK_AHEAD]]:
         rescored[k] = factor[k] * _look_ahead(
             numbers, table, revealed, flagged, width, mines, cells[k], log_solutions,
-            settings[FAST_BUDGET], settings[BLEND], scratch, relocation, basis)
+            settings[FAST_BUDGET], settings[BLEND], scratch, relocation, basis,
+            settings[LIVING_NEXT] > 0)
     return rescored
 
 
@@ -833,7 +874,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         survive[i], progress[i], dead, pruned = _outlook(
             numbers, table, revealed, flagged, width, mines, chosen[i], log_solutions,
             fast_budget, settings[BLEND], scratch, relocation, basis, always_safe[i],
-            safety[rank], factor[i], progress_weight, bar)
+            safety[rank], factor[i], progress_weight, bar, settings[LIVING_NEXT] > 0)
         alive[i] = not dead and not pruned
         if alive[i] and not settings[DOMINANCE]:
             bar = max(bar, survive[i] * (1 + progress_weight * progress[i]) * factor[i])
