@@ -661,9 +661,10 @@ def test_the_look_ahead_scores_two_reveals_as_brute_force_does():
 
 
 def _next_living(child, unknown, table, opened, flagged):
-    """The kernel's blended next move with ``living``: ranked over the ``unknown`` cells
-    that may be safe and have an unknown neighbour still undecided in ``child`` (the
-    others are dead), over every cell that may be safe when none is living."""
+    """The kernel's blended next move with ``living``, and whether it is proven safe
+    (progress): ranked over the ``unknown`` cells that may be safe and have an unknown
+    neighbour still undecided in ``child`` (the others are dead), over every cell that
+    may be safe when none is living; (1, True) when none is left (won)."""
     risk = dict(zip(unknown.tolist(), child[:, unknown].mean(axis=0), strict=True))
 
     def living(c):
@@ -671,16 +672,16 @@ def _next_living(child, unknown, table, opened, flagged):
                    if j >= 0 and j != c and not opened[j] and not flagged[j])
 
     open_cells = [c for c in unknown if risk[c] < 1]
-    ranked = sorted(risk[c] for c in open_cells if living(c)) or sorted(
-        risk[c] for c in open_cells)
+    alive = sorted(risk[c] for c in open_cells if living(c))
+    ranked = alive or sorted(risk[c] for c in open_cells)
     if not ranked:
-        return 1.0
+        return 1.0, True
     lowest, second = ranked[0], ranked[1] if len(ranked) > 1 else ranked[0]
-    return (4 * (1 - lowest) + (1 - second)) / 5
+    return (4 * (1 - lowest) + (1 - second)) / 5, lowest == 0
 
 
 def test_the_next_move_counts_living_cells_as_brute_force_does():
-    checked = changed = 0
+    checked = changed = dead_clears = 0
     for state, layouts, probability in small_stalls(29):
         height, width = state.board.shape
         basis = variation_basis(state.numbers, state.table, state.revealed, state.flagged,
@@ -691,15 +692,24 @@ def test_the_next_move_counts_living_cells_as_brute_force_does():
             opened = state.revealed.copy()
             opened[cell] = True
             unknown = np.flatnonzero(~opened & ~state.flagged)
-            expected = sum(len(child) / len(layouts) * _next_living(
-                child, unknown, state.table, opened, state.flagged)
-                for child in _reveals(layouts, cell, state.table).values())
+            survive = progress = everywhere = 0.0
+            for child in _reveals(layouts, cell, state.table).values():
+                chance = len(child) / len(layouts)
+                next_safety, living_clear = _next_living(child, unknown, state.table,
+                                                         opened, state.flagged)
+                survive += chance * next_safety
+                progress += chance * living_clear
+                everywhere += chance * _blended_next(child, unknown)
+                dead_clears += (child[:, unknown].mean(axis=0) == 0).any() and not living_clear
             found = {living: kernel._outlook(
                 state.numbers, state.table, state.revealed, state.flagged, width,
                 state.board.mines, cell, np.log(len(layouts)), FAST_BUDGET, True, scratch,
                 np.empty(0, dtype=np.int64), basis, untracked, 1 - probability[cell], 1.0,
-                0.0, -np.inf, living)[0] for living in (False, True)}
-            assert found[True] == pytest.approx(expected, abs=1e-9), (state, cell)
+                0.0, -np.inf, living) for living in (False, True)}
+            assert found[True][0] == pytest.approx(survive, abs=1e-9), (state, cell)
+            assert found[True][1] == pytest.approx(progress, abs=1e-9), (state, cell)
+            assert found[False][0] == pytest.approx(everywhere, abs=1e-9), (state, cell)
             checked += 1
-            changed += abs(found[True] - found[False]) > 1e-9
-    assert checked >= 100 and changed >= 10, (checked, changed)
+            changed += abs(found[True][0] - found[False][0]) > 1e-9
+    assert checked >= 100 and changed >= 10 and dead_clears >= 5, (checked, changed,
+                                                                    dead_clears)

@@ -320,8 +320,8 @@ def _settled_around(cell, table, opened, flagged, probability):
     """Whether every unknown neighbour of ``cell`` is proven safe or proven a mine.
 
     The number ``cell`` would show is then known: it is dead, opening it teaches
-    nothing. (A cell around which an undecided pattern always holds the same number
-    of mines, a 50/50 for one, is dead too but not found here.)
+    nothing. (A cell around which an undecided pattern always holds the same number of
+    mines, a 50/50 for one, is dead too but not found here.)
     """
     for t in range(table.shape[1]):
         k = table[cell, t]
@@ -341,15 +341,17 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
              bar, living=False):
     """Secondary safety, progress and deadness of opening ``cell`` (`minestats.players.player`).
 
-    The safety of the next move is that of the safest cell, or with ``blend``
-    (4 x safest + second safest) / 5; with ``living``, the safest *living* cells, as
-    Hill's player ranks them [1]_: a cell whose unknown neighbours are all proven
+    The safety of the next move is that of the safest cell, or with ``blend`` (4 x
+    safest + second safest) / 5; with ``living``, the safest *living* cells, as Hill's
+    player ranks them [1]_: a cell whose unknown neighbours are all proven
     (`_settled_around`) is dead, and its safety, proven safe or not, does not count
-    while a living cell may be safe, for opening it leaves the next guess where it was.
-    Each number the cell may show is counted from ``basis``, searching again only the
-    component the cell touches (`minestats.frontier.variations.chance_given_reveal`);
-    `_position` counts it when that passes its budget, when the basis has none, and
-    under Windows XP's weighing.
+    while a living cell may be safe, for opening it leaves the next guess where it was
+    (a cell proven a mine but for float error is left out too). Progress is the chance
+    that the number proves some cell safe (with ``living``, some living cell if any is
+    left). Each number the cell may show is counted from ``basis``, searching again only
+    the component the cell touches
+    (`minestats.frontier.variations.chance_given_reveal`); `_position` counts it when
+    that passes its budget, when the basis has none, and under Windows XP's weighing.
 
     Leaves ``always_safe`` True on the cells proven safe after every number the cell
     may show, those its safety implies are safe; an empty ``always_safe`` (no
@@ -397,8 +399,8 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
                     lowest_any, second_any = p, lowest_any
                 elif p < second_any:
                     second_any = p
-                if p < second and not (living and _settled_around(j, table, opened,
-                                                                  flagged, after)):
+                if p < second and not (living and (p > 1 - _TIE or _settled_around(
+                        j, table, opened, flagged, after))):
                     if p < lowest:
                         lowest, second = p, lowest
                     else:
@@ -429,7 +431,8 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
     scored as `_outlook` scores a candidate (its secondary safety, without the
     50/50 factor) and the best score is returned; 1 when a cell is proven safe (the
     player opens it, and all it shows, before guessing again: as `_outlook` counts a
-    safe next move; with ``living``, a living cell) or none is left to open.
+    safe next move; with ``living``, a living cell, the dead ones proven safe left
+    out) or none is left to open.
     ``probability`` holds the position's mine probabilities and ``log_total`` the log
     of its layouts.
     """
@@ -439,9 +442,10 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
     count = 0
     for cell in cells:
         p = probability[cell]
-        if p < _TIE and not (living and _settled_around(cell, table, revealed, flagged,
-                                                         probability)):
-            return 1.0
+        if p < _TIE:
+            if not (living and _settled_around(cell, table, revealed, flagged, probability)):
+                return 1.0
+            continue  # dead: opened for nothing, the next guess is among the others
         if not np.isnan(p) and p < 1:
             cells[count] = cell
             safety[count] = 1 - p
@@ -1058,7 +1062,7 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
         The deductions' search budget (past it the game is ``capped`` at that stall).
     settings : numpy.ndarray of int64
         ``best``'s settings (`minestats.players.player.Strategy`), at the positions
-        `FAST_BUDGET` ... `PSEUDO_FIRST`; the shares and weights in millionths.
+        `FAST_BUDGET` ... `LIVING_NEXT`; the shares and weights in millionths.
     seeds : numpy.ndarray of int64, shape (games,)
         Each game's tie-break seed.
     winxp : bool

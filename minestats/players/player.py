@@ -32,13 +32,13 @@ Policies (`POLICIES`):
     the chance of surviving this guess *and* the next: for every number the cell can
     show, the position is re-solved and its safest cell taken as the next move (with
     ``blend``, (4 x safest + second safest) / 5; with ``living_next``, among the living
-    cells, a cell whose neighbours are all proven teaching nothing), weighted by the
-    chance of the number (secondary safety); ``progress_weight`` > 0 multiplies that by
-    1 + the weight x the chance that the number proves some cell safe (progress), which
-    by default only breaks ties. A *dead* candidate, one that can show only one number
-    and so teaches nothing, is dropped while a live one remains. Ties go to progress,
-    then as for ``safest``. ``fifty_fifty_weight`` credits a candidate for the 50/50s it
-    may stop from forming, by its own tally of them with ``long_term_risk``
+    cells: a cell whose unknown neighbours are all proven teaches nothing), weighted by
+    the chance of the number (secondary safety); ``progress_weight`` > 0 multiplies that
+    by 1 + the weight x the chance that the number proves some cell safe (progress),
+    which by default only breaks ties. A *dead* candidate, one that can show only one
+    number and so teaches nothing, is dropped while a live one remains. Ties go to
+    progress, then as for ``safest``. ``fifty_fifty_weight`` credits a candidate for the
+    50/50s it may stop from forming, by its own tally of them with ``long_term_risk``
     (`minestats.players.fifty_fifty.tile_influence`): on by default, and worth 0.16
     points on paired development games (see `Strategy`). ``pseudo_first`` guesses a
     pseudo-50/50 (a cell that is safe or else one half of a 50/50) before the
@@ -113,8 +113,9 @@ class Strategy:
         time; default True).
     progress_weight : float, optional
         Score a candidate by its secondary safety times 1 + this weight times its
-        progress (the chance that its number proves some cell safe); 0, the
-        default, scores by secondary safety alone, progress breaking ties.
+        progress (the chance that its number proves some cell safe, with ``living_next``
+        some living cell); 0, the default, scores by secondary safety alone, progress
+        breaking ties.
     fifty_fifty_weight : float, optional
         Score a candidate also times 1 + this weight times the share of its safe
         layouts in which it is the safe half of a 2-cell or 2x2 50/50 that may form
@@ -163,22 +164,21 @@ class Strategy:
         the board (solved apart, as Hill's player does; default 40, 0 for off).
         Layouts weighed by Windows XP's rule are not solved apart.
     look_ahead : int, optional
-        When the two best candidates score within ``look_ahead_margin`` of each
-        other, rescore this many of the best two steps on: each number the cell may
-        show followed by the best one-step score of the next guess among the 3
-        safest cells then (default 0, off; 1 changes nothing, 2 was the default
-        for a while, see the notes). It looks among the candidates the score kept:
-        one whose score bound fell below a better candidate's score is not
-        rescored (``dominance`` keeps all).
+        When the two best candidates score within ``look_ahead_margin`` of each other,
+        rescore this many of the best two steps on: each number the cell may show
+        followed by the best one-step score of the next guess among the 3 safest cells
+        then (default 0, off; 1 changes nothing, 2 was the default for a while, see the
+        notes). It looks among the candidates the score kept: one whose score bound fell
+        below a better candidate's score is not rescored (``dominance`` keeps all).
         Layouts weighed by Windows XP's rule are not looked ahead on.
     look_ahead_margin : float, optional
         How close, as a share of the best score, the second best must be for the
         look-ahead (default 0.01).
     living_next : bool, optional
         Rank the next move among *living* cells only, as Hill's player does: a cell
-        whose unknown neighbours are all proven safe or mines can show only one
-        number, so opening it, even proven safe, leaves the next guess where it was
-        (default True).
+        whose unknown neighbours are all proven safe or mines can show only one number,
+        so opening it, even proven safe, leaves the next guess where it was (default
+        True).
 
     Notes
     -----
