@@ -611,36 +611,60 @@ def _reveals(layouts, cell, table):
     return {value: np.array(group) for value, group in shown.items()}
 
 
-def reference_look_ahead(state, layouts, cell):
+def _reply_next(grand, reply, unknown, opened, state, living):
+    """The next move's score after ``reply`` is opened too, as `_outlook` ranks it."""
+    rest = unknown[unknown != reply]
+    if not living:
+        return _blended_next(grand, rest)
+    after = opened.copy()
+    after[reply] = True
+    return _next_living(grand, rest, state.table, after, state.flagged)[0]
+
+
+def reference_look_ahead(state, layouts, cell, living=False):
     """Brute force of `kernel._look_ahead`: over the numbers ``cell`` may show, their
     chance times the best one-step score of the next guess among the `REPLIES` safest
     cells (fewest unknown neighbours, then the lowest index, first among equals), or 1
-    when a cell is proven safe; None when equals straddle the last reply's place (the
-    float order may differ)."""
+    when a cell is proven safe (with ``living``, a living one; dead cells proven safe
+    are then no reply, and the replies' next moves are ranked as `_next_living`
+    ranks them); None when equals straddle the last reply's place (the float order may
+    differ)."""
     total, survive = len(layouts), 0.0
     for _, child in _reveals(layouts, cell, state.table).items():
         opened = state.revealed.copy()
         opened[cell] = True
         unknown = np.flatnonzero(~opened & ~state.flagged)
         risk = child[:, unknown].mean(axis=0)
+        by_cell = dict(zip(unknown.tolist(), risk, strict=True))
         crowd = [sum(1 for j in state.table[c] if j >= 0 and j != c and not opened[j]
                      and not state.flagged[j]) for c in unknown]
         order = sorted((r, n, c) for r, n, c in zip(risk, crowd, unknown, strict=True) if r < 1)
-        if order and order[0][0] == 0:
+        if living:
+            dead = {c for _, _, c in order if not any(
+                0 < by_cell[j] < 1 for j in state.table[c]
+                if j >= 0 and j != c and not opened[j] and not state.flagged[j])}
+            proven = [c for r, _, c in order if r == 0]
+            if any(c not in dead for c in proven):
+                survive += len(child) / total
+                continue
+            order = [(r, n, c) for r, n, c in order if r > 0]
+        elif order and order[0][0] == 0:
             survive += len(child) / total
             continue
         if len(order) > kernel.REPLIES and abs(
                 order[kernel.REPLIES][0] - order[kernel.REPLIES - 1][0]) < 1e-9:
             return None
         best = 1.0 if not order else max(
-            sum(len(grand) / len(child) * _blended_next(grand, unknown[unknown != reply])
+            sum(len(grand) / len(child) * _reply_next(grand, reply, unknown, opened, state,
+                                                      living)
                 for grand in _reveals(child, reply, state.table).values())
             for _, _, reply in order[:kernel.REPLIES])
         survive += len(child) / total * best
     return survive
 
 
-def test_the_look_ahead_scores_two_reveals_as_brute_force_does():
+@pytest.mark.parametrize("living", [False, True])
+def test_the_look_ahead_scores_two_reveals_as_brute_force_does(living):
     checked = 0
     for state, layouts, _ in small_stalls(23):
         height, width = state.board.shape
@@ -648,13 +672,13 @@ def test_the_look_ahead_scores_two_reveals_as_brute_force_does():
                                 width, state.board.mines, FAST_BUDGET)
         scratch = np.empty((2, state.revealed.size), dtype=np.int64)
         for cell in np.flatnonzero(~state.revealed & ~state.flagged):
-            expected = reference_look_ahead(state, layouts, cell)
+            expected = reference_look_ahead(state, layouts, cell, living)
             if expected is None:
                 continue
             found = kernel._look_ahead(state.numbers, state.table, state.revealed,
                                        state.flagged, width, state.board.mines, cell,
                                        np.log(len(layouts)), FAST_BUDGET, True, scratch,
-                                       np.empty(0, dtype=np.int64), basis)
+                                       np.empty(0, dtype=np.int64), basis, living)
             assert found == pytest.approx(expected, abs=1e-9), (state, cell)
             checked += 1
     assert checked >= 100
