@@ -63,18 +63,21 @@ def read_win_rates(path: Path) -> pd.DataFrame:
                          "first, or pass --input")
     table = pd.read_csv(path)
     needed = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "win_rate",
-              "seed"}
+              "ci_low", "ci_high", "seed"}
     if not needed <= set(table.columns):
         raise SystemExit(f"error: {path} lacks the columns "
                          f"{', '.join(sorted(needed - set(table.columns)))}")
     return table
 
 
-def compare_published(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per published figure: ours (``best``), the difference, its test, Holm."""
+def compare_published(table: pd.DataFrame, figures=PUBLISHED) -> pd.DataFrame:
+    """One row per published figure: ours (``best``), the difference, its test, Holm.
+
+    ``figures`` are entries of `PUBLISHED`; Holm's adjustment is over them.
+    """
     best = table[table["policy"] == "best"].set_index(["board", "rule", "click_x", "click_y"])
     rows = []
-    for board, rule, (x, y), source, rate, games, decimals, citation in PUBLISHED:
+    for board, rule, (x, y), source, rate, games, decimals, citation in figures:
         if (board, rule, x, y) not in best.index:
             raise SystemExit(f"error: the table has no best row for {board} {rule} ({x}, {y})")
         ours = best.loc[(board, rule, x, y)]
@@ -83,7 +86,8 @@ def compare_published(table: pd.DataFrame) -> pd.DataFrame:
         rows.append({"board": board, "rule": rule, "click_x": x, "click_y": y,
                      "source": source, "published_win_rate": rate, "published_n": games,
                      "policy": "best", "n": int(ours["n"]), "successes": int(ours["successes"]),
-                     "win_rate": ours["win_rate"], "difference": found.difference,
+                     "win_rate": ours["win_rate"], "ci_low": ours["ci_low"],
+                     "ci_high": ours["ci_high"], "difference": found.difference,
                      "difference_ci_low": found.low, "difference_ci_high": found.high,
                      "difference_method": found.method, "rounding": rounding,
                      "difference_low_with_rounding": found.low - rounding,

@@ -6,11 +6,14 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 from scipy.stats import fisher_exact
+from statsmodels.stats.multitest import multipletests
 
 from minestats import optimal_win_probability
+from minestats.foundations.board import Board
+from minestats.players import win_rate
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
-from tests.test_experiments import assert_sidecar, run_script
+from tests.test_experiments import assert_sidecar, assert_wilson, run_script
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}
@@ -55,6 +58,7 @@ def test_win_rates(tmp_path):
             == published["difference_ci_low"] - published["rounding"]).all()
     assert published["citation"].str.contains("10\\^").all()
     assert (published["test"] == "fisher").all()
+    assert_wilson(published, "win_rate")
     for row in published.itertuples():  # Fisher's exact p, recomputed from the table
         other = round(row.published_win_rate * row.published_n)
         expected = fisher_exact([[row.successes, row.n - row.successes],
@@ -65,6 +69,28 @@ def test_win_rates(tmp_path):
     assert sidecar["input"].endswith("win_rates.csv")
     assert sidecar["input_metadata"]["seed"] == "7/10"
     assert_sidecar(tmp_path / "win_rates_published.csv", seed=None)
+
+
+def test_win_rates_replication_plays_the_expert_rows_on_its_own_stream(tmp_path):
+    out = run_script("win_rates_replication.py", tmp_path, "--n", "4", "--chunk-size", "3")
+    table = pd.read_csv(tmp_path / "win_rates_replication.csv")
+    assert_sidecar(tmp_path / "win_rates_replication.csv", seed=7)
+    assert list(zip(table["source"], table["rule"], strict=True)) == [
+        ("Tu et al. PSEQ-D256", "safe-click"), ("Tu et al. PSEQ-D256", "safe-opening"),
+        ("Hill", "safe-click"), ("Hill", "safe-opening")]
+    assert list(table["published_win_rate"]) == [0.4004, 0.5345, 0.4113, 0.543]
+    assert (table["board"] == "30x16/99").all() and (table["n"] == 4).all()
+    starts = {"safe-click": ((0, 0), "7/18/0"), "safe-opening": ((3, 3), "7/18/1")}
+    for row in table.itertuples():  # each row replays from its own seed label
+        click, seed = starts[row.rule]
+        assert (row.click_x, row.click_y) == click and row.seed == seed
+        again = win_rate(Board(30, 16, 99), rule=row.rule, click=click, policy="best", n=4,
+                         seed=seed, chunk_size=3, workers=1)
+        assert again.successes == row.successes
+    assert_wilson(table, "win_rate")
+    holm = multipletests(table["p_value"], method="holm")[1]
+    assert np.allclose(table["holm_p"], holm, rtol=0, atol=1e-15)
+    assert "Holm over the four" in out
 
 
 def test_win_rates_paired(tmp_path):

@@ -70,6 +70,10 @@ EXPERIMENTS = (
                 "--chunk-size", "250", "--store", "results/win_rates.sqlite"),
                ("loss_analysis.csv", "win_rates.csv")),
     Experiment("win_rates_published", 17, (), ("win_rates_published.csv",)),  # reads the above
+    Experiment("win_rates_replication", 18,
+               ("--n", "1000000", "--chunk-size", "250", "--store",
+                "results/win_rates_replication.sqlite"),
+               ("win_rates_replication.csv",)),
     Experiment("win_rates_paired", 16,
                ("--n-small", "100000", "--n-intermediate", "100000", "--n-expert", "100000",
                 "--chunk-size", "250", "--store", "results/win_rates_paired.sqlite"),
