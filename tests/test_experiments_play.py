@@ -1,6 +1,8 @@
 """The win-rate experiment scripts run end to end on small n and write their files."""
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -13,7 +15,7 @@ from minestats.foundations.board import Board
 from minestats.players import win_rate
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
-from tests.test_experiments import assert_sidecar, assert_wilson, run_script
+from tests.test_experiments import EXPERIMENTS, assert_sidecar, assert_wilson, run_script
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}
@@ -91,6 +93,33 @@ def test_win_rates_replication_plays_the_expert_rows_on_its_own_stream(tmp_path)
     holm = multipletests(table["p_value"], method="holm")[1]
     assert np.allclose(table["holm_p"], holm, rtol=0, atol=1e-15)
     assert "Holm over the four" in out
+    assert not (tmp_path / "win_rates_replication_agreement.csv").exists()  # no held-out table
+    assert "the agreement table is not written" in out
+    run_script("win_rates.py", tmp_path, "--n-small", "1", "--n-intermediate", "1",
+               "--n-expert", "5")
+    run_script("win_rates_replication.py", tmp_path, "--n", "4", "--chunk-size", "3")
+    agreed = pd.read_csv(tmp_path / "win_rates_replication_agreement.csv")
+    held_out = pd.read_csv(tmp_path / "win_rates.csv").set_index(["width", "rule", "policy"])
+    assert list(agreed["rule"]) == ["safe-click", "safe-opening"]
+    for row in agreed.itertuples():
+        other = held_out.loc[(30, row.rule, "best")]
+        assert (row.held_out_n, row.held_out_successes, row.held_out_seed) == (
+            5, other["successes"], other["seed"])
+        assert row.difference == row.successes / 4 - other["successes"] / 5
+        assert row.difference_ci_low <= row.difference <= row.difference_ci_high
+        assert (row.pooled_n, row.pooled_successes) == (9, row.successes + other["successes"])
+    pooled = pd.DataFrame({"rate": agreed["pooled_win_rate"], "n": agreed["pooled_n"],
+                           "successes": agreed["pooled_successes"],
+                           "ci_low": agreed["pooled_ci_low"], "ci_high": agreed["pooled_ci_high"]})
+    assert_wilson(pooled, "rate")
+    sidecar = json.loads((tmp_path / "win_rates_replication_agreement.csv.json").read_text())
+    assert sidecar["input_metadata"]["seed"] == "7/10"
+    missing = subprocess.run(
+        [sys.executable, str(EXPERIMENTS / "win_rates_replication.py"), "--out", str(tmp_path),
+         "--n", "1", "--workers", "1", "--held-out", str(tmp_path / "none.csv")],
+        capture_output=True, text=True, timeout=600)
+    assert missing.returncode == 1
+    assert missing.stderr == f"error: no win-rate table at {tmp_path / 'none.csv'}\n"
 
 
 def test_win_rates_paired(tmp_path):

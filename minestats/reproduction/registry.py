@@ -73,7 +73,7 @@ EXPERIMENTS = (
     Experiment("win_rates_replication", 18,
                ("--n", "1000000", "--chunk-size", "250", "--store",
                 "results/win_rates_replication.sqlite"),
-               ("win_rates_replication.csv",)),
+               ("win_rates_replication.csv", "win_rates_replication_agreement.csv")),
     Experiment("win_rates_paired", 16,
                ("--n-small", "100000", "--n-intermediate", "100000", "--n-expert", "100000",
                 "--chunk-size", "250", "--store", "results/win_rates_paired.sqlite"),
