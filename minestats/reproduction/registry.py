@@ -89,7 +89,7 @@ EXPERIMENTS = (
                 "win_rate_by_click_paired.csv")),
     Experiment("win_rate_by_density", 12, ("--n", "20000")),
     Experiment("optimal_play", 13,
-               ("--n", "200000", "--boards", "4x4/2", "4x4/4", "4x4/6", "5x3/4", "4x5/5",
+               ("--n", "100000", "--boards", "4x4/2", "4x4/4", "4x4/6", "5x3/4", "4x5/5",
                 "5x4/6", "--store", "results/optimal_play.sqlite"),
                ("optimal_play.csv",)),
     Experiment("policy_ablation", 14, ("--n", "100000", "--store",
