@@ -192,13 +192,13 @@ class Strategy:
     [0.01, 0.13] on 550,000 paired Expert games of development streams 97 to 99,
     0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
     games of the ablation run of 671cdbc, so its weight is now 0; with the 50/50
-    tally on it cost 0.22 [0.09, 0.36] there in the run of fab8fac and 0.19 [0.07,
-    0.32] in that of 2e89d3e.
+    tally on it cost 0.22 [0.09, 0.36] there in the run of fab8fac, 0.19 [0.07,
+    0.32] in that of 2e89d3e and 0.22 [0.09, 0.35] in that of c477407.
     Pseudo-50/50s first is built but off by default. On 12,000 paired games of the
     same stream it changed 38 games (19 won either way: +0.00 points) and cost a
     quarter of the speed; on the held-out games of ``results/policy_ablation.csv``
     it changed nothing (-0.02 points [-0.05, +0.01] in the run of fab8fac; in that
-    of 2e89d3e it won 40 games alone against 40).
+    of 2e89d3e it won 40 games alone against 40, in that of c477407 29 against 22).
     The 50/50 weight is on since 2026-12, with each candidate's own tally
     (``long_term_risk``), as in Hill's Java solver (weight 0.9 there). On 300,000
     paired Expert games of development streams 81 (100,000) and 80 (200,000), the
@@ -259,12 +259,15 @@ class Strategy:
     above zero. On 400,000 paired Expert games of stream 148 it moved +0.015 points
     [-0.034, +0.064] (4,950 games won by it alone against 4,890, McNemar p 0.55), so it
     is off by default since: the player is the same without it and a quarter faster.
+    Switched back on in the held-out ablation of c477407 it moved -0.05 points [-0.15,
+    +0.04] (1,189 games won by it alone against 1,243).
     The next move ranked among living cells (``living_next``) was set, before its check
     ran, to be on by default unless it lost on 400,000 paired Expert games of
     development stream 150 (it is the issue's rule and Hill's, at no measurable cost).
     On 200,000 of stream 149 it moved +0.022 points [-0.005, +0.049] (402 games won by
     it alone against 358, McNemar p 0.12), and on stream 150 +0.012 [-0.007, +0.031]
-    (768 against 719, p 0.21): it changes few games, and is on.
+    (768 against 719, p 0.21): it changes few games, and is on. In the held-out
+    ablation of c477407 it moved +0.02 points [-0.02, +0.05] (193 against 176).
 
     Examples
     --------
