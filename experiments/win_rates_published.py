@@ -70,17 +70,27 @@ def read_win_rates(path: Path) -> pd.DataFrame:
     return table
 
 
+def best_row(table: pd.DataFrame, board, rule, click, *, name="the table") -> pd.Series:
+    """Return the ``best`` row of a win-rate table for one board, rule and first click.
+
+    Exits with a one-line error naming ``name`` when the table has no such row.
+    """
+    x, y = click
+    found = table[(table["policy"] == "best") & (table["board"] == board)
+                  & (table["rule"] == rule) & (table["click_x"] == x) & (table["click_y"] == y)]
+    if found.empty:
+        raise SystemExit(f"error: {name} has no best row for {board} {rule} ({x}, {y})")
+    return found.iloc[0]
+
+
 def compare_published(table: pd.DataFrame, figures=PUBLISHED) -> pd.DataFrame:
     """One row per published figure: ours (``best``), the difference, its test, Holm.
 
     ``figures`` are entries of `PUBLISHED`; Holm's adjustment is over them.
     """
-    best = table[table["policy"] == "best"].set_index(["board", "rule", "click_x", "click_y"])
     rows = []
     for board, rule, (x, y), source, rate, games, decimals, citation in figures:
-        if (board, rule, x, y) not in best.index:
-            raise SystemExit(f"error: the table has no best row for {board} {rule} ({x}, {y})")
-        ours = best.loc[(board, rule, x, y)]
+        ours = best_row(table, board, rule, (x, y))
         found = compare_to_published(int(ours["successes"]), int(ours["n"]), rate, games)
         rounding = 0.5 * 10.0**-decimals
         rows.append({"board": board, "rule": rule, "click_x": x, "click_y": y,

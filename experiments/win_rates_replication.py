@@ -41,7 +41,13 @@ from common import (
     source_metadata,
     store_metadata,
 )
-from win_rates_published import INPUT_NAME, PUBLISHED, compare_published, read_win_rates
+from win_rates_published import (
+    INPUT_NAME,
+    PUBLISHED,
+    best_row,
+    compare_published,
+    read_win_rates,
+)
 
 from minestats.foundations.board import Board
 from minestats.io.results import collect_metadata, write_csv
@@ -69,15 +75,10 @@ def agreement(rows: pd.DataFrame, held_out: pd.DataFrame) -> pd.DataFrame:
     (`minestats.stats.compare_to_published` with the held-out count as the other
     sample); the pooled rate carries its Wilson interval.
     """
-    best = held_out[held_out["policy"] == "best"].set_index(
-        ["board", "rule", "click_x", "click_y"])
     found = []
     for row in rows.itertuples():
-        key = (row.board, row.rule, row.click_x, row.click_y)
-        if key not in best.index:
-            raise SystemExit(f"error: the held-out table has no best row for {row.board} "
-                             f"{row.rule} ({row.click_x}, {row.click_y})")
-        other = best.loc[key]
+        other = best_row(held_out, row.board, row.rule, (row.click_x, row.click_y),
+                         name="the held-out table")
         other_n, other_successes = int(other["n"]), int(other["successes"])
         test = compare_to_published(row.successes, row.n, other_successes / other_n, other_n)
         pooled_n, pooled_successes = row.n + other_n, row.successes + other_successes
