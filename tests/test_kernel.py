@@ -194,7 +194,7 @@ def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same
     float_run, exact_run = (
         kernel.play_chunk(flat, numbers, neighbour_table(9, 9), 9, 10,
                           np.zeros(60, dtype=np.int64), kernel.BEST, True, 200_000, settings,
-                          seeds, False)
+                          seeds, False, kernel.new_position_memo())
         for settings in (normal, tiny))
     outcomes, guesses, _, _, moves, chances, _ = float_run
     assert (exact_run[0] != kernel.BUG).all() and guesses.sum() > 30

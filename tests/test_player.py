@@ -17,7 +17,8 @@ from tests.oracles.probabilities import brute_force
 REFERENCE = Strategy(endgame_layouts=750, max_candidates=6, candidate_share=0.9,
                      off_frontier_cells=2, blend=False, fifty_fifty_first=False,
                      progress_weight=0.0, fifty_fifty_weight=0.0, pseudo_first=False,
-                     isolated_cells=0, look_ahead=0, living_next=False)
+                     isolated_cells=0, look_ahead=0, living_next=False,
+                     small_board_cells=0)
 """The strategy of the plain-Python reference player (``tests/oracles/reference_player.py``)."""
 
 
@@ -59,6 +60,27 @@ def test_games_reproduce_from_their_seed():
     again = play(layout, "corner", policy="safest", seed=20261130)
     assert first.moves == again.moves and first.won == again.won
     assert first.seed == again.seed
+
+
+def test_the_small_board_memo_changes_no_game():
+    """A batch plays the same games whether the end game's answers come from the memo
+    of earlier batches (on the same board, under another rule's weighing in between)
+    or are searched afresh."""
+    from minestats.players import player
+
+    batches = {rule: sample_mines("4x4/5", 300, rule=rule, click=(1, 0), seed=7)
+               for rule in ("safe-click", "winxp")}
+    seeds = np.random.SeedSequence(8).spawn(300)
+
+    def run(rule):
+        games = player.play_games(batches[rule], [1] * 300, seeds=seeds, rule=rule)
+        return games.won.tolist(), games.moves.tolist()
+
+    player._position_memos.clear()
+    fresh = {rule: run(rule) for rule in batches}
+    assert any(len(memo) for memo in player._position_memos.values())
+    for rule in ("winxp", "safe-click", "winxp"):
+        assert run(rule) == fresh[rule]
 
 
 def test_safest_takes_a_cell_of_least_mine_probability_by_brute_force():

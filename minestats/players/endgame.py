@@ -33,8 +33,9 @@ import numpy as np
 from minestats.frontier.engine import closed_number_disagrees, frontier_groups
 from minestats.mechanics.rules import winxp_order
 
-__all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "SMALL_STATE", "EndgameMove",
-           "consistent_layouts", "endgame_move"]
+__all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "SMALL_BOARD_LAYOUTS",
+           "SMALL_BOARD_LISTING_BUDGET", "SMALL_BOARD_SEARCH_BUDGET", "SMALL_STATE",
+           "EndgameMove", "consistent_layouts", "endgame_move"]
 
 ENDGAME_LAYOUTS = 750
 """Most consistent layouts for which the end game is searched exactly."""
@@ -42,6 +43,14 @@ LISTING_BUDGET = 50_000
 """Most partial configurations `consistent_layouts` visits before giving up."""
 SEARCH_BUDGET = 20_000
 """Most states the exact search solves before giving up."""
+SMALL_BOARD_LAYOUTS = 100_000
+"""Most layouts searched on a board the end game plays from the first guess (at most 32
+cells, `minestats.players.player.Strategy`'s ``small_board_cells``)."""
+SMALL_BOARD_LISTING_BUDGET = 1_000_000
+"""Most partial configurations listed there."""
+SMALL_BOARD_SEARCH_BUDGET = 2_000_000
+"""Most states searched there: the first guess of 5x4/6 under Windows XP's rule takes
+about a million (about 4 s; the memo of its fingerprints, `_new_memo`, about 280 MB)."""
 SMALL_STATE = 8
 """States of at most this many layouts are searched as ``LayoutSolver.win_small`` does."""
 

@@ -37,10 +37,19 @@ from minestats.frontier.engine import (
 from minestats.frontier.variations import chance_given_reveal, reveal_variation, variation_basis
 from minestats.mechanics.game import _flood
 from minestats.mechanics.rules import winxp_order
-from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells, list_layouts
+from minestats.players.endgame import (
+    LISTING_BUDGET,
+    SEARCH_BUDGET,
+    SMALL_BOARD_LAYOUTS,
+    SMALL_BOARD_LISTING_BUDGET,
+    SMALL_BOARD_SEARCH_BUDGET,
+    endgame_cells,
+    list_layouts,
+)
 from minestats.players.fifty_fifty import fifty_fifty_outlook, tile_influence, unavoidable_pair
 
-__all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "play_chunk"]
+__all__ = ["BEST", "BUG", "LOST", "MEMO_POSITIONS", "SAFEST", "WON", "new_position_memo",
+           "play_chunk"]
 
 SAFEST, BEST = 0, 1
 """Policy codes (the order of `minestats.foundations.validation.POLICIES`)."""
@@ -51,7 +60,7 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 (FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
  FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
  LONG_TERM_RISK, DOMINANCE, TWO_STEP_CELLS, SMALL_SPACE, OFF_FRONTIER_SHARE,
- ISOLATED_CELLS, LOOK_AHEAD, LOOK_AHEAD_MARGIN, LIVING_NEXT) = range(20)
+ ISOLATED_CELLS, LOOK_AHEAD, LOOK_AHEAD_MARGIN, LIVING_NEXT, SMALL_BOARD_CELLS) = range(21)
 """Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
@@ -64,6 +73,21 @@ DOMINANCE_MARGIN = 0.001
 """A candidate dominates the choice only when safer by more than this (`_dominating`)."""
 REPLIES = 3
 """The look-ahead scores this many of the safest cells as the next guess (`_reply_score`)."""
+MEMO_POSITIONS = 200_000
+"""Most positions a memo of `new_position_memo` keeps the end game's answer for."""
+POSITION_KEY = numba.types.UniTuple(numba.types.int64, 5)
+"""A position of a board of at most 32 cells (`_position_key`)."""
+
+
+def new_position_memo():
+    """Return an empty memo of the end game's answers on a small board, by position.
+
+    Its keys are `_position_key`'s, its values the cells `_small_board_endgame`
+    found best (none where the search gave up). A memo serves one board, mine count
+    and weighting of the layouts: the same position then always has the same answer,
+    so games of later chunks reuse it (`minestats.players.player.play_games`).
+    """
+    return numba.typed.Dict.empty(key_type=POSITION_KEY, value_type=numba.types.int64[::1])
 
 
 def exact_position(numbers, revealed, flagged, width, mines, probability, relocation):
@@ -669,6 +693,60 @@ def _in_large_space(cell, table, revealed, threshold):
 
 
 @numba.njit(cache=True)
+def _position_key(numbers, revealed, flagged, relocation):
+    """Return what a player sees on a board of at most 32 cells, as five integers.
+
+    The revealed and the flagged cells as bit masks, the revealed numbers in 4 bits
+    a cell (cells 0-15, then 16-31), and the first click of Windows XP's weighing
+    (the cell its ``relocation`` order skips; -1 without it).
+    """
+    shown = np.int64(0)
+    flags = np.int64(0)
+    low = np.int64(0)
+    high = np.int64(0)
+    for cell in range(revealed.size):
+        if revealed[cell]:
+            shown |= np.int64(1) << cell
+            if cell < 16:
+                low |= np.int64(numbers[cell]) << (4 * cell)
+            else:
+                high |= np.int64(numbers[cell]) << (4 * (cell - 16))
+        if flagged[cell]:
+            flags |= np.int64(1) << cell
+    click = np.int64(-1)
+    if relocation.size:
+        click = np.int64(relocation.size)  # the last cell, unless the order skips one before
+        for k in range(relocation.size):
+            if relocation[k] != k:
+                click = np.int64(k)
+                break
+    return (shown, flags, low, high, click)
+
+
+@numba.njit(cache=True)
+def _small_board_endgame(numbers, table, revealed, flagged, width, mines, relocation, memo):
+    """Return the exact end game's best cells on a board of at most 32 cells, remembered.
+
+    The search may list up to `SMALL_BOARD_LAYOUTS` layouts and solve up to
+    `SMALL_BOARD_SEARCH_BUDGET` states, so that on the smallest boards it plays every
+    guess from the first; its answer (no cell where it gave up) is kept in ``memo``,
+    up to `MEMO_POSITIONS` positions, since the few positions of a small board recur
+    from game to game.
+    """
+    key = _position_key(numbers, revealed, flagged, relocation)
+    if key in memo:
+        return memo[key]
+    cells, _, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
+                                      SMALL_BOARD_LAYOUTS, SMALL_BOARD_LISTING_BUDGET,
+                                      SMALL_BOARD_SEARCH_BUDGET, relocation)
+    if layouts < 0:
+        cells = np.empty(0, dtype=np.int64)
+    if len(memo) < MEMO_POSITIONS:
+        memo[key] = cells
+    return cells
+
+
+@numba.njit(cache=True)
 def _isolated_move(numbers, table, revealed, flagged, width, most_cells, limit):
     """Play a region cut off from the rest exactly: ``(cells, found)``.
 
@@ -794,12 +872,17 @@ def _looked_ahead(numbers, table, revealed, flagged, width, mines, cells, scores
 
 @numba.njit(cache=True)
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
-          settings, scratch, relocation):
+          settings, scratch, relocation, memo):
     fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
     max_candidates, off_frontier_cells = settings[MAX_CANDIDATES], settings[OFF_FRONTIER_CELLS]
     candidate_share = settings[CANDIDATE_SHARE] / 1e6
     progress_weight = settings[PROGRESS_WEIGHT] / 1e6
-    if log_solutions <= math.log(endgame_layouts) + 1e-9:
+    if revealed.size <= settings[SMALL_BOARD_CELLS]:
+        cells = _small_board_endgame(numbers, table, revealed, flagged, width, mines,
+                                     relocation, memo)
+        if cells.size:
+            return _safest_of(cells, probability), ENDGAME
+    elif log_solutions <= math.log(endgame_layouts) + 1e-9:
         cells, _, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
                                           endgame_layouts, LISTING_BUDGET, SEARCH_BUDGET,
                                           relocation)
@@ -957,7 +1040,7 @@ def _single_point(layout, numbers, table, revealed, flagged, queue, opened, sett
 
 @numba.njit(cache=True)
 def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
-          max_configurations, settings, moves, chances, kinds, winxp):
+          max_configurations, settings, moves, chances, kinds, winxp, memo):
     """Play one game: return ``(outcome, guesses, capped, opened)``.
 
     The guesses go to ``moves``, ``chances`` and ``kinds``.
@@ -1019,7 +1102,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
             cell, kind = _pick(pair, -probability[pair].reshape(1, 2)), FIFTY_FIFTY
         else:
             cell, kind = _best(numbers, table, revealed, flagged, width, mines, probability,
-                               log_solutions, settings, scratch, relocation)
+                               log_solutions, settings, scratch, relocation, memo)
         if a >= 0 and (cell == a or cell == b):
             kind = FIFTY_FIFTY
         elif kind == FRONTIER:
@@ -1042,7 +1125,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
 
 @numba.njit(cache=True)
 def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_count,
-               max_configurations, settings, seeds, winxp):
+               max_configurations, settings, seeds, winxp, memo):
     """Play every game of a chunk.
 
     Parameters
@@ -1068,6 +1151,9 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
     winxp : bool
         The layouts were dealt by Windows XP's rule: with the setting `WEIGH_WINXP`,
         the probabilities and the end game weigh them by it (`_position`).
+    memo : numba.typed.Dict
+        The end game's answers on this board by position (`new_position_memo`),
+        read and filled on a board of at most ``settings[SMALL_BOARD_CELLS]`` cells.
 
     Returns
     -------
@@ -1093,5 +1179,5 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
         np.random.seed(seeds[g])  # noqa: NPY002 (numba's generator, seeded per game)
         outcomes[g], guesses[g], capped[g], opened[g] = _play(
             layouts[g], numbers[g], table, width, mines, clicks[g], policy, use_mine_count,
-            max_configurations, settings, moves[g], chances[g], kinds[g], winxp)
+            max_configurations, settings, moves[g], chances[g], kinds[g], winxp, memo)
     return outcomes, guesses, capped, opened, moves, chances, kinds
