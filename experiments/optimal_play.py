@@ -5,7 +5,10 @@ probability from the corner click (0, 0) (`minestats.optimal_win_probability`, a
 Fraction), and for every policy its win rate from the same click over ``--n`` games
 with a 95 % Wilson interval, the gap (optimal minus the rate) and its z, the gap in
 standard errors of a player who wins at the optimal rate (`minestats.stats.z_scores`
-with the exact optimum as the expected proportion; positive: below optimal). Row i
+with the exact optimum as the expected proportion; positive: below optimal), its
+two-sided p (``gap_p``) and that p Holm-adjusted over the rows of the same policy
+(``gap_p_holm``): a policy plays optimally within noise where ``gap_p_holm`` is not
+below 0.05, and falls short where it is and the gap is positive. Row i
 (board, rule, policy) draws from child i of the stream ``--seed/k`` (``common.py``). Under
 ``uniform`` the corner may hold a mine, for the optimal player and the policies alike.
 
@@ -23,7 +26,7 @@ from common import add_store_option, base_parser, open_store, row_seeds, store_m
 from minestats.io.results import collect_metadata, write_csv
 from minestats.mechanics.rules import RULES
 from minestats.players import POLICIES, optimal_win_probability, win_rate
-from minestats.stats import z_scores
+from minestats.stats import holm_adjust, two_sided_p_values, z_scores
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")
 FULL_BOARDS = (*BOARDS, "4x5/5", "5x4/6")
@@ -44,7 +47,11 @@ def simulate_table(*, boards, seed, n, workers, store=None) -> pd.DataFrame:
         gap_z = 0.0 - float(z_scores(result["successes"], n, float(optimal)))  # no -0.0
         table.append({**result, "optimal": float(optimal), "optimal_fraction": str(optimal),
                       "gap": float(optimal) - result["win_rate"], "gap_z": gap_z})
-    return pd.DataFrame(table)
+    table = pd.DataFrame(table)
+    table["gap_p"] = two_sided_p_values(table["gap_z"].to_numpy())
+    table["gap_p_holm"] = table.groupby("policy")["gap_p"].transform(
+        lambda p: holm_adjust(p.to_numpy()))
+    return table
 
 
 def main(argv=None):
@@ -68,7 +75,8 @@ def main(argv=None):
     for row in table.itertuples():
         print(f"  {row.board:6} {row.rule:12} optimal {row.optimal_fraction:>10} = "
               f"{row.optimal:.4f}; {row.policy:7} {row.win_rate:.4f} [{row.ci_low:.4f}, "
-              f"{row.ci_high:.4f}] (seed {row.seed}): gap {row.gap:+.4f}, z = {row.gap_z:+.1f}")
+              f"{row.ci_high:.4f}] (seed {row.seed}): gap {row.gap:+.4f}, z = {row.gap_z:+.1f}, "
+              f"Holm p = {row.gap_p_holm:.2g}")
     print(f"Wrote {path} and its sidecar; {time.perf_counter() - start:.1f} s wall")
 
 

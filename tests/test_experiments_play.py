@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from scipy.stats import fisher_exact
+from scipy.stats import fisher_exact, norm
 from statsmodels.stats.multitest import multipletests
 
 from minestats import optimal_win_probability
@@ -273,6 +273,10 @@ def test_optimal_play(tmp_path):
     optimal = table["optimal"]
     assert np.allclose(table["gap_z"], (optimal - table["successes"] / table["n"])
                        / np.sqrt(optimal * (1 - optimal) / table["n"]))
+    # its two-sided p, and Holm over the rows of each policy, by statsmodels
+    assert np.allclose(table["gap_p"], 2 * norm.sf(table["gap_z"].abs()))
+    for _, rows in table.groupby("policy"):
+        assert np.allclose(rows["gap_p_holm"], multipletests(rows["gap_p"], method="holm")[1])
 
 
 def test_policy_ablation(tmp_path):
