@@ -280,11 +280,13 @@ class Strategy:
     (768 against 719, p 0.21): it changes few games, and is on. In the held-out
     ablation of c477407 it moved +0.02 points [-0.02, +0.05] (193 against 176).
 
-    On small boards the heuristic's guesses are measurably worse than optimal: on 2,000
-    games of 4x4/6 with a safe first click in the corner (development stream 152) the
-    exact value of its guesses fell short of the optimum by 1.0 points a game, all of
-    it at guesses off the frontier, where it prefers a corner to an edge cell; under
-    Windows XP's rule 4x5/5 lost 1.6 points, as much at the frontier as off it.
+    On small boards the heuristic's guesses are measurably worse than optimal. Over
+    2,000 games of 4x4/6 with a safe first click in the corner (development stream
+    152), the exact value of each of its guesses (`minestats.players.optimal`'s
+    search) fell short of the best move's by 1.00 points a game in all (standard
+    error 0.03), all of it at guesses off the frontier, where it prefers a corner to
+    an edge cell; under Windows XP's rule 4x5/5 lost 1.57 points (0.03), half at the
+    frontier and half off it.
     ``results/optimal_play.csv`` (100,000 games a row, c477407's player, before
     ``small_board_cells``) had found ``best`` below optimal on six of its 24 rows
     by 0.5 to 1.6 points. Larger boards are left to the heuristic: their positions
