@@ -10,6 +10,7 @@ from minestats.foundations.board import Board
 from minestats.frontier.variations import variation_basis
 from minestats.inference import mine_probabilities
 from minestats.mechanics.game import neighbour_counts
+from minestats.mechanics.rules import winxp_order
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import Strategy, kernel, play, play_games, win_rate
 from minestats.players.endgame import endgame_move
@@ -167,6 +168,7 @@ def test_strategies_are_named_by_what_differs_and_recorded():
     ({"blend": "yes"}, r"blend \('yes'\) must be True or False"),
     ({"two_step_cells": 65}, r"two_step_cells \(65\) must be an integer from 0 to 64"),
     ({"look_ahead_margin": 1.5}, r"look_ahead_margin \(1.5\) must be a number from 0 to 1"),
+    ({"small_board_cells": 21}, r"small_board_cells \(21\) must be an integer from 0 to 20"),
 ])
 def test_a_bad_strategy_is_a_one_line_value_error(options, message):
     with pytest.raises(ValueError, match=message):
@@ -737,3 +739,38 @@ def test_the_next_move_counts_living_cells_as_brute_force_does():
             changed += abs(found[True][0] - found[False][0]) > 1e-9
     assert checked >= 100 and changed >= 10 and dead_clears >= 5, (checked, changed,
                                                                     dead_clears)
+
+
+def test_a_small_board_position_key_tells_every_position_apart():
+    """`_position_key` on 32-cell boards: two positions share a key exactly when they
+    show the same cells, flags and numbers from the same Windows XP click, with 8s in
+    the top bits of both number words (cells 15 and 31) and the click on the last cell."""
+    rng = np.random.default_rng(5)
+    keys, plain = [], []
+    for _ in range(4000):
+        numbers = rng.integers(0, 9, size=32).astype(np.int8)
+        numbers[[15, 31]] = 8
+        revealed = rng.random(32) < 0.5
+        revealed[rng.integers(0, 32)] = True
+        flagged = ~revealed & (rng.random(32) < 0.2)
+        click = int(rng.choice([-1, 0, 15, 16, 31]))
+        order = winxp_order(32, click) if click >= 0 else np.empty(0, dtype=np.int64)
+        keys.append(kernel._position_key(numbers, revealed, flagged, order))
+        plain.append((revealed.tobytes(), flagged.tobytes(),
+                      np.where(revealed, numbers, -1).tobytes(), click))
+        # the same position from another click, and without Windows XP's weighing
+        for other in {-1, 31 - max(click, 0)} - {click}:
+            moved = winxp_order(32, other) if other >= 0 else np.empty(0, dtype=np.int64)
+            keys.append(kernel._position_key(numbers, revealed, flagged, moved))
+            plain.append((revealed.tobytes(), flagged.tobytes(),
+                          np.where(revealed, numbers, -1).tobytes(), other))
+        # a variant that differs in one revealed number only, in the upper word
+        if revealed[16:].any():
+            cell = 16 + int(np.flatnonzero(revealed[16:])[0])
+            numbers = numbers.copy()
+            numbers[cell] = (numbers[cell] + 1) % 9
+            keys.append(kernel._position_key(numbers, revealed, flagged, order))
+            plain.append((revealed.tobytes(), flagged.tobytes(),
+                          np.where(revealed, numbers, -1).tobytes(), click))
+    pairs = dict(zip(keys, plain, strict=True))
+    assert len(set(keys)) == len(set(plain)) == len(pairs)

@@ -63,24 +63,39 @@ def test_games_reproduce_from_their_seed():
 
 
 def test_the_small_board_memo_changes_no_game():
-    """A batch plays the same games whether the end game's answers come from the memo
-    of earlier batches (on the same board, under another rule's weighing in between)
-    or are searched afresh."""
+    """Games play the same whether the end game's answers come from a memo that
+    earlier batches filled (batches of both rules interleaved, Windows XP's from two
+    clicks on a 20-cell board) or each game searches alone from empty memos."""
     from minestats.players import player
 
-    batches = {rule: sample_mines("4x4/5", 300, rule=rule, click=(1, 0), seed=7)
-               for rule in ("safe-click", "winxp")}
-    seeds = np.random.SeedSequence(8).spawn(300)
+    batches = []
+    for width, spec, clicks in ((4, "4x4/4", (1, 1)), (5, "5x4/3", (1, 18))):
+        for rule in ("safe-click", "winxp"):
+            layouts = np.concatenate([
+                sample_mines(spec, 30, rule=rule, click=(c % width, c // width), seed=c)
+                for c in clicks])
+            batches.append((layouts, [clicks[0]] * 30 + [clicks[1]] * 30, rule))
+    seeds = np.random.SeedSequence(8).spawn(60)
 
-    def run(rule):
-        games = player.play_games(batches[rule], [1] * 300, seeds=seeds, rule=rule)
-        return games.won.tolist(), games.moves.tolist()
+    def alone(layouts, clicks, rule):
+        outcomes = []
+        for g in range(60):
+            player._position_memos.clear()
+            games = player.play_games(layouts[g:g + 1], clicks[g:g + 1], seeds=seeds[g:g + 1],
+                                      rule=rule)
+            outcomes.append((bool(games.won[0]), games.moves[0].tolist()))
+        return outcomes
 
+    def together(layouts, clicks, rule):
+        games = player.play_games(layouts, clicks, seeds=seeds, rule=rule)
+        return list(zip(games.won.tolist(), games.moves.tolist(), strict=True))
+
+    expected = [alone(*batch) for batch in batches]
     player._position_memos.clear()
-    fresh = {rule: run(rule) for rule in batches}
-    assert any(len(memo) for memo in player._position_memos.values())
-    for rule in ("winxp", "safe-click", "winxp"):
-        assert run(rule) == fresh[rule]
+    for _ in range(2):
+        for batch, outcomes in zip(batches, expected, strict=True):
+            assert together(*batch) == outcomes
+    assert sum(len(memo) for memo in player._position_memos.values()) > 0
 
 
 def test_safest_takes_a_cell_of_least_mine_probability_by_brute_force():

@@ -8,7 +8,11 @@ here on, and that probability.
 
 Both steps are compiled and bounded: listing gives up past `ENDGAME_LAYOUTS`
 layouts or `LISTING_BUDGET` partial configurations, and the search past
-`SEARCH_BUDGET` solved states; the caller then guesses by its heuristic instead.
+`SEARCH_BUDGET` solved states; the caller then guesses by its heuristic instead. On
+a board the player plays by the end game from the first guess (at most 20 cells by
+default), the bounds are `SMALL_BOARD_LAYOUTS`, `SMALL_BOARD_LISTING_BUDGET` and
+`SMALL_BOARD_SEARCH_BUDGET`. The search remembers the states it solved by their
+128-bit fingerprints (`_fingerprint`), 33 bytes a slot of its table.
 
 The search is `minestats.players.optimal.LayoutSolver`'s, step for step, so that it
 solves the same states and gives up on the same positions: a state (the layouts
@@ -44,7 +48,7 @@ LISTING_BUDGET = 50_000
 SEARCH_BUDGET = 20_000
 """Most states the exact search solves before giving up."""
 SMALL_BOARD_LAYOUTS = 100_000
-"""Most layouts searched on a board the end game plays from the first guess (at most 32
+"""Most layouts searched on a board the end game plays from the first guess (at most 20
 cells, `minestats.players.player.Strategy`'s ``small_board_cells``)."""
 SMALL_BOARD_LISTING_BUDGET = 1_000_000
 """Most partial configurations listed there."""
@@ -318,11 +322,13 @@ def _mix(value):
 
 @numba.njit(cache=True)
 def _fingerprint(states):
-    """Two 64-bit keys of the set ``states``: XORs of independent images of its members.
+    """Two 64-bit keys of the set ``states``: XORs of two images of its members.
 
-    Two different sets share both keys with probability 2**-128 (their difference
-    XORs at least one member's independent, uniform images), so a search of a
-    million states confuses two of them with probability below 10**-26.
+    The images are SplitMix64's, of the member's index offset by two constants: the
+    keys behave like random 128-bit ones, so that a search of a million states
+    confuses two of them with probability of order 10**-26. (XOR keys are linear:
+    among more than 128 members some subsets do share keys, but a search meets only
+    the states it reaches, not chosen ones.)
     """
     first = second = np.uint64(0)
     for s in states:

@@ -74,7 +74,8 @@ DOMINANCE_MARGIN = 0.001
 REPLIES = 3
 """The look-ahead scores this many of the safest cells as the next guess (`_reply_score`)."""
 MEMO_POSITIONS = 200_000
-"""Most positions a memo of `new_position_memo` keeps the end game's answer for."""
+"""Most positions a memo of `new_position_memo` keeps the end game's answer for (about
+70 MB when full)."""
 POSITION_KEY = numba.types.UniTuple(numba.types.int64, 5)
 """A position of a board of at most 32 cells (`_position_key`)."""
 
@@ -877,7 +878,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     max_candidates, off_frontier_cells = settings[MAX_CANDIDATES], settings[OFF_FRONTIER_CELLS]
     candidate_share = settings[CANDIDATE_SHARE] / 1e6
     progress_weight = settings[PROGRESS_WEIGHT] / 1e6
-    if revealed.size <= settings[SMALL_BOARD_CELLS]:
+    if revealed.size <= min(settings[SMALL_BOARD_CELLS], 32):  # `_position_key`'s limit
         cells = _small_board_endgame(numbers, table, revealed, flagged, width, mines,
                                      relocation, memo)
         if cells.size:

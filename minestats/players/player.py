@@ -23,8 +23,8 @@ Policies (`POLICIES`):
     sharing one mine that nothing can ever tell apart) is guessed at once when
     ``fifty_fifty_first`` is set: it must be guessed some time, and its answer may
     inform its neighbours. On a board of at most ``small_board_cells`` cells (20) every
-    other guess is the exact end game's wherever its search can solve the position,
-    from the first guess on. Elsewhere, once at most ``endgame_layouts`` layouts fit,
+    guess but such a 50/50 is the exact end game's wherever its search can solve the
+    position, from the first guess on. Elsewhere, once at most ``endgame_layouts`` layouts fit,
     the cell of highest exact win probability (`minestats.players.endgame.endgame_move`:
     every layout listed, the rest of the game searched exactly; ties to the safest, then
     the seeded generator). Before that, or when the search passes its budget: among the
@@ -74,7 +74,8 @@ from minestats.players.kernel import BUG, WON, play_chunk
 from minestats.solvers import SolverOptions
 from minestats.solvers.state import unsound
 
-__all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "POLICIES", "GUESS_KINDS",
+__all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "MEMO_BOARDS", "POLICIES",
+           "GUESS_KINDS",
            "GameResult", "Games", "Move", "Strategy", "compile_player", "play",
            "play_games"]
 
@@ -100,7 +101,8 @@ class Strategy:
     Parameters
     ----------
     endgame_layouts : int, optional
-        The exact end game takes over once at most this many layouts fit.
+        The exact end game takes over once at most this many layouts fit (0 for
+        never), on boards larger than ``small_board_cells``.
     max_candidates : int, optional
         Most candidates scored by their outlook at a guess.
     candidate_share : float, optional
@@ -182,14 +184,15 @@ class Strategy:
         so opening it, even proven safe, leaves the next guess where it was (default
         True).
     small_board_cells : int, optional
-        On a board of at most this many cells (at most 32), every guess is the exact
+        On a board of at most this many cells (0 to 20), every guess is the exact
         end game's whenever its search, with room for up to 100,000 layouts and two
         million states (`minestats.players.endgame.SMALL_BOARD_SEARCH_BUDGET`), can
         solve the position: the heuristic only guesses where it gives up. Its answers
         are remembered by position for the process, so each position of a board is
         searched once (default 20, the boards `minestats.players.optimal` solves
-        whole; 0 plays small boards as large ones). Beyond 20 cells the positions
-        whose search gives up multiply: 5x5/8 plays about one game a second at 25.
+        whole; 0 plays small boards as large ones). Larger boards are refused: there
+        the positions whose search gives up multiply (5x5/8 would play about one game
+        a second, 8x4/8 one in six seconds).
 
     Notes
     -----
@@ -329,7 +332,7 @@ class Strategy:
         for name, low, high in (("endgame_layouts", 0, 100_000), ("max_candidates", 1, 64),
                                 ("off_frontier_cells", 0, 64), ("two_step_cells", 0, 64),
                                 ("small_space", 0, 64), ("isolated_cells", 0, 64),
-                                ("look_ahead", 0, 64), ("small_board_cells", 0, 32)):
+                                ("look_ahead", 0, 64), ("small_board_cells", 0, 20)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer) or not (
                     low <= value <= high):
@@ -393,8 +396,9 @@ class Strategy:
         return values
 
 
-POSITION_MEMOS = 8
-"""Boards (with mine count and weighing) whose end-game memo a process keeps."""
+MEMO_BOARDS = 8
+"""Boards (with mine count and weighing) whose end-game memo a process keeps, each of
+at most `minestats.players.kernel.MEMO_POSITIONS` positions (about 70 MB when full)."""
 _position_memos: dict = {}
 
 
@@ -403,7 +407,7 @@ def _position_memo(width: int, height: int, mines: int, settings: np.ndarray, we
 
     One memo (`minestats.players.kernel.new_position_memo`) serves every batch on the
     same board, mine count and weighing, so a position a small board reaches again is
-    never searched twice; the process keeps the `POSITION_MEMOS` most recent. On a
+    never searched twice; the process keeps the `MEMO_BOARDS` most recent. On a
     board the end game does not play from the first guess, an empty memo that stays
     empty.
     """
@@ -414,7 +418,7 @@ def _position_memo(width: int, height: int, mines: int, settings: np.ndarray, we
     if memo is None:
         memo = kernel.new_position_memo()
     _position_memos[key] = memo
-    while len(_position_memos) > POSITION_MEMOS:
+    while len(_position_memos) > MEMO_BOARDS:
         del _position_memos[next(iter(_position_memos))]
     return memo
 
