@@ -47,6 +47,8 @@ def test_intervals_merge_with_their_estimate_at_its_place():
      "pass_rate [ci_low, ci_high]"),
     ({"exact": 0.5, "mc": 0.40683, "ci_low": 0.40471, "ci_high": 0.40902},
      "mc [ci_low, ci_high]"),
+    ({"pooled_n": 2, "pooled_win_rate": 0.40683, "pooled_ci_low": 0.40471,
+      "pooled_ci_high": 0.40902}, "pooled_win_rate [pooled_ci_low, pooled_ci_high]"),
     ({"capped": 3, "capped_share": 0.40683, "capped_ci_low": 0.40471,
       "capped_ci_high": 0.40902}, "capped_share [capped_ci_low, capped_ci_high]"),
     ({"published": 0.40683, "published_wilson_low": 0.40471, "published_wilson_high": 0.40902},

@@ -15,8 +15,9 @@ these rules:
 * **Intervals.** Every pair of columns ``S_low`` and ``S_high`` is an interval. Its
   estimate is found from the stem ``S`` with a trailing ``ci``, ``wilson``,
   ``profile`` or ``models`` word removed, leaving a prefix ``P``: the first column
-  of ``P_rate``, ``P_share`` and ``P`` (so ``first_ci_low`` goes with
-  ``first_rate``, ``capped_ci_low`` with ``capped_share``, ``difference_ci_low``
+  of ``P_rate``, ``P_win_rate``, ``P_share`` and ``P`` (so ``first_ci_low`` goes with
+  ``first_rate``, ``pooled_ci_low`` with ``pooled_win_rate``, ``capped_ci_low`` with
+  ``capped_share``, ``difference_ci_low``
   with ``difference``, ``published_wilson_low`` with ``published``); a bare
   ``ci_low``/``ci_high`` pair goes with the numeric column just before ``ci_low``
   (``mc``, ``pass_rate``, ``win_rate``, ``share`` ...). The three become one column
@@ -264,7 +265,7 @@ def _intervals(frame: pd.DataFrame) -> dict[str, tuple[str | None, str, str]]:
                 prefix = prefix.removesuffix(word).removesuffix("_")
                 break
         if prefix:
-            candidates = [f"{prefix}_rate", f"{prefix}_share", prefix]
+            candidates = [f"{prefix}_rate", f"{prefix}_win_rate", f"{prefix}_share", prefix]
         else:
             candidates = columns[position - 1:position] if position else []
         estimate = next((name for name in candidates if name in columns and name not in used
