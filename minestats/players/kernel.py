@@ -737,11 +737,9 @@ def _small_board_endgame(numbers, table, revealed, flagged, width, mines, reloca
     key = _position_key(numbers, revealed, flagged, relocation)
     if key in memo:
         return memo[key]
-    cells, _, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
-                                      SMALL_BOARD_LAYOUTS, SMALL_BOARD_LISTING_BUDGET,
-                                      SMALL_BOARD_SEARCH_BUDGET, relocation)
-    if layouts < 0:
-        cells = np.empty(0, dtype=np.int64)
+    cells, _, _ = endgame_cells(numbers, table, revealed, flagged, width, mines,
+                                SMALL_BOARD_LAYOUTS, SMALL_BOARD_LISTING_BUDGET,
+                                SMALL_BOARD_SEARCH_BUDGET, relocation)  # none if it gave up
     if len(memo) < MEMO_POSITIONS:
         memo[key] = cells
     return cells
