@@ -99,8 +99,9 @@ def test_pool_workers_exit_when_the_run_is_killed_with_sigkill(tmp_path, method)
     started = {}
     try:
         # Two workers report their pids as they start a chunk (a bounded wait: a
-        # read of a line returns or the run ends; the timeout below kills the run).
-        timer = threading.Timer(30, run.kill)
+        # read of a line returns or the run ends; the hang guard below kills the run,
+        # far above a cold compile on a loaded machine).
+        timer = threading.Timer(300, run.kill)
         timer.start()
         workers = {int(run.stdout.readline() or 0) for _ in range(2)} - {0}
         timer.cancel()
@@ -113,7 +114,7 @@ def test_pool_workers_exit_when_the_run_is_killed_with_sigkill(tmp_path, method)
             return sorted(pid for pid, seen in started.items()
                           if seen is not None and process_identity(pid) == seen)
 
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60  # a hang guard: they die within a second here
         while survivors() and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not survivors(), f"processes {survivors()} outlived the killed run"

@@ -6,14 +6,15 @@ corrupt store, malformed boards, count matrices and game files), in a folder of 
 files (a FIFO, symlinks in a loop or to nowhere and, as root, null, zero and full
 devices made there, never in ``/dev``), on inputs past a size limit, or on an endless
 stdin; each must exit with status 2 and one line on stderr naming the fault, print
-nothing on stdout, finish within `SECONDS`, and leave every file of the folder as it
-was (a special file still of its kind). The API cases call the library directly and
+nothing on stdout, and leave every file of the folder as it was (a special file still
+of its kind). No test here reads the clock: waits on a FIFO or a scheduler are cut
+short, and a refusal that never ends is caught by the suite's hang guard
+(pytest-timeout, far above any normal run). The API cases call the library directly and
 expect a one-line ValueError naming the bad value. The parsers of board text, MBF bytes,
 positions and count matrices are fuzzed with hypothesis: whatever the input, they
 return a well-formed array or raise a one-line ValueError.
 """
 
-import contextlib
 import io
 import json
 import os
@@ -21,7 +22,6 @@ import sqlite3
 import stat
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -250,21 +250,6 @@ def snapshot(folder: Path) -> dict:
             for path in sorted(folder.iterdir())}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def compiled_kernels(tmp_path_factory):
-    """Play and replay one small game first, so no timed refusal below pays the compile.
-
-    Some refusals need the game kernels (a replayed guess that does not fit the game is
-    found by replaying it); on a fresh machine, or on a test worker that has compiled
-    nothing yet, the numba compile would otherwise fall inside their time limit.
-    """
-    game = tmp_path_factory.mktemp("warm") / "game.json"
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["play", "--board", "5x5/3", "--seed", "1", "--out", str(game),
-                     "--quiet"]) == 0
-        assert main(["play", "--replay", str(game), "--quiet"]) == 0
-
-
 @pytest.fixture
 def fixture_folder(tmp_path):
     for name, data in FIXTURES.items():
@@ -280,19 +265,18 @@ def test_there_are_at_least_sixty_distinct_bad_command_lines():
     assert len({tuple(argv) for argv, _ in CLI_CASES}) == len(CLI_CASES) >= 60
 
 
-SECONDS = 10
-"""The most a refusal may take (each takes well under a second here)."""
-
-
 def assert_refused(monkeypatch, capsys, argv, message, *, stdin=None):
-    """Run the command; assert exit 2, one line naming ``message``, nothing on stdout, fast."""
+    """Run the command; assert exit 2, one line naming ``message``, nothing on stdout.
+
+    The scheduler and FIFO waits are shortened so a refusal that waits for them ends
+    soon; the test's hang guard (``pytest.mark.timeout``) catches one that never ends.
+    """
     from minestats.cli import output
 
     monkeypatch.setattr(output, "SCHEDULER_SECONDS", 2)
     monkeypatch.setattr(output, "FIFO_SECONDS", 0.2)
     if stdin is not None:
         monkeypatch.setattr(sys, "stdin", stdin)
-    start = time.monotonic()
     try:
         status = main(argv)
     except SystemExit as exit_:  # argparse's usage errors
@@ -303,7 +287,6 @@ def assert_refused(monkeypatch, capsys, argv, message, *, stdin=None):
     assert len(lines) == 1 and lines[0].startswith("minestats"), err
     assert message in lines[0], err
     assert out == ""
-    assert time.monotonic() - start < SECONDS
 
 
 @pytest.mark.parametrize(("argv", "message"), CLI_CASES, ids=[" ".join(a) for a, _ in CLI_CASES])
@@ -656,15 +639,24 @@ def test_a_fifo_being_written_is_read_to_its_end(tmp_path, capsys):
     assert fifo.is_fifo()
 
 
-def test_a_huge_unconstrained_region_is_answered_by_its_closed_form():
-    """The issue's 1 x 1,000,000 row: one division per class of alike cells."""
+def test_a_huge_unconstrained_region_is_answered_by_its_closed_form(monkeypatch):
+    """The issue's 1 x 1,000,000 row: one division per class of alike cells.
+
+    The work is checked, not the clock: the exact engine's search over components is
+    never entered, and the compiled float path answers too.
+    """
     from math import comb
 
-    start = time.monotonic()
+    from minestats.inference import engine
+
+    def entered(*args, **kwargs):
+        raise AssertionError("the enumeration was entered for a region with no constraint")
+
+    monkeypatch.setattr(engine, "_Component", entered)
     unknown = np.full((1, 10**6), -1)
     counted = minestats.mine_probabilities(unknown, mines=10, exact=True)
     free = minestats.mine_probabilities(unknown)
-    assert time.monotonic() - start < SECONDS
+    assert (minestats.mine_probabilities(unknown, mines=10).probability == 1e-5).all()
     assert counted.n_solutions == comb(10**6, 10) and free.n_solutions == 2**10**6
     assert counted.fractions[0, 123] == Fraction(1, 10**5)
     assert (counted.probability == 1e-5).all() and (free.probability == 0.5).all()
@@ -719,13 +711,13 @@ def test_a_huge_count_prints_as_a_power_of_ten(tmp_path, capsys):
     assert "layouts that fit: about 7.757871e+2650;" in first  # C(10000, 3000)
 
 
+@pytest.mark.timeout(120)  # a hang guard: the wait is cut to 2 s, and 3 s pass the join
 @pytest.mark.parametrize("reply", [b"", b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nhi"])
 def test_a_server_that_is_no_dask_scheduler_is_one_line_within_the_time_out(
         capsys, monkeypatch, reply):
     """A listener on this machine's loopback that never answers, or answers as HTTP."""
     import socket
     import threading
-    import time
 
     from minestats.cli import output
 
@@ -747,7 +739,6 @@ def test_a_server_that_is_no_dask_scheduler_is_one_line_within_the_time_out(
                 connection.sendall(reply)
 
     threading.Thread(target=serve, daemon=True).start()
-    start = time.monotonic()
     try:
         status = main(["pass-rate", "--board", "beginner", "-n", "10", "--scheduler",
                        f"tcp://127.0.0.1:{server.getsockname()[1]}"])
@@ -758,4 +749,3 @@ def test_a_server_that_is_no_dask_scheduler_is_one_line_within_the_time_out(
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "cannot reach the Dask scheduler" in err
-    assert time.monotonic() - start < 15
