@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from minestats.inference import board_consistency, mine_probabilities
+from minestats.inference.probabilities import MineProbabilities, exact_probabilities
 from minestats.mechanics.game import neighbour_counts
 from tests.oracles.probabilities import brute_force, random_position
 
@@ -36,6 +37,57 @@ def test_equals_brute_force_exactly_on_2000_random_small_positions():
         assert np.isnan(result.probability[~unknown]).all()
         assert all(f is None for f in result.fractions[~unknown])
     assert 20 < inconsistent < 600
+
+
+def test_the_float_path_equals_brute_force_without_entering_the_exact_engine(monkeypatch):
+    # The float path is the compiled frontier engine: the exact engine runs only when
+    # the layout count is read (it must be an exact int), never for the probabilities.
+    from minestats.inference import probabilities
+
+    entered = []
+
+    def exact_count(*args, **kwargs):
+        entered.append(args)
+        return original(*args, **kwargs)
+
+    original = probabilities.count_mined
+    monkeypatch.setattr(probabilities, "count_mined", exact_count)
+    rng = np.random.default_rng(20261205)
+    checked = 0
+    while checked < 1000:
+        numbers, unknown, flags, mines = random_position(rng)
+        if mines is None or (unknown & ~flags).sum() > 12:
+            continue
+        fits, expected = brute_force(numbers, unknown, flags, mines)
+        checked += 1
+        if not fits:
+            with pytest.raises(ValueError, match="no layout fits"):
+                mine_probabilities(numbers, flags=flags, mines=mines)
+            continue
+        result = mine_probabilities(numbers, flags=flags, mines=mines)
+        for (y, x), fraction in expected.items():
+            assert result.probability[y, x] == pytest.approx(float(fraction), rel=1e-12,
+                                                             abs=1e-15)
+            if fraction in (0, 1):  # proven cells are exactly 0 or 1
+                assert result.probability[y, x] == fraction
+        assert (result.probability[flags] == 1).all()
+        assert np.isnan(result.probability[~unknown]).all()
+        assert not entered
+        assert result.n_solutions == fits and len(entered) == 1
+        entered.clear()
+
+
+def test_the_float_paths_result_pickles_and_compares_by_its_exact_count():
+    import pickle
+
+    numbers = [[1, -1, -1], [-1, -1, -1], [-1, -1, -1]]
+    fast = mine_probabilities(numbers, mines=2)
+    assert fast.fractions is None
+    again = pickle.loads(pickle.dumps(fast))
+    assert again == fast == MineProbabilities(fast.probability, None, 15, 2)
+    assert fast != MineProbabilities(fast.probability, None, 16, 2)
+    assert again.n_solutions == 15 and hash(again) == hash(fast)
+    assert "n_solutions=15" in repr(fast)
 
 
 def test_agrees_with_the_consistency_count_and_forced_cells():
@@ -94,8 +146,8 @@ def test_the_fast_float_path_agrees_with_the_exact_engine():
                                           game.flagged, layout.shape[1], int(layout.sum()),
                                           budget=10**6)
             numbers = np.where(game.revealed, game.numbers, -1).reshape(layout.shape)
-            exact = mine_probabilities(numbers, flags=game.flagged.reshape(layout.shape),
-                                       mines=int(layout.sum()))
+            exact = exact_probabilities(numbers, flags=game.flagged.reshape(layout.shape),
+                                        mines=int(layout.sum()))
             np.testing.assert_allclose(fast.probability, exact.probability.ravel(),
                                        rtol=1e-9, atol=1e-12)
             assert np.isclose(fast.log_solutions, math.log(exact.n_solutions))
@@ -139,7 +191,7 @@ def test_the_fast_path_agrees_on_positions_no_game_reaches():
         if not fits:
             assert fast.log_solutions == -math.inf
             continue
-        exact = mine_probabilities(numbers, flags=flags, mines=mines)
+        exact = exact_probabilities(numbers, flags=flags, mines=mines)
         np.testing.assert_allclose(fast.probability, exact.probability.ravel(), rtol=1e-9)
         assert np.isclose(fast.log_solutions, math.log(exact.n_solutions))
         compared += 1

@@ -25,7 +25,8 @@ from minestats.foundations.validation import (
 from minestats.inference.engine import frozen, solve_constraints
 from minestats.mechanics.game import neighbour_table
 
-__all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints"]
+__all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints",
+           "check_position"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,14 +124,29 @@ class BoardConstraints(NamedTuple):
     left: int | None
 
 
-def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> BoardConstraints:
-    """Check a partly revealed board and build its constraints (see `board_consistency`).
+def check_position(numbers, *, unknown=None, flags=None, mines=None):
+    """Check a partly revealed board; return it as read-only arrays.
+
+    Returns
+    -------
+    numbers : numpy.ndarray of int, shape (height, width)
+    unknown, flags : numpy.ndarray of bool, shape (height, width)
+    mines : int or None
+
+    Raises
+    ------
+    ValueError
+        As `board_consistency`, naming the bad value.
 
     Examples
     --------
-    >>> problem = board_constraints([[1, -1, -1]], mines=1)
-    >>> problem.constraints, problem.left
-    ([((0,), 1)], 1)
+    >>> numbers, unknown, flags, mines = check_position([[1, -1]], mines=1)
+    >>> unknown.tolist(), flags.tolist(), mines
+    ([[False, True]], [[False, False]], 1)
+    >>> check_position([[9, -1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: revealed number at cell (0, 0) (9) must be in 0..8; mark unknown cells with -1
     """
     array = frozen(np.array(numbers))
     if array.ndim != 2 or 0 in array.shape or not np.issubdtype(array.dtype, np.integer):
@@ -151,10 +167,25 @@ def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> Board
     if bad.size:
         y, x = bad[0].tolist()
         raise ValueError(f"flag at cell ({x}, {y}) lies on a revealed cell")
-    height, width = array.shape
     if mines is not None:
+        height, width = array.shape
         Board(width, height, mines)  # validates the total
         mines = int(mines)
+    return array, hidden, flagged, mines
+
+
+def board_constraints(numbers, *, unknown=None, flags=None, mines=None) -> BoardConstraints:
+    """Check a partly revealed board and build its constraints (see `board_consistency`).
+
+    Examples
+    --------
+    >>> problem = board_constraints([[1, -1, -1]], mines=1)
+    >>> problem.constraints, problem.left
+    ([((0,), 1)], 1)
+    """
+    array, hidden, flagged, mines = check_position(numbers, unknown=unknown, flags=flags,
+                                                   mines=mines)
+    height, width = array.shape
     cells = width * height
     open_cells = (hidden & ~flagged).ravel()
     local = np.append(np.cumsum(open_cells) - 1, -1)  # engine index; -1 for the padding

@@ -35,8 +35,9 @@ configuration budget; the caller then uses the exact engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -49,13 +50,38 @@ from minestats.foundations.validation import (
     check_max_configurations,
     check_rule_name,
 )
-from minestats.frontier.engine import OVER_BUDGET, analyse
-from minestats.inference.consistency import board_constraints
+from minestats.frontier.engine import NO_FIT, OVER_BUDGET, analyse
+from minestats.inference.consistency import board_constraints, check_position
 from minestats.inference.engine import count_mined, frozen
+from minestats.mechanics.game import neighbour_table
 from minestats.mechanics.rules import winxp_order
 
-__all__ = ["MineProbabilities", "Position", "mine_probabilities",
-           "position_probabilities", "winxp_counts"]
+__all__ = ["NO_LAYOUT_FITS", "MineProbabilities", "Position", "exact_probabilities",
+           "mine_probabilities", "position_probabilities", "winxp_counts"]
+
+NO_LAYOUT_FITS = "no layout fits these numbers, flags and mine count"
+"""The one message of a position that no layout fits, whichever engine found it."""
+
+
+class _PendingCount(NamedTuple):
+    """A checked position whose exact layout count is taken when first asked for.
+
+    The float path finds the probabilities with the compiled engine, which counts in
+    floats; `MineProbabilities.n_solutions` promises an exact int, so it comes from the
+    exact engine, once, on the first read.
+    """
+
+    numbers: np.ndarray
+    unknown: np.ndarray
+    flags: np.ndarray
+    mines: int
+
+    def count(self) -> int:
+        problem = board_constraints(self.numbers, unknown=self.unknown, flags=self.flags,
+                                    mines=self.mines)
+        total, _ = count_mined(problem.constraints, int(problem.open_cells.sum()),
+                               mines=problem.left, max_configurations=None)
+        return total
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,15 +96,26 @@ class MineProbabilities(Result):
         The same as `fractions.Fraction` (None on revealed cells), when asked for with
         ``exact=True``; else None.
     n_solutions : int
-        The exact number of layouts of the unknown, unflagged cells that fit.
+        The exact number of layouts of the unknown, unflagged cells that fit. The
+        float path counts them with the exact engine when this is first read.
     mines : int or None
         The total mine count, if it was given.
     """
 
     probability: np.ndarray
     fractions: np.ndarray | None
-    n_solutions: int
+    layout_count: int | _PendingCount = field(repr=False, compare=False)
     mines: int | None
+
+    @cached_property
+    def n_solutions(self) -> int:
+        """The exact number of layouts that fit (counted on first read by the float path)."""
+        if isinstance(self.layout_count, _PendingCount):
+            return self.layout_count.count()
+        return self.layout_count
+
+    def _compared(self):
+        return [*super()._compared(), self.n_solutions]
 
     def __repr__(self) -> str:
         shape = "x".join(map(str, self.probability.shape[::-1]))
@@ -204,7 +241,57 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
         return _winxp_probabilities(numbers, unknown=unknown, flags=flags, mines=mines,
                                     exact=exact, max_configurations=max_configurations,
                                     click=click)
+    if not exact and mines is not None:
+        fast = _compiled_probabilities(numbers, unknown=unknown, flags=flags, mines=mines,
+                                       max_configurations=max_configurations)
+        if fast is not None:
+            return fast
     return _probabilities(numbers, unknown=unknown, flags=flags, mines=mines, exact=exact,
+                          max_configurations=max_configurations)
+
+
+_UNLIMITED = 2**62
+"""The compiled search's budget when the caller sets none (its counter is an int64)."""
+
+
+def _compiled_probabilities(numbers, *, unknown, flags, mines, max_configurations):
+    """`mine_probabilities` as floats, from the compiled frontier engine (`analyse`).
+
+    The same search the ``logic`` solver and the player run; None when it passes
+    ``max_configurations``, and the caller goes on to the exact engine. The layout
+    count is left to the exact engine, taken when `MineProbabilities.n_solutions` is
+    first read.
+    """
+    array, hidden, flagged, mines = check_position(numbers, unknown=unknown, flags=flags,
+                                                   mines=mines)
+    height, width = array.shape
+    revealed = ~hidden.ravel()
+    analysis = analyse(np.where(revealed, array.ravel(), 0).astype(np.int8),
+                       neighbour_table(width, height), revealed, flagged.ravel(), width,
+                       mines, use_mine_count=True,
+                       budget=_UNLIMITED if max_configurations is None else max_configurations)
+    if analysis.status == OVER_BUDGET:
+        return None
+    if analysis.status == NO_FIT:
+        raise ValueError(NO_LAYOUT_FITS)
+    return MineProbabilities(frozen(analysis.probability.reshape(array.shape)), None,
+                             _PendingCount(array, hidden, flagged, mines), mines)
+
+
+def exact_probabilities(numbers, *, unknown=None, flags=None, mines=None,
+                        max_configurations=DEFAULT_EXACT_CONFIGURATIONS):
+    """`mine_probabilities` from the exact engine alone: floats from big-integer counts.
+
+    Each float is the exact fraction rounded once, so two positions with the same
+    fractions get the same floats; the player's way out past its compiled budget
+    (`minestats.players.kernel`) relies on that to play the same games.
+
+    Examples
+    --------
+    >>> exact_probabilities([[1, -1, -1]], mines=1).probability.tolist()
+    [[nan, 1.0, 0.0]]
+    """
+    return _probabilities(numbers, unknown=unknown, flags=flags, mines=mines, exact=False,
                           max_configurations=max_configurations)
 
 
@@ -219,7 +306,7 @@ def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations)
         raise SearchBudgetExceeded(f"the probability search passed max_configurations = "
                            f"{max_configurations:_} configurations") from None
     if count == 0:
-        raise ValueError("no layout fits these numbers, flags and mine count")
+        raise ValueError(NO_LAYOUT_FITS)
     shape = problem.numbers.shape
     cells = np.flatnonzero(open_cells)  # engine cell i is board cell cells[i]
     probability = np.full(open_cells.size, np.nan)

@@ -99,8 +99,7 @@ def exact_position(numbers, revealed, flagged, width, mines, probability, reloca
     rule) the layouts are weighed as `_position` weighs them
     (`minestats.inference.probabilities.winxp_counts`). -inf when no layout fits.
     """
-    from minestats.inference import mine_probabilities
-    from minestats.inference.probabilities import winxp_counts
+    from minestats.inference.probabilities import exact_probabilities, winxp_counts
 
     shape = (revealed.size // width, width)
     view = np.where(revealed, numbers, -1).reshape(shape)
@@ -112,8 +111,8 @@ def exact_position(numbers, revealed, flagged, width, mines, probability, reloca
                                               click=(click % width, click // width))
             probability[:] = [np.nan if m is None else m / total for m in mined.ravel()]
             return math.log(total)
-        exact = mine_probabilities(view, flags=flagged.reshape(shape), mines=int(mines),
-                                   max_configurations=None)
+        exact = exact_probabilities(view, flags=flagged.reshape(shape), mines=int(mines),
+                                    max_configurations=None)
     except ValueError:  # no layout fits
         probability[:] = np.nan
         return -math.inf
