@@ -8,7 +8,7 @@ until a name that needs them is asked for.
 
 from __future__ import annotations
 
-import importlib
+import importlib.metadata
 
 # Public name -> the module that defines it.
 _LOCATIONS = {
@@ -76,7 +76,8 @@ _LOCATIONS = {
 __all__ = sorted(_LOCATIONS, key=lambda name: (not name.isupper(), not name[0].isupper(),
                                                 name))
 
-__version__ = "0.1.0"
+# Written once, in pyproject.toml, and read here from the installed package's metadata.
+__version__ = importlib.metadata.version("minestats")
 
 
 def __getattr__(name: str):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from minestats import __version__
 from minestats.foundations.defaults import BBBV_HISTOGRAM, NO_GUESS, PASS_RATE, WIN_RATE
 from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
@@ -61,16 +62,6 @@ example:
   _ _ _
   solutions: 1, unique: yes
 """
-
-
-def _version() -> str:
-    """Return the installed package's version, read without importing the library."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("minestats")
-    except PackageNotFoundError:  # run from a source tree that is not installed
-        return "unknown (not installed)"
 
 
 def seed_argument(text: str) -> int | str:
@@ -198,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the parser of the ``minestats`` command and all its subcommands."""
     parser = Parser(prog="minestats", description="Minesweeper statistics, exact and simulated.",
                     epilog=EXAMPLES, formatter_class=HelpFormatter)
-    parser.add_argument("--version", action="version", version=f"minestats {_version()}")
+    parser.add_argument("--version", action="version", version=f"minestats {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
                                      metavar="COMMAND")
 
