@@ -4,9 +4,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minestats.foundations.board import Board
+from minestats.mechanics.sampling import sample_mines
 from minestats.solvers import SOLVERS, solve, solve_batch
 from minestats.solvers.single_point import propagate
 from minestats.solvers.state import CheckedGame
+from tests.oracles.logic_reference import reference_logic_solve
 from tests.oracles.reference import plain_single_point, random_layouts
 
 TINY_SHAPES = [(4, 4), (5, 4), (4, 5), (5, 3), (3, 6), (6, 3), (2, 8)]
@@ -67,6 +69,42 @@ def test_logic_agrees_with_exhaustive_on_tiny_boards(use_mine_count):
 def test_logic_agrees_with_exhaustive_on_many_tiny_boards(use_mine_count):
     checked, _ = _check_logic_against_exhaustive(23 + use_mine_count, 400, use_mine_count)
     assert checked >= 25_000
+
+
+@pytest.mark.parametrize("use_mine_count", [True, False])
+def test_the_compiled_logic_solve_reaches_the_python_driven_solves_states(use_mine_count):
+    # Same revealed and flagged cells, rounds and caps as the solve driven from Python
+    # one stall at a time (tests/oracles/logic_reference.py), on boards of every size
+    # and density, with budgets small enough that some stalls are capped.
+    rng = np.random.default_rng(20261205 + use_mine_count)
+    capped = solved = 0
+    for board, rule, budget in [("9x9/10", "safe-click", 200_000),
+                                ("16x16/40", "safe-opening", 200_000),
+                                ("30x16/99", "safe-opening", 200_000),
+                                ("30x16/99", "safe-opening", 40),
+                                ("20x20/90", "safe-click", 15)]:
+        click = (rng.integers(0, int(board.split("x")[0])), 2)
+        for layout in sample_mines(board, 60, rule=rule, click=click, seed=rng):
+            compiled = solve(layout, click, solver="logic", use_mine_count=use_mine_count,
+                             max_configurations=budget)
+            state, rounds, was_capped = reference_logic_solve(
+                layout, click, use_mine_count=use_mine_count, max_configurations=budget)
+            assert (compiled.rounds, compiled.capped, compiled.solved, compiled.lost) == (
+                rounds, was_capped, state.won, state.lost), (board, budget)
+            assert (compiled.revealed.ravel() == state.revealed).all()
+            assert (compiled.flagged.ravel() == state.flagged).all()
+            capped += compiled.capped
+            solved += compiled.solved
+    assert capped > 5 and solved > 30  # both ends are exercised
+
+
+def test_solve_batch_runs_logic_as_solve_does_board_by_board():
+    layouts = sample_mines("30x16/99", 80, rule="safe-opening", click="centre", seed=5)
+    batch = solve_batch(layouts, "centre", max_configurations=50)
+    one_by_one = [solve(layout, "centre", max_configurations=50) for layout in layouts]
+    for name in ("solved", "capped", "lost"):
+        assert getattr(batch, name).tolist() == [getattr(r, name) for r in one_by_one]
+    assert batch.capped.any() and batch.solved.any()
 
 
 def test_mine_count_helps_logic():

@@ -30,11 +30,11 @@ from minestats.foundations.validation import (
     SOLVERS,
     check_solver_options,
 )
-from minestats.mechanics.game import as_layouts
+from minestats.mechanics.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.solvers.exhaustive import check_size, exhaustive_moves
-from minestats.solvers.logic import logic_moves
+from minestats.solvers.logic import logic_batch, logic_game
 from minestats.solvers.single_point import propagate, single_point_batch
-from minestats.solvers.state import CheckedGame, Moves
+from minestats.solvers.state import CheckedGame, Moves, unsound
 from minestats.solvers.subset import subset_moves
 
 __all__ = ["DEFAULT_MAX_CONFIGURATIONS", "SOLVERS", "BatchSolveResult", "SolveResult",
@@ -135,14 +135,10 @@ class SolveResult(Result):
 
 
 def _moves(state: CheckedGame, options: SolverOptions) -> Moves:
-    """Deductions of the solver beyond single-point, cheapest first."""
+    """Deductions of the solver beyond single-point (``logic`` runs compiled, whole)."""
     if options.solver == "exhaustive":
         return exhaustive_moves(state, use_mine_count=options.use_mine_count)
-    moves = subset_moves(state, use_mine_count=options.use_mine_count)
-    if options.solver == "subset" or moves.safe or moves.mines:
-        return moves
-    return logic_moves(state, use_mine_count=options.use_mine_count,
-                       max_configurations=options.max_configurations)
+    return subset_moves(state, use_mine_count=options.use_mine_count)
 
 
 def deduce(state: CheckedGame, options: SolverOptions) -> tuple[int, bool]:
@@ -174,6 +170,13 @@ def deduce(state: CheckedGame, options: SolverOptions) -> tuple[int, bool]:
     >>> deduce(state, SolverOptions("logic")), state.won
     ((2, False), True)
     """
+    if options.solver == "logic" and not state.lost:
+        rounds, capped, bad, flag = logic_game(
+            state.mines, state.numbers, state.table, state.board.width,
+            options.use_mine_count, options.max_configurations, state.revealed, state.flagged)
+        if bad >= 0:
+            raise unsound(state.solver, state.cell(bad), flag=bool(flag))
+        return int(rounds), bool(capped)
     rounds, capped = 0, False
     while not state.lost:
         if options.solver != "exhaustive":
@@ -300,8 +303,8 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
                 max_configurations=DEFAULT_MAX_CONFIGURATIONS):
     """Run one solver on every layout of a batch, from the same click.
 
-    ``single-point`` solves the whole batch in one compiled call; the other solvers
-    call `solve` board by board.
+    ``single-point`` and ``logic`` solve the whole batch in one compiled call; the
+    other solvers call `solve` board by board.
 
     Parameters
     ----------
@@ -334,6 +337,18 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
     if solver == "single-point":
         solved, lost = single_point_batch(layouts, board.index(click))
         capped = np.zeros(boards, dtype=bool)
+    elif solver == "logic":
+        flat = layouts.reshape(boards, height * width)
+        solved, capped, lost, bad_cell, bad_flag = logic_batch(
+            flat, neighbour_counts(layouts).reshape(boards, height * width),
+            neighbour_table(width, height), board.index(click), width,
+            options.use_mine_count, options.max_configurations)
+        wrong = np.flatnonzero(bad_cell >= 0)
+        if wrong.size:
+            at = int(wrong[0])
+            cell = int(bad_cell[at])
+            raise unsound("logic", (cell % width, cell // width), flag=bool(bad_flag[at]),
+                          board=at)
     else:
         results = [solve(layout, click, solver=solver, use_mine_count=options.use_mine_count,
                          max_configurations=options.max_configurations)

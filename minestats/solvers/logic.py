@@ -18,112 +18,146 @@ with the revealed numbers and, optionally, the total mine count.
   way from the sums of all components. Sets of sums are Python int bitsets.
 - Without the mine count, every consistent component configuration is feasible and
   the unconstrained cells can never be decided.
+
+`logic_game` is the whole solve, compiled: single-point rounds, the subset rules,
+then the frontier engine's deductions (`minestats.frontier.engine.analyse_position`),
+until none proves anything. ``tests/oracles/logic_reference.py`` keeps the same solve
+driven from Python, one stall at a time, and ``tests/test_solvers.py`` checks that the
+two reach the same states, rounds and caps.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from minestats.foundations.bitsets import sumset
-from minestats.frontier.engine import enumerate_groups, frontier_groups
-from minestats.solvers.state import CheckedGame, Moves
+from minestats.frontier.engine import (
+    OVER_BUDGET,
+    analyse_position,
+)
+from minestats.mechanics.game import _flood
+from minestats.solvers.single_point import propagate_single_point
+from minestats.solvers.subset import subset_rules
 
-__all__ = ["logic_moves"]
-
-
-def _any_between(bits: int, low: int, high: int) -> bool:
-    """Tell whether ``bits`` holds some value in ``[low, high]``."""
-    low = max(low, 0)
-    return high >= low and (bits >> low) & ((1 << (high - low + 1)) - 1) != 0
+__all__ = ["logic_batch", "logic_game"]
 
 
-def logic_moves(state: CheckedGame, *, use_mine_count: bool, max_configurations: int) -> Moves:
-    """Every cell that perfect logic proves safe or mined on the current state.
+@numba.njit(cache=True)
+def _apply(mines, numbers, table, revealed, flagged, safe, mined, opened):
+    """Open the cells proven safe and flag those proven mined; the first unsound one or -1.
+
+    Returns ``(cell, flag)``: ``cell`` -1 when every move was sound.
+    """
+    for cell in safe:
+        if mines[cell]:
+            return cell, False
+        _flood(cell, numbers, table, revealed, opened)
+    for cell in mined:
+        if not mines[cell]:
+            return cell, True
+        flagged[cell] = True
+    return -1, False
+
+
+@numba.njit(cache=True)
+def logic_game(mines, numbers, table, width, use_mine_count, budget, revealed, flagged):
+    """Solve a game with perfect logic from its current state, compiled.
+
+    The moves of `minestats.solvers.api.deduce` for ``logic``, in its order: each
+    round applies the single-point rules until they stall
+    (`minestats.solvers.single_point.propagate_single_point`), then the subset
+    solver's pair and mine-count rules, and only where those prove nothing the
+    frontier engine's search (`minestats.frontier.engine.analyse_position`, with
+    ``budget``); so each search sees the position `logic_moves` would and gives up
+    exactly where it would. The solve stops when a round proves nothing, when the
+    search passes ``budget``, or at an unsound move (which would be a bug).
 
     Parameters
     ----------
-    state : CheckedGame
-        The game; not changed.
+    mines : numpy.ndarray of bool, shape (cells,)
+        The true layout: read only to check each move, never to choose it.
+    numbers : numpy.ndarray of int, shape (cells,)
+    table : numpy.ndarray of int64
+        The neighbour table.
+    width : int
     use_mine_count : bool
-        Require placements to use exactly the remaining mines.
-    max_configurations : int
-        Give up (``capped=True``) once the search has visited more configurations
-        than this (partial ones included), summed over the components.
+    budget : int
+        The frontier search's ``max_configurations`` at each stall.
+    revealed, flagged : numpy.ndarray of bool, shape (cells,)
+        The state after the first click, changed in place.
 
     Returns
     -------
-    Moves
-        The proven cells (linear indices), or empty sets with ``capped`` True.
-
-    Examples
-    --------
-    Three hidden cells in the bottom row under numbers 1 1 1 (mine in the middle):
-    only the centre placement fits all three numbers.
-
-    >>> import numpy as np
-    >>> layout = np.array([[0, 0, 0],
-    ...                    [0, 0, 0],
-    ...                    [0, 1, 0]], dtype=bool)
-    >>> state = CheckedGame(layout, "corner")
-    >>> moves = logic_moves(state, use_mine_count=False, max_configurations=100)
-    >>> sorted(moves.safe), sorted(moves.mines), moves.capped
-    ([6, 8], [7], False)
-
-    With the mine count, cells beyond the frontier are decided too: here the one mine
-    must be at the frontier cell 2, so the far cells 3 and 4 are safe.
-
-    >>> state = CheckedGame(np.array([[0, 0, 1, 0, 0]], dtype=bool), "corner")
-    >>> moves = logic_moves(state, use_mine_count=True, max_configurations=100)
-    >>> sorted(moves.safe), sorted(moves.mines)
-    ([3, 4], [2])
+    rounds : int
+        Rounds that made a move, counted as `deduce` counts them.
+    capped : bool
+        The search passed ``budget`` at the last stall.
+    bad_cell : int
+        -1, or the first cell a deduction would open (``bad_flag`` False) or flag
+        (True) against the layout.
+    bad_flag : bool
     """
-    (frontier, sizes, starts, members, need, component_starts, cell_starts,
-     group_cells) = frontier_groups(state.numbers, state.table, state.revealed,
-                                     state.flagged, state.board.width)
-    mine, safe, seen, _, _, visited = enumerate_groups(sizes, starts, members, need,
-                                                       component_starts, max_configurations)
-    if visited > max_configurations:
-        return Moves(frozenset(), frozenset(), capped=True)
-    unconstrained = np.flatnonzero(~state.revealed & ~state.flagged & ~frontier).tolist()
-    remaining, free = state.remaining_mines, len(unconstrained)
-    totals = [np.flatnonzero(row).tolist() for row in seen]
-    feasible = seen.copy()
-    if use_mine_count:
-        lowest = sum(row[0] for row in totals)
-        highest = sum(row[-1] for row in totals)
-        if lowest < remaining - free or highest > remaining:
-            # The count binds: combine the components' totals as bitsets of sums.
-            limit = (1 << (remaining + 1)) - 1
-            reach = [sum(1 << total for total in row) for row in totals]
-            prefix, suffix = [1], [1]
-            for bits in reach:
-                prefix.append(sumset(prefix[-1], bits) & limit)
-            for bits in reversed(reach):
-                suffix.append(sumset(suffix[-1], bits) & limit)
-            suffix.reverse()
-            for k, row in enumerate(totals):
-                others = sumset(prefix[k], suffix[k + 1])
-                for total in row:
-                    feasible[k, total] = _any_between(
-                        others, remaining - free - total, remaining - total)
+    cells = mines.size
+    total = 0
+    for cell in range(cells):
+        total += mines[cell]
+    probability = np.empty(cells)
+    proven_safe = np.empty(cells, dtype=np.int64)
+    proven_mine = np.empty(cells, dtype=np.int64)
+    opened = np.empty(cells, dtype=np.int64)
+    no_run = np.empty(0, dtype=np.int64)
+    rounds = 0
+    while True:
+        moved, bad, flag = propagate_single_point(mines, numbers, table, revealed, flagged)
+        rounds += moved
+        if bad >= 0:
+            return rounds, False, bad, flag
+        remaining = total
+        for cell in range(cells):
+            remaining -= flagged[cell]
+        safe, mined = subset_rules(numbers, table, revealed, flagged, width, use_mine_count,
+                                   remaining)
+        if safe.size + mined.size == 0:
+            status, _, n_safe, n_mine = analyse_position(
+                numbers, table, revealed, flagged, width, total, budget, use_mine_count,
+                False, probability, proven_safe, proven_mine, no_run)
+            if status == OVER_BUDGET:
+                return rounds, True, -1, False
+            if n_safe + n_mine == 0:
+                return rounds, False, -1, False
+            safe, mined = proven_safe[:n_safe], proven_mine[:n_mine]
+        bad, flag = _apply(mines, numbers, table, revealed, flagged, safe, mined, opened)
+        if bad >= 0:
+            return rounds, False, bad, flag
+        rounds += 1
 
-            def reachable(low, high):
-                return _any_between(prefix[-1], low, high)
-        else:
-            # Every combination leaves between 0 and `free` mines for the unconstrained
-            # cells, so all are feasible; and for the two windows asked below, which
-            # contain one end of [lowest, highest] if they meet it, overlap is exact.
-            def reachable(low, high):
-                return low <= highest and lowest <= high
-    component_of = np.repeat(np.arange(len(totals)), np.diff(component_starts))
-    can_mine = (mine & feasible[component_of]).any(axis=1)
-    can_safe = (safe & feasible[component_of]).any(axis=1)
-    group_sizes = np.diff(cell_starts)
-    safe_cells = set(group_cells[np.repeat(~can_mine, group_sizes)].tolist())
-    mined = set(group_cells[np.repeat(can_mine & ~can_safe, group_sizes)].tolist())
-    if use_mine_count and free:
-        if not reachable(remaining - free, remaining - 1):
-            safe_cells.update(unconstrained)
-        elif not reachable(remaining - free + 1, remaining):
-            mined.update(unconstrained)
-    return Moves(frozenset(safe_cells), frozenset(mined))
+
+@numba.njit(cache=True)
+def logic_batch(layouts, counts, table, start, width, use_mine_count, budget):
+    """Run `logic_game` on every layout of a batch from one click, in one compiled call.
+
+    ``layouts`` and ``counts`` are flat, one row a board. Returns per board whether it
+    was solved, capped or lost at the click, and the first unsound move (-1 for none)
+    with its kind, as `minestats.solvers.single_point.single_point_batch` does.
+    """
+    boards, cells = layouts.shape
+    solved = np.zeros(boards, dtype=np.bool_)
+    capped = np.zeros(boards, dtype=np.bool_)
+    lost = np.zeros(boards, dtype=np.bool_)
+    bad_cell = np.full(boards, -1, dtype=np.int64)
+    bad_flag = np.zeros(boards, dtype=np.bool_)
+    revealed = np.empty(cells, dtype=np.bool_)
+    flagged = np.empty(cells, dtype=np.bool_)
+    opened = np.empty(cells, dtype=np.int64)
+    for board in range(boards):
+        mines = layouts[board]
+        if mines[start]:
+            lost[board] = True
+            continue
+        revealed[:] = False
+        flagged[:] = False
+        _flood(start, counts[board], table, revealed, opened)
+        _, capped[board], bad_cell[board], bad_flag[board] = logic_game(
+            mines, counts[board], table, width, use_mine_count, budget, revealed, flagged)
+        solved[board] = bad_cell[board] < 0 and revealed.sum() + mines.sum() == cells
+    return solved, capped, lost, bad_cell, bad_flag

@@ -22,7 +22,7 @@ import numpy as np
 
 from minestats.solvers.state import CheckedGame, Moves
 
-__all__ = ["subset_moves"]
+__all__ = ["subset_moves", "subset_rules"]
 
 
 @numba.njit(cache=True)
@@ -86,6 +86,24 @@ def _pair_rule(counts, table, revealed, flagged, width):
     return safe, mine
 
 
+@numba.njit(cache=True)
+def subset_rules(numbers, table, revealed, flagged, width, use_mine_count, remaining):
+    """Apply the pair rule and, with the mine count, its trivial use; compiled, flat arrays.
+
+    ``remaining`` is the mines not flagged. Returns the cells proven safe and those
+    proven mined, as sorted linear indices (`subset_moves` for a game, and the compiled
+    ``logic`` solve, `minestats.solvers.logic.logic_game`, before each search).
+    """
+    safe, mine = _pair_rule(numbers, table, revealed, flagged, width)
+    if use_mine_count:
+        unknown = ~revealed & ~flagged
+        if remaining == 0:
+            safe |= unknown
+        elif remaining == unknown.sum():
+            mine |= unknown
+    return np.flatnonzero(safe), np.flatnonzero(mine)
+
+
 def subset_moves(state: CheckedGame, *, use_mine_count: bool) -> Moves:
     """Cells proved safe or mined by the subset rule on the current state.
 
@@ -114,14 +132,6 @@ def subset_moves(state: CheckedGame, *, use_mine_count: bool) -> Moves:
     >>> sorted(moves.safe), sorted(moves.mines)
     ([9, 10], [])
     """
-    safe, mined = _pair_rule(state.numbers, state.table, state.revealed, state.flagged,
-                             state.board.width)
-    if use_mine_count:
-        unknown = ~state.revealed & ~state.flagged
-        remaining = state.remaining_mines
-        if remaining == 0:
-            safe |= unknown
-        elif remaining == int(unknown.sum()):
-            mined |= unknown
-    return Moves(frozenset(np.flatnonzero(safe).tolist()),
-                 frozenset(np.flatnonzero(mined).tolist()))
+    safe, mined = subset_rules(state.numbers, state.table, state.revealed, state.flagged,
+                               state.board.width, use_mine_count, state.remaining_mines)
+    return Moves(frozenset(safe.tolist()), frozenset(mined.tolist()))
