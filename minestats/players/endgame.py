@@ -31,11 +31,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from minestats.frontier.engine import closed_number_disagrees, frontier_groups
 from minestats.mechanics.rules import winxp_order
+from minestats.players.compiled import compiled
 
 __all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "SMALL_BOARD_LAYOUTS",
            "SMALL_BOARD_LISTING_BUDGET", "SMALL_BOARD_SEARCH_BUDGET", "SMALL_STATE",
@@ -73,7 +73,7 @@ class EndgameMove(NamedTuple):
 # --- listing the layouts ----------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@compiled
 def _binomial(n, k):
     if k < 0 or k > n:
         return 0.0
@@ -83,13 +83,13 @@ def _binomial(n, k):
     return value
 
 
-@numba.njit(cache=True)
+@compiled
 def _first_combination(picked, count):
     for i in range(count):
         picked[i] = i
 
 
-@numba.njit(cache=True)
+@compiled
 def _next_combination(picked, count, n):
     """Advance ``picked[:count]`` to the next ``count``-subset of ``range(n)``, in order."""
     i = count - 1
@@ -103,7 +103,7 @@ def _next_combination(picked, count, n):
     return True
 
 
-@numba.njit(cache=True)
+@compiled
 def list_layouts(numbers, table, revealed, flagged, width, mines, limit, budget):
     """Every layout of the unknown cells that fits, as ``(status, unknown, layouts)``.
 
@@ -277,7 +277,7 @@ def consistent_layouts(numbers, table, revealed, flagged, width, mines, *,
     return None if status == _TOO_MANY else (unknown, layouts)
 
 
-@numba.njit(cache=True)
+@compiled
 def numbers_table(table, flagged, unknown, layouts):
     """``L x U`` int8: each unknown cell's number in each layout, -1 for a mine."""
     cells = flagged.size
@@ -312,7 +312,7 @@ def numbers_table(table, flagged, unknown, layouts):
 # --- the memo: states by 128-bit fingerprints in an open-addressing table ----------------
 
 
-@numba.njit(cache=True)
+@compiled
 def _mix(value):
     """SplitMix64's finaliser: a well-spread 64-bit image of ``value``."""
     value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -320,7 +320,7 @@ def _mix(value):
     return value ^ (value >> np.uint64(31))
 
 
-@numba.njit(cache=True)
+@compiled
 def _fingerprint(states):
     """Two 64-bit keys of the set ``states``: XORs of two images of its members.
 
@@ -338,7 +338,7 @@ def _fingerprint(states):
     return first, second
 
 
-@numba.njit(cache=True)
+@compiled
 def _new_memo(budget):
     """Return an empty memo with room for the states of a search of ``budget``.
 
@@ -358,7 +358,7 @@ def _new_memo(budget):
     return keys, used, wins, bounds, filled
 
 
-@numba.njit(cache=True)
+@compiled
 def _slot(memo, states, share):
     """Return the memo slot of a state, inserted if absent while under 1/``share`` full.
 
@@ -386,7 +386,7 @@ def _slot(memo, states, share):
 # --- the search -------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@compiled
 def _split(states, column):
     """``states`` split by their values in ``column`` (>= 0 only), in increasing value.
 
@@ -412,7 +412,7 @@ def _split(states, column):
     return ordered, cuts
 
 
-@numba.njit(cache=True)
+@compiled
 def _split_first_seen(states, column):
     """``states`` split by their values in ``column`` (>= 0 only), in order of first appearance."""
     order = np.full(9, -1, dtype=np.int64)
@@ -438,13 +438,13 @@ def _split_first_seen(states, column):
     return ordered, starts
 
 
-@numba.njit(cache=True)
+@compiled
 def _spend(budget):
     budget[0] -= 1
     return budget[0] >= 0
 
 
-@numba.njit(cache=True)
+@compiled
 def _upper(counts, memo, states):
     """Cheap upper bound of ``win``: the state's size, or the best safe count of a cell."""
     size = states.size
@@ -475,7 +475,7 @@ def _upper(counts, memo, states):
     return bound
 
 
-@numba.njit(cache=True)
+@compiled
 def _win(counts, memo, budget, states, cell, best):
     """Return ``win(S)`` of the sorted states S, or the win of opening ``cell`` in S.
 
@@ -621,7 +621,7 @@ def _win(counts, memo, budget, states, cell, best):
     return result
 
 
-@numba.njit(cache=True)
+@compiled
 def best_openings(counts, budget_states):
     """Best ``win`` from every layout of ``counts``, and every cell reaching it (in order tried).
 
@@ -660,7 +660,7 @@ def best_openings(counts, budget_states):
     return best, chosen[:found]
 
 
-@numba.njit(cache=True)
+@compiled
 def winxp_copies(layouts, unknown, revealed, flagged, order):
     """Each layout repeated by its Windows XP weight, 1 + the mines of its leading run.
 
@@ -687,7 +687,7 @@ def winxp_copies(layouts, unknown, revealed, flagged, order):
     return repeated
 
 
-@numba.njit(cache=True)
+@compiled
 def endgame_cells(numbers, table, revealed, flagged, width, mines, limit, listing_budget,
                   search_budget, order):
     """Return `endgame_move`'s answer as ``(cells, wins, layouts)``; ``layouts`` -1 for None.

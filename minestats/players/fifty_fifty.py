@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
 from minestats.frontier.engine import FITS
 from minestats.frontier.variations import chance_given_mines
+from minestats.players.compiled import compiled
 
 __all__ = ["BOX_MISSING", "ENABLER_SHARE", "PAIR_MISSING", "fifty_fifty_outlook", "tile_influence",
            "unavoidable_pair"]
@@ -55,7 +55,7 @@ _PSEUDO_TOLERANCE = 1e-9
 mine of a 50/50 by at most this (float error)."""
 
 
-@numba.njit(cache=True)
+@compiled
 def unavoidable_pair(numbers, table, revealed, flagged):
     """Return the cells of an unavoidable 50/50, as ``(a, b)``; ``(-1, -1)`` if there is none.
 
@@ -143,7 +143,7 @@ _CLOSING = np.array([[(-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1)],
 four only)."""
 
 
-@numba.njit(cache=True)
+@compiled
 def _shape(kind, x, y, width, height, members, closing):
     """Fill the cells of shape ``kind`` at ``(x, y)`` and its closing cells on the board.
 
@@ -167,7 +167,7 @@ def _shape(kind, x, y, width, height, members, closing):
     return size, count
 
 
-@numba.njit(cache=True)
+@compiled
 def _touches(cell, table, revealed):
     for t in range(table.shape[1]):
         j = table[cell, t]
@@ -178,14 +178,14 @@ def _touches(cell, table, revealed):
     return False
 
 
-@numba.njit(cache=True)
+@compiled
 def _buffers():
     """Scratch space of a shape count: its members, closing cells, mined cells and targets."""
     return (np.empty(4, dtype=np.int64), np.empty(6, dtype=np.int64), np.empty(9, dtype=np.int64),
             np.empty(2))
 
 
-@numba.njit(cache=True)
+@compiled
 def _chance(basis, given, count, target, probability, log_total, budget):
     """P(the first ``count`` cells of ``given`` are mines), with P(mine) of cells ``target`` then.
 
@@ -195,7 +195,7 @@ def _chance(basis, given, count, target, probability, log_total, budget):
     return math.exp(log_solutions - log_total) if status == FITS else 0.0
 
 
-@numba.njit(cache=True)
+@compiled
 def _shape_share(size, members, closing, n_closing, basis, log_total, budget, given,
                  probability):
     """Chance that the shape's 50/50 forms in one orientation (its first half mined)."""
@@ -223,7 +223,7 @@ def _shape_share(size, members, closing, n_closing, basis, log_total, budget, gi
     return max(0.0, share)
 
 
-@numba.njit(cache=True)
+@compiled
 def tile_influence(cell, basis, revealed, flagged, width, probability, log_total, budget,
                    enablers, most_missing):
     """Return the chance that ``cell`` is caught in a 50/50 that may form: its tally.
@@ -312,7 +312,7 @@ def tile_influence(cell, basis, revealed, flagged, width, probability, log_total
     return min(total, probability[cell], 1.0 - probability[cell])
 
 
-@numba.njit(cache=True)
+@compiled
 def fifty_fifty_outlook(basis, table, revealed, flagged, width, probability, log_total,
                         budget):
     """Chance that each cell is safe in a 50/50 that may form, and the pseudo-50/50s.

@@ -37,6 +37,7 @@ from minestats.frontier.engine import (
 from minestats.frontier.variations import chance_given_reveal, reveal_variation, variation_basis
 from minestats.mechanics.game import _flood
 from minestats.mechanics.rules import winxp_order
+from minestats.players.compiled import compiled
 from minestats.players.endgame import (
     LISTING_BUDGET,
     SEARCH_BUDGET,
@@ -120,7 +121,7 @@ def exact_position(numbers, revealed, flagged, width, mines, probability, reloca
     return math.log(exact.n_solutions)
 
 
-@numba.njit(cache=True)
+@compiled
 def _position(numbers, table, revealed, flagged, width, mines, budget, probability, scratch,
               relocation):
     """Probabilities of a position (the float search, else the exact engine).
@@ -145,7 +146,7 @@ def _position(numbers, table, revealed, flagged, width, mines, budget, probabili
     return log_solutions
 
 
-@numba.njit(cache=True)
+@compiled
 def _exact(numbers, revealed, flagged, width, mines, probability, relocation):
     """`exact_position`, called from compiled code (through `numba.objmode`)."""
     with numba.objmode(log_solutions="float64"):
@@ -154,7 +155,7 @@ def _exact(numbers, revealed, flagged, width, mines, probability, relocation):
     return log_solutions
 
 
-@numba.njit(cache=True)
+@compiled
 def _stretch_end(order, start, revealed, flagged, frontier):
     """Return the end of the cells of ``order`` from ``start`` flagged or off the frontier."""
     end = start
@@ -164,7 +165,7 @@ def _stretch_end(order, start, revealed, flagged, frontier):
     return end
 
 
-@numba.njit(cache=True)
+@compiled
 def _all_mined_bound(stretch, revealed, flagged, frontier, mines):
     """Bound the share of the layouts that mine every unflagged cell of ``stretch``.
 
@@ -183,7 +184,7 @@ def _all_mined_bound(stretch, revealed, flagged, frontier, mines):
     return bound
 
 
-@numba.njit(cache=True)
+@compiled
 def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, probability,
                    scratch, relocation):
     """Weigh the layouts by Windows XP's rule: ``(status, log of the weighed layouts)``.
@@ -233,7 +234,7 @@ def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, prob
     return FITS, log_first + math.log(total)
 
 
-@numba.njit(cache=True)
+@compiled
 def _unknown_neighbours(cell, table, revealed, flagged):
     count = 0
     for t in range(table.shape[1]):
@@ -245,14 +246,14 @@ def _unknown_neighbours(cell, table, revealed, flagged):
     return count
 
 
-@numba.njit(cache=True)
+@compiled
 def _keep_highest(cells, values):
     """Return the cells whose value is within the tie tolerance of the highest."""
     top = values.max()
     return cells[values >= top - _TIE], values >= top - _TIE
 
 
-@numba.njit(cache=True)
+@compiled
 def _pick(cells, keys):
     """Return the cell of the largest keys (rows of ``keys``, in order), ties at random."""
     best = cells
@@ -266,7 +267,7 @@ def _pick(cells, keys):
     return best[np.random.randint(0, best.size)]  # noqa: NPY002 (the API numba compiles)
 
 
-@numba.njit(cache=True)
+@compiled
 def _safest_of(cells, probability):
     """Return the safest of ``cells`` (the end game's equally good moves), ties at random."""
     keys = np.empty((1, cells.size))
@@ -275,7 +276,7 @@ def _safest_of(cells, probability):
     return _pick(cells, keys)
 
 
-@numba.njit(cache=True)
+@compiled
 def _safest(table, revealed, flagged, probability):
     """Return the safest unknown cell; ties to the fewest unknown neighbours, then at random.
 
@@ -302,7 +303,7 @@ def _safest(table, revealed, flagged, probability):
     return tied[np.random.randint(0, count)]  # noqa: NPY002 (the API numba compiles)
 
 
-@numba.njit(cache=True)
+@compiled
 def _imagine(numbers, table, revealed, flagged, cell, basis, relocation):
     """Set up the positions after opening ``cell``, for `_shown`.
 
@@ -320,7 +321,7 @@ def _imagine(numbers, table, revealed, flagged, cell, basis, relocation):
             reveal_variation(basis, table, cell))
 
 
-@numba.njit(cache=True)
+@compiled
 def _shown(reveal, varied, value, imagined, cell, table, opened, flagged, width, mines,
            fast_budget, after, scratch, relocation):
     """Fill ``after`` for ``cell`` showing ``value``; return the log of the layouts then.
@@ -339,7 +340,7 @@ def _shown(reveal, varied, value, imagined, cell, table, opened, flagged, width,
     return log_solutions
 
 
-@numba.njit(cache=True)
+@compiled
 def _settled_around(cell, table, opened, flagged, probability):
     """Whether every unknown neighbour of ``cell`` is proven safe or proven a mine.
 
@@ -359,7 +360,7 @@ def _settled_around(cell, table, opened, flagged, probability):
     return True
 
 
-@numba.njit(cache=True)
+@compiled
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
              blend, scratch, relocation, basis, always_safe, safety, factor, progress_weight,
              bar, living=False):
@@ -446,7 +447,7 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
     return survive, progress, shown == 1, False
 
 
-@numba.njit(cache=True)
+@compiled
 def _reply_score(numbers, table, revealed, flagged, width, mines, probability, log_total,
                  fast_budget, blend, scratch, relocation, living):
     """Return the best one-step score of the next guess in a position.
@@ -492,7 +493,7 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
     return best
 
 
-@numba.njit(cache=True)
+@compiled
 def _look_ahead(numbers, table, revealed, flagged, width, mines, cell, log_total,
                 fast_budget, blend, scratch, relocation, basis, living=False):
     """Return the chance of surviving ``cell`` and the next guess, scored one step on.
@@ -522,7 +523,7 @@ def _look_ahead(numbers, table, revealed, flagged, width, mines, cell, log_total
     return survive
 
 
-@numba.njit(cache=True)
+@compiled
 def _candidates(safety, crowd, frontier, boost, share, most, off_frontier_most, two_step,
                 two_step_most):
     """Return the cells ``best`` scores as ``(ranks, first)``, positions in ``safety``.
@@ -577,7 +578,7 @@ def _candidates(safety, crowd, frontier, boost, share, most, off_frontier_most, 
     return ranks[:count], ranked[0]
 
 
-@numba.njit(cache=True)
+@compiled
 def _dominating(cell, candidates, scores, probability, always_safe):
     """Return the candidate that dominates ``cell``, the choice by score, else ``cell``.
 
@@ -602,7 +603,7 @@ def _dominating(cell, candidates, scores, probability, always_safe):
     return cell
 
 
-@numba.njit(cache=True)
+@compiled
 def _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width):
     """Mark the cells off the frontier two steps in line from a number with unknown neighbours.
 
@@ -632,7 +633,7 @@ def _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width):
     return marked
 
 
-@numba.njit(cache=True)
+@compiled
 def _hop_flood(start, table, revealed, passable, seen, queue, stop):
     """Mark the ``passable`` cells reached from ``start``; return how many, at most ~``stop``.
 
@@ -670,7 +671,7 @@ def _hop_flood(start, table, revealed, passable, seen, queue, stop):
     return tail
 
 
-@numba.njit(cache=True)
+@compiled
 def _in_large_space(cell, table, revealed, threshold):
     """Return whether ``cell`` lies in a space of at least ``threshold`` covered cells.
 
@@ -692,7 +693,7 @@ def _in_large_space(cell, table, revealed, threshold):
     return reached >= threshold
 
 
-@numba.njit(cache=True)
+@compiled
 def _position_key(numbers, revealed, flagged, relocation):
     """Return what a player sees on a board of at most 32 cells, as five integers.
 
@@ -723,7 +724,7 @@ def _position_key(numbers, revealed, flagged, relocation):
     return (shown, flags, low, high, click)
 
 
-@numba.njit(cache=True)
+@compiled
 def _small_board_endgame(numbers, table, revealed, flagged, width, mines, relocation, memo):
     """Return the exact end game's best cells on a board of at most 32 cells, remembered.
 
@@ -744,7 +745,7 @@ def _small_board_endgame(numbers, table, revealed, flagged, width, mines, reloca
     return cells
 
 
-@numba.njit(cache=True)
+@compiled
 def _isolated_move(numbers, table, revealed, flagged, width, most_cells, limit):
     """Play a region cut off from the rest exactly: ``(cells, found)``.
 
@@ -825,7 +826,7 @@ def _isolated_move(numbers, table, revealed, flagged, width, most_cells, limit):
     return best_cells, best_cells.size > 0
 
 
-@numba.njit(cache=True)
+@compiled
 def _off_frontier_in_reach(safety, frontier, share):
     """Return whether a cell off the frontier is at least ``share`` as safe as the safest.
 
@@ -846,7 +847,7 @@ def _off_frontier_in_reach(safety, frontier, share):
     return off_safety >= share * safety.max() - _TIE
 
 
-@numba.njit(cache=True)
+@compiled
 def _looked_ahead(numbers, table, revealed, flagged, width, mines, cells, scores, factor,
                   log_solutions, settings, scratch, relocation, basis):
     """Return ``scores`` with the top candidates rescored two steps on, when they are close.
@@ -868,7 +869,7 @@ def _looked_ahead(numbers, table, revealed, flagged, width, mines, cells, scores
     return rescored
 
 
-@numba.njit(cache=True)
+@compiled
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
           settings, scratch, relocation, memo):
     fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
@@ -986,7 +987,7 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     return cell, FRONTIER
 
 
-@numba.njit(cache=True)
+@compiled
 def _single_point(layout, numbers, table, revealed, flagged, queue, opened, settled):
     """Open and flag what single numbers prove, until nothing is left: ``(opened, sound)``.
 
@@ -1036,7 +1037,7 @@ def _single_point(layout, numbers, table, revealed, flagged, queue, opened, sett
     return opened, True
 
 
-@numba.njit(cache=True)
+@compiled
 def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
           max_configurations, settings, moves, chances, kinds, winxp, memo):
     """Play one game: return ``(outcome, guesses, capped, opened)``.
@@ -1121,7 +1122,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
         opened = _flood(cell, numbers, table, revealed, queue, opened)
 
 
-@numba.njit(cache=True)
+@compiled
 def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_count,
                max_configurations, settings, seeds, winxp, memo):
     """Play every game of a chunk.

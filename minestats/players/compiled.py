@@ -1,0 +1,96 @@
+"""The player's compiled functions, cached on disk and keyed to the code they compile in.
+
+numba's disk cache (``cache=True``) checks a cached function against its own source
+file only (the file's time stamp and size, and the function's bytecode). A function
+it compiles in from another module (the frontier search, the flood fill) is part of
+the cached machine code, yet a change to it leaves that cache looking fresh, and the
+player would go on playing the old code's moves (numba's own documentation on
+caching: "cache invalidation fails to recognize changes in functions defined in a
+different file"; numba issue 1833).
+
+`compiled` is ``numba.njit(cache=True)`` with the cache's stamp widened: a cached
+entry is fresh only while its own file is unchanged *and* so is `code_fingerprint`,
+the hash of every source file of the folders in `SOURCES`, those whose compiled
+functions the player's kernels call. Any change there makes every cache of the
+player stale, so it is compiled again, once, and saved over the old entries, in the
+place numba would use (no cache directories pile up). Nothing else of numba's
+behaviour changes: ``NUMBA_CACHE_DIR`` and numba's other settings apply as usual.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+import numba
+from numba.core.caching import FunctionCache, IndexDataCacheFile
+
+__all__ = ["PACKAGE", "SOURCES", "CodeKeyedCache", "code_fingerprint", "compiled", "keyed_njit"]
+
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The folder of the ``minestats`` package."""
+SOURCES = ("players", "frontier", "mechanics")
+"""The folders of `PACKAGE` whose compiled functions the player's kernels call."""
+
+
+@functools.cache
+def code_fingerprint(root: Path, folders: tuple[str, ...]) -> str:
+    """Return the SHA-256 of every ``.py`` file under ``folders`` of ``root``, as hex.
+
+    Each file counts with its path relative to ``root`` and its bytes, in sorted
+    order, so a change of any byte, a file added, removed or renamed, changes the
+    fingerprint. Computed once per process for each ``(root, folders)``.
+
+    Examples
+    --------
+    >>> fingerprint = code_fingerprint(PACKAGE, SOURCES)
+    >>> len(fingerprint), fingerprint == code_fingerprint(PACKAGE, ("players",))
+    (64, False)
+    """
+    digest = hashlib.sha256()
+    files = sorted(path for folder in folders for path in (root / folder).rglob("*.py"))
+    for path in files:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+class CodeKeyedCache(FunctionCache):
+    """numba's disk cache of one function, fresh only while ``fingerprint`` is unchanged.
+
+    The source stamp numba saves in the cache's index (the time stamp and size of the
+    function's file) becomes the pair of that stamp and ``fingerprint``; an index
+    saved under another pair is stale, as after an edit of the function's own file.
+    """
+
+    def __init__(self, py_func, fingerprint: str):
+        super().__init__(py_func)
+        self._cache_file = IndexDataCacheFile(
+            cache_path=self._cache_path, filename_base=self._impl.filename_base,
+            source_stamp=(self._impl.locator.get_source_stamp(), fingerprint))
+
+
+def keyed_njit(function, fingerprint: str):
+    """Return ``numba.njit(cache=True)(function)``, its cache keyed to ``fingerprint``.
+
+    Parameters
+    ----------
+    function : callable
+        A function numba can compile, defined in a source file.
+    fingerprint : str
+        What the cache is keyed to besides the function's own file (`CodeKeyedCache`),
+        `code_fingerprint` of the sources it compiles in.
+    """
+    dispatcher = numba.njit(function)
+    dispatcher._cache = CodeKeyedCache(dispatcher.py_func, fingerprint)
+    return dispatcher
+
+
+def compiled(function):
+    """Compile ``function`` as ``numba.njit(cache=True)`` does, its cache keyed to `SOURCES`.
+
+    The decorator of the player's kernels (`keyed_njit` with the `code_fingerprint`
+    of `SOURCES`).
+    """
+    return keyed_njit(function, code_fingerprint(PACKAGE, SOURCES))

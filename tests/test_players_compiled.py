@@ -1,0 +1,85 @@
+"""The player's disk cache is keyed to the code it compiles in (`minestats.players.compiled`)."""
+
+import shutil
+import subprocess
+import sys
+import textwrap
+
+from minestats.players import kernel
+from minestats.players.compiled import PACKAGE, SOURCES, CodeKeyedCache, code_fingerprint
+
+
+def copy_sources(root):
+    for folder in (*SOURCES, "cli"):
+        shutil.copytree(PACKAGE / folder, root / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_a_changed_added_or_removed_source_file_changes_the_fingerprint(tmp_path):
+    root = copy_sources(tmp_path)
+    code_fingerprint.cache_clear()
+    seen = {code_fingerprint(root, SOURCES)}
+    assert seen == {code_fingerprint(PACKAGE, SOURCES)}  # the same files, elsewhere
+    engine = root / "frontier" / "engine.py"
+    text = engine.read_text()
+    steps = [lambda: engine.write_text(text.replace("budget", "budgeT", 1)),  # one byte
+             lambda: (root / "players" / "extra.py").write_text(""),  # a file added
+             lambda: (root / "players" / "extra.py").unlink(),  # and removed: as before
+             lambda: (root / "mechanics" / "game.py").rename(root / "mechanics" / "b.py")]
+    fingerprints = []
+    for step in steps:
+        step()
+        code_fingerprint.cache_clear()
+        fingerprints.append(code_fingerprint(root, SOURCES))
+    assert fingerprints[0] not in seen and fingerprints[1] not in seen | {fingerprints[0]}
+    assert fingerprints[2] == fingerprints[0]
+    assert fingerprints[3] not in seen | set(fingerprints[:3])
+    (root / "cli" / "parser.py").write_text("# not compiled into the player\n")
+    code_fingerprint.cache_clear()
+    assert code_fingerprint(root, SOURCES) == fingerprints[3]
+
+
+def test_the_kernels_cache_is_stamped_with_the_fingerprint():
+    cache = kernel.play_chunk._cache
+    assert isinstance(cache, CodeKeyedCache)
+    assert cache._cache_file._source_stamp[1] == code_fingerprint(PACKAGE, SOURCES)
+
+
+INNER = "import numba\n\n@numba.njit(cache=True)\ndef value():\n    return {}\n"
+OUTER = textwrap.dedent("""\
+    from pathlib import Path
+
+    from minestats.players.compiled import code_fingerprint, keyed_njit
+    from toy.inner import value
+
+    def twice():
+        return 2 * value()
+
+    twice = keyed_njit(twice, code_fingerprint(Path(__file__).parent, (".",)))
+    """)
+
+
+def run_toy(root):
+    """Call the toy's kernel in a fresh process: ``(value, cache hits, cache misses)``."""
+    code = ("from toy.outer import twice; value = twice(); "
+            "print(value, sum(twice.stats.cache_hits.values()), "
+            "sum(twice.stats.cache_misses.values()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, check=True).stdout.split()
+    return tuple(int(v) for v in out)
+
+
+def test_a_change_in_a_function_compiled_in_from_another_file_is_compiled_again(tmp_path):
+    """numba alone would load ``twice`` from its cache after ``inner.py`` changed
+    (``outer.py``, its file, is the same): the fingerprint makes it compile again."""
+    toy = tmp_path / "toy"
+    toy.mkdir()
+    (toy / "__init__.py").write_text("")
+    (toy / "inner.py").write_text(INNER.format(1))
+    (toy / "outer.py").write_text(OUTER)
+    assert run_toy(tmp_path) == (2, 0, 1)  # compiled and saved
+    assert run_toy(tmp_path) == (2, 1, 0)  # loaded from the cache
+    (toy / "inner.py").write_text(INNER.format(21))
+    assert run_toy(tmp_path) == (42, 0, 1)  # compiled again, not the stale 2
+    assert run_toy(tmp_path) == (42, 1, 0)
