@@ -1,8 +1,10 @@
 """The compiled game: batches, strategies, 50/50s (formed and forming) and the loss tally."""
 
 import copy
+import dataclasses
 from itertools import product
 
+import numba
 import numpy as np
 import pytest
 
@@ -20,7 +22,7 @@ from minestats.players.fifty_fifty import (
     tile_influence,
     unavoidable_pair,
 )
-from minestats.players.player import FAST_BUDGET, GUESS_KINDS
+from minestats.players.player import FAST_BUDGET, GUESS_KINDS, Settings
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 
@@ -153,6 +155,21 @@ def test_the_loss_tally_keeps_each_bins_mine_probabilities():
     assert len(halves) and np.allclose(halves["probability_sum"] / halves["losses"], 0.5)
 
 
+def test_the_kernels_settings_are_the_strategys_fields_with_their_values():
+    strategy = Strategy(candidate_share=0.85, blend=False, progress_weight=1,
+                        look_ahead=np.int32(2), living_next=np.bool_(False))
+    settings = strategy.settings()
+    names = [item.name for item in dataclasses.fields(Strategy)]
+    assert list(Settings._fields) == [*names, "fast_budget"]
+    for name in names:
+        assert getattr(settings, name) == getattr(strategy, name), name
+    assert settings.fast_budget == FAST_BUDGET
+    assert type(settings.progress_weight) is float and type(settings.look_ahead) is int
+    assert type(settings.living_next) is bool
+    # One numba type whatever the values' types: the kernel compiles once.
+    assert numba.typeof(settings) == numba.typeof(Strategy().settings())
+
+
 def test_strategies_are_named_by_what_differs_and_recorded():
     assert Strategy().label() == "best"
     label = Strategy(off_frontier_cells=0).label()
@@ -191,18 +208,17 @@ def test_past_the_float_budget_the_exact_engine_answers_and_the_game_is_the_same
     numbers = neighbour_counts(layouts).reshape(60, -1).astype(np.int8)
     seeds = np.arange(60, dtype=np.int64)
     normal = Strategy(endgame_layouts=0).settings()  # no end game: candidates everywhere
-    tiny = normal.copy()
-    tiny[kernel.FAST_BUDGET] = 1
+    tiny = normal._replace(fast_budget=1)
     float_run, exact_run = (
         kernel.play_chunk(flat, numbers, neighbour_table(9, 9), 9, 10,
                           np.zeros(60, dtype=np.int64), kernel.BEST, True, 200_000, settings,
                           seeds, False, kernel.new_position_memo())
         for settings in (normal, tiny))
-    outcomes, guesses, _, _, moves, chances, _ = float_run
-    assert (exact_run[0] != kernel.BUG).all() and guesses.sum() > 30
-    same = (exact_run[1] == guesses) & (exact_run[4] == moves).all(axis=1)
+    assert (exact_run.outcomes != kernel.BUG).all() and float_run.guesses.sum() > 30
+    same = (exact_run.guesses == float_run.guesses) & (exact_run.moves == float_run.moves).all(
+        axis=1)
     assert same.mean() > 0.9  # only float ties may differ
-    assert np.allclose(exact_run[5][same], chances[same], equal_nan=True)
+    assert np.allclose(exact_run.chances[same], float_run.chances[same], equal_nan=True)
 
 
 def shape_shares(state, layouts):
@@ -461,8 +477,7 @@ def test_the_compiled_winxp_weighing_equals_the_exact_one():
         for budget in (100_000, 1):
             probability = np.empty(width * height)
             _position(state.numbers, state.table, state.revealed, state.flagged, width,
-                      board.mines, budget, probability, np.empty((2, width * height),
-                                                                 dtype=np.int64), order)
+                      board.mines, budget, probability, order)
             np.testing.assert_allclose(probability, exact.probability.ravel(), rtol=1e-9)
         checked += 1
     assert checked >= 50
@@ -672,14 +687,13 @@ def test_the_look_ahead_scores_two_reveals_as_brute_force_does(living):
         height, width = state.board.shape
         basis = variation_basis(state.numbers, state.table, state.revealed, state.flagged,
                                 width, state.board.mines, FAST_BUDGET)
-        scratch = np.empty((2, state.revealed.size), dtype=np.int64)
         for cell in np.flatnonzero(~state.revealed & ~state.flagged):
             expected = reference_look_ahead(state, layouts, cell, living)
             if expected is None:
                 continue
             found = kernel._look_ahead(state.numbers, state.table, state.revealed,
                                        state.flagged, width, state.board.mines, cell,
-                                       np.log(len(layouts)), FAST_BUDGET, True, scratch,
+                                       np.log(len(layouts)), FAST_BUDGET, True,
                                        np.empty(0, dtype=np.int64), basis, living)
             assert found == pytest.approx(expected, abs=1e-9), (state, cell)
             checked += 1
@@ -712,7 +726,6 @@ def test_the_next_move_counts_living_cells_as_brute_force_does():
         height, width = state.board.shape
         basis = variation_basis(state.numbers, state.table, state.revealed, state.flagged,
                                 width, state.board.mines, FAST_BUDGET)
-        scratch = np.empty((2, state.revealed.size), dtype=np.int64)
         untracked = np.empty(0, dtype=np.bool_)
         for cell in np.flatnonzero(~state.revealed & ~state.flagged):
             opened = state.revealed.copy()
@@ -729,7 +742,7 @@ def test_the_next_move_counts_living_cells_as_brute_force_does():
                 dead_clears += (child[:, unknown].mean(axis=0) == 0).any() and not living_clear
             found = {living: kernel._outlook(
                 state.numbers, state.table, state.revealed, state.flagged, width,
-                state.board.mines, cell, np.log(len(layouts)), FAST_BUDGET, True, scratch,
+                state.board.mines, cell, np.log(len(layouts)), FAST_BUDGET, True,
                 np.empty(0, dtype=np.int64), basis, untracked, 1 - probability[cell], 1.0,
                 0.0, -np.inf, living) for living in (False, True)}
             assert found[True][0] == pytest.approx(survive, abs=1e-9), (state, cell)

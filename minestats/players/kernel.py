@@ -19,6 +19,7 @@ game depends only on its layout, its click and its seed.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -49,8 +50,8 @@ from minestats.players.endgame import (
 )
 from minestats.players.fifty_fifty import fifty_fifty_outlook, tile_influence, unavoidable_pair
 
-__all__ = ["BEST", "BUG", "LOST", "MEMO_POSITIONS", "SAFEST", "WON", "new_position_memo",
-           "play_chunk"]
+__all__ = ["BEST", "BUG", "LOST", "MEMO_POSITIONS", "SAFEST", "WON", "Chunk",
+           "new_position_memo", "play_chunk"]
 
 SAFEST, BEST = 0, 1
 """Policy codes (the order of `minestats.foundations.validation.POLICIES`)."""
@@ -58,13 +59,29 @@ FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 """Kinds of guess: a frontier cell, a cell off the frontier, one cell of an unavoidable
 50/50, a cell the exact end game chose, and a pseudo-50/50
 (`minestats.players.fifty_fifty`)."""
-(FAST_BUDGET, ENDGAME_LAYOUTS, MAX_CANDIDATES, CANDIDATE_SHARE, OFF_FRONTIER_CELLS, BLEND,
- FIFTY_FIFTY_FIRST, PROGRESS_WEIGHT, FIFTY_FIFTY_WEIGHT, PSEUDO_FIRST, WEIGH_WINXP,
- LONG_TERM_RISK, DOMINANCE, TWO_STEP_CELLS, SMALL_SPACE, OFF_FRONTIER_SHARE,
- ISOLATED_CELLS, LOOK_AHEAD, LOOK_AHEAD_MARGIN, LIVING_NEXT, SMALL_BOARD_CELLS) = range(21)
-"""Positions in the kernel's ``settings`` array (`minestats.players.player.Strategy`)."""
 WON, LOST, BUG = 0, 1, 2
 """Outcome codes; `BUG` is a deduction the layout contradicts (a solver bug)."""
+
+
+class Chunk(NamedTuple):
+    """The games of a chunk, played by `play_chunk`: one entry, or one row, per game.
+
+    ``outcomes`` (`WON`, `LOST` or `BUG`), ``guesses``, ``capped`` (a deduction
+    passed its budget at some stall) and ``opened`` (the safe cells open at the end),
+    shape ``(games,)``; ``moves`` (int64: the guessed cells in order, -1 after the
+    last), ``chances`` (their mine probabilities when guessed, NaN after) and
+    ``kinds`` (int8: `FRONTIER`, `OFF_FRONTIER`, `FIFTY_FIFTY`, `ENDGAME` or `PSEUDO`,
+    -1 after), shape ``(games, cells)``.
+    """
+
+    outcomes: np.ndarray
+    guesses: np.ndarray
+    capped: np.ndarray
+    opened: np.ndarray
+    moves: np.ndarray
+    chances: np.ndarray
+    kinds: np.ndarray
+
 
 _TIE = 1e-12
 _BOUND_SLACK = 1e-9
@@ -122,8 +139,7 @@ def exact_position(numbers, revealed, flagged, width, mines, probability, reloca
 
 
 @compiled
-def _position(numbers, table, revealed, flagged, width, mines, budget, probability, scratch,
-              relocation):
+def _position(numbers, table, revealed, flagged, width, mines, budget, probability, relocation):
     """Probabilities of a position (the float search, else the exact engine).
 
     Returns the log of the layouts that fit, each weighed by the rule: alike when
@@ -133,11 +149,12 @@ def _position(numbers, table, revealed, flagged, width, mines, budget, probabili
     """
     if relocation.size and not revealed[relocation[0]]:
         status, log_solutions = _winxp_mixture(numbers, table, revealed, flagged, width, mines,
-                                               budget, probability, scratch, relocation)
+                                               budget, probability, relocation)
     else:  # no layout has a leading run: alike
+        unread = np.empty(revealed.size, dtype=np.int64)  # the cells proven, not wanted here
         status, log_solutions, _, _ = analyse_position(numbers, table, revealed, flagged,
                                                        width, mines, budget, True, True,
-                                                       probability, scratch[0], scratch[1],
+                                                       probability, unread, unread,
                                                        relocation[:0])
     if status == OVER_BUDGET:
         return _exact(numbers, revealed, flagged, width, mines, probability, relocation)
@@ -186,7 +203,7 @@ def _all_mined_bound(stretch, revealed, flagged, frontier, mines):
 
 @compiled
 def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, probability,
-                   scratch, relocation):
+                   relocation):
     """Weigh the layouts by Windows XP's rule: ``(status, log of the weighed layouts)``.
 
     The mixture over r of the positions with the first r cells of the order flagged,
@@ -203,6 +220,7 @@ def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, prob
     front = frontier_groups(numbers, table, revealed, flagged, width)
     marked = flagged.copy()
     part = np.empty(probability.size)
+    unread = np.empty(probability.size, dtype=np.int64)  # the cells proven, not wanted here
     mixed = np.zeros(probability.size)
     total = 0.0
     log_first = -np.inf
@@ -211,7 +229,7 @@ def _winxp_mixture(numbers, table, revealed, flagged, width, mines, budget, prob
         end = _stretch_end(relocation, start, revealed, marked, front.frontier)
         stretch = relocation[start:end]
         status, log_part, _, _ = analyse_frontier(front, revealed, marked, mines, budget, True,
-                                                  True, part, scratch[0], scratch[1], stretch)
+                                                  True, part, unread, unread, stretch)
         if status == OVER_BUDGET or (status != FITS and start == 0):
             return status, -np.inf
         if status != FITS:  # no layout has the flagged cells mined: the run stops before
@@ -323,7 +341,7 @@ def _imagine(numbers, table, revealed, flagged, cell, basis, relocation):
 
 @compiled
 def _shown(reveal, varied, value, imagined, cell, table, opened, flagged, width, mines,
-           fast_budget, after, scratch, relocation):
+           fast_budget, after, relocation):
     """Fill ``after`` for ``cell`` showing ``value``; return the log of the layouts then.
 
     Counted from the basis when ``varied`` (`chance_given_reveal`), else, or when that
@@ -336,7 +354,7 @@ def _shown(reveal, varied, value, imagined, cell, table, opened, flagged, width,
     if status == OVER_BUDGET:
         imagined[cell] = value
         log_solutions = _position(imagined, table, opened, flagged, width, mines,
-                                  fast_budget, after, scratch, relocation)
+                                  fast_budget, after, relocation)
     return log_solutions
 
 
@@ -362,7 +380,7 @@ def _settled_around(cell, table, opened, flagged, probability):
 
 @compiled
 def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, fast_budget,
-             blend, scratch, relocation, basis, always_safe, safety, factor, progress_weight,
+             blend, relocation, basis, always_safe, safety, factor, progress_weight,
              bar, living=False):
     """Secondary safety, progress and deadness of opening ``cell`` (`minestats.players.player`).
 
@@ -409,7 +427,7 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
         if (survive + rest) * (1 + progress_weight * (progress + rest)) * factor < bar:
             return survive, progress, False, True
         log_solutions = _shown(reveal, varied, value, imagined, cell, table, opened, flagged,
-                               width, mines, fast_budget, after, scratch, relocation)
+                               width, mines, fast_budget, after, relocation)
         if log_solutions == -np.inf:  # this number cannot show
             continue
         shown += 1
@@ -449,7 +467,7 @@ def _outlook(numbers, table, revealed, flagged, width, mines, cell, log_total, f
 
 @compiled
 def _reply_score(numbers, table, revealed, flagged, width, mines, probability, log_total,
-                 fast_budget, blend, scratch, relocation, living):
+                 fast_budget, blend, relocation, living):
     """Return the best one-step score of the next guess in a position.
 
     The `REPLIES` safest unknown cells (ties to the fewest unknown neighbours) are
@@ -485,9 +503,8 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
     best = -np.inf
     for rank in ranked[:REPLIES]:
         survive, _, _, pruned = _outlook(numbers, table, revealed, flagged, width, mines,
-                                         cells[rank], log_total, fast_budget, blend, scratch,
-                                         relocation, basis, untracked, safety[rank], 1.0, 0.0,
-                                         best, living)
+                                         cells[rank], log_total, fast_budget, blend, relocation,
+                                         basis, untracked, safety[rank], 1.0, 0.0, best, living)
         if not pruned:
             best = max(best, survive)
     return best
@@ -495,7 +512,7 @@ def _reply_score(numbers, table, revealed, flagged, width, mines, probability, l
 
 @compiled
 def _look_ahead(numbers, table, revealed, flagged, width, mines, cell, log_total,
-                fast_budget, blend, scratch, relocation, basis, living=False):
+                fast_budget, blend, relocation, basis, living=False):
     """Return the chance of surviving ``cell`` and the next guess, scored one step on.
 
     As `_outlook`, the next guess scored by `_reply_score` instead of by its safety:
@@ -513,13 +530,13 @@ def _look_ahead(numbers, table, revealed, flagged, width, mines, cell, log_total
     survive = 0.0
     for value in range(flags, flags + hidden + 1):
         log_solutions = _shown(reveal, varied, value, imagined, cell, table, opened, flagged,
-                               width, mines, fast_budget, after, scratch, relocation)
+                               width, mines, fast_budget, after, relocation)
         if log_solutions == -np.inf:
             continue
         imagined[cell] = value
         survive += math.exp(log_solutions - log_total) * _reply_score(
             imagined, table, opened, flagged, width, mines, after, log_solutions, fast_budget,
-            blend, scratch, relocation, living)
+            blend, relocation, living)
     return survive
 
 
@@ -849,7 +866,7 @@ def _off_frontier_in_reach(safety, frontier, share):
 
 @compiled
 def _looked_ahead(numbers, table, revealed, flagged, width, mines, cells, scores, factor,
-                  log_solutions, settings, scratch, relocation, basis):
+                  log_solutions, settings, relocation, basis):
     """Return ``scores`` with the top candidates rescored two steps on, when they are close.
 
     When the second best score is within ``LOOK_AHEAD_MARGIN`` (a share of the best)
@@ -858,25 +875,25 @@ def _looked_ahead(numbers, table, revealed, flagged, width, mines, cells, scores
     """
     order = np.argsort(-scores, kind="mergesort")
     top = scores[order[0]]
-    if scores[order[1]] < top * (1 - settings[LOOK_AHEAD_MARGIN] / 1e6):
+    if scores[order[1]] < top * (1 - settings.look_ahead_margin):
         return scores
     rescored = np.full(scores.size, -np.inf)
-    for k in order[:settings[LOOK_AHEAD]]:
+    for k in order[:settings.look_ahead]:
         rescored[k] = factor[k] * _look_ahead(
             numbers, table, revealed, flagged, width, mines, cells[k], log_solutions,
-            settings[FAST_BUDGET], settings[BLEND], scratch, relocation, basis,
-            settings[LIVING_NEXT] > 0)
+            settings.fast_budget, settings.blend, relocation, basis,
+            settings.living_next)
     return rescored
 
 
 @compiled
 def _best(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
-          settings, scratch, relocation, memo):
-    fast_budget, endgame_layouts = settings[FAST_BUDGET], settings[ENDGAME_LAYOUTS]
-    max_candidates, off_frontier_cells = settings[MAX_CANDIDATES], settings[OFF_FRONTIER_CELLS]
-    candidate_share = settings[CANDIDATE_SHARE] / 1e6
-    progress_weight = settings[PROGRESS_WEIGHT] / 1e6
-    if revealed.size <= min(settings[SMALL_BOARD_CELLS], 32):  # `_position_key`'s limit
+          settings, relocation, memo):
+    fast_budget, endgame_layouts = settings.fast_budget, settings.endgame_layouts
+    max_candidates, off_frontier_cells = settings.max_candidates, settings.off_frontier_cells
+    candidate_share = settings.candidate_share
+    progress_weight = settings.progress_weight
+    if revealed.size <= min(settings.small_board_cells, 32):  # `_position_key`'s limit
         cells = _small_board_endgame(numbers, table, revealed, flagged, width, mines,
                                      relocation, memo)
         if cells.size:
@@ -887,21 +904,21 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
                                           relocation)
         if layouts >= 0:
             return _safest_of(cells, probability), ENDGAME
-    if settings[ISOLATED_CELLS] > 0 and not relocation.size:
+    if settings.isolated_cells > 0 and not relocation.size:
         cells, found = _isolated_move(numbers, table, revealed, flagged, width,
-                                      settings[ISOLATED_CELLS], endgame_layouts)
+                                      settings.isolated_cells, endgame_layouts)
         if found:
             return _safest_of(cells, probability), ENDGAME
     unknown = np.flatnonzero(~revealed & ~flagged)
-    fifty_fifty_weight = settings[FIFTY_FIFTY_WEIGHT] / 1e6
+    fifty_fifty_weight = settings.fifty_fifty_weight
     basis = variation_basis(numbers, table, revealed, flagged, width, mines, fast_budget)
-    if fifty_fifty_weight > 0 or settings[PSEUDO_FIRST]:
+    if fifty_fifty_weight > 0 or settings.pseudo_first:
         influence, pseudo, enablers = fifty_fifty_outlook(basis, table, revealed, flagged, width,
                                                           probability, log_solutions,
                                                           fast_budget)
-        if settings[LONG_TERM_RISK]:
+        if settings.long_term_risk:
             influence += enablers
-        if settings[PSEUDO_FIRST] and pseudo.any():
+        if settings.pseudo_first and pseudo.any():
             cells = np.flatnonzero(pseudo)
             keys = np.empty((2, cells.size))
             for i in range(cells.size):
@@ -925,16 +942,16 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
             if revealed[j] and numbers[j] > 0:
                 frontier[i] = True
     two_step = _two_steps_out(unknown, frontier, numbers, table, revealed, flagged, width)
-    if not _off_frontier_in_reach(safety, frontier, settings[OFF_FRONTIER_SHARE] / 1e6):
+    if not _off_frontier_in_reach(safety, frontier, settings.off_frontier_share):
         off_frontier_cells = 0
     ranks, first = _candidates(safety, crowd, frontier, fifty_fifty_weight * influence[unknown],
                                candidate_share, max_candidates, off_frontier_cells, two_step,
-                               settings[TWO_STEP_CELLS])
-    if settings[SMALL_SPACE] > 0 and ranks.size > 1:
+                               settings.two_step_cells)
+    if settings.small_space > 0 and ranks.size > 1:
         large = np.empty(ranks.size, dtype=np.bool_)
         for i in range(ranks.size):
             large[i] = _in_large_space(unknown[ranks[i]], table, revealed,
-                                       settings[SMALL_SPACE])
+                                       settings.small_space)
         if large.any():
             ranks = ranks[large]
     count = ranks.size
@@ -947,22 +964,22 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
     progress = np.empty(count)
     factor = np.empty(count)  # the score's 50/50 factor, known before the outlook
     alive = np.zeros(count, dtype=np.bool_)
-    always_safe = np.empty((count, revealed.size if settings[DOMINANCE] else 0),
+    always_safe = np.empty((count, revealed.size if settings.dominance else 0),
                            dtype=np.bool_)
     bar = -np.inf  # the best score of a living candidate so far; none pruned with dominance
     for i in range(count):
         rank = ranks[i]
         share = influence[unknown[rank]]
-        if fifty_fifty_weight > 0 and settings[LONG_TERM_RISK]:
+        if fifty_fifty_weight > 0 and settings.long_term_risk:
             share = tile_influence(unknown[rank], basis, revealed, flagged, width, probability,
                                    log_solutions, fast_budget, enablers, 3)
         factor[i] = 1 + fifty_fifty_weight * share / safety[rank]
         survive[i], progress[i], dead, pruned = _outlook(
             numbers, table, revealed, flagged, width, mines, chosen[i], log_solutions,
-            fast_budget, settings[BLEND], scratch, relocation, basis, always_safe[i],
-            safety[rank], factor[i], progress_weight, bar, settings[LIVING_NEXT] > 0)
+            fast_budget, settings.blend, relocation, basis, always_safe[i],
+            safety[rank], factor[i], progress_weight, bar, settings.living_next)
         alive[i] = not dead and not pruned
-        if alive[i] and not settings[DOMINANCE]:
+        if alive[i] and not settings.dominance:
             bar = max(bar, survive[i] * (1 + progress_weight * progress[i]) * factor[i])
     # A cell is pruned only below a living one: the living remain whenever one is pruned.
     keep = alive if alive.any() else np.ones(count, dtype=np.bool_)
@@ -974,12 +991,12 @@ def _best(numbers, table, revealed, flagged, width, mines, probability, log_solu
         keys[1, i] = progress[k]
         keys[2, i] = safety[ranks[k]]
         keys[3, i] = -crowd[ranks[k]]
-    if settings[LOOK_AHEAD] > 1 and picked.size > 1 and not relocation.size:
+    if settings.look_ahead > 1 and picked.size > 1 and not relocation.size:
         keys[0, :] = _looked_ahead(numbers, table, revealed, flagged, width, mines, chosen[picked],
-                                keys[0], factor[picked], log_solutions, settings, scratch,
+                                keys[0], factor[picked], log_solutions, settings,
                                 relocation, basis)
     cell = _pick(chosen[picked], keys)
-    if settings[DOMINANCE]:
+    if settings.dominance:
         cell = _dominating(cell, chosen[picked], keys[0], probability, always_safe[picked])
     for i in range(count):
         if chosen[i] == cell:
@@ -1049,11 +1066,12 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
     flagged = np.zeros(cells, dtype=np.bool_)
     queue = np.empty(cells, dtype=np.int64)
     probability = np.empty(cells)
-    scratch = np.empty((2, cells), dtype=np.int64)
+    proven_safe = np.empty(cells, dtype=np.int64)
+    proven_mine = np.empty(cells, dtype=np.int64)
     settled = np.zeros(cells, dtype=np.bool_)
     if layout[click]:
         return LOST, 0, False, 0
-    relocation = winxp_order(cells, click) if winxp and settings[WEIGH_WINXP] else np.empty(
+    relocation = winxp_order(cells, click) if winxp and settings.weigh_winxp else np.empty(
         0, dtype=np.int64)
     opened = _flood(click, numbers, table, revealed, queue)
     safe_cells = cells - mines
@@ -1070,7 +1088,7 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
             front = frontier_groups(numbers, table, revealed, flagged, width, settled)
             status, log_solutions, n_safe, n_mine = analyse_frontier(
                 front, revealed, flagged, mines, max_configurations, use_mine_count, False,
-                probability, scratch[0], scratch[1], relocation[:0])
+                probability, proven_safe, proven_mine, relocation[:0])
             if status == OVER_BUDGET:
                 capped = True
                 break
@@ -1078,30 +1096,30 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
                 return BUG, guesses, capped, opened
             if n_safe + n_mine == 0:
                 break
-            for k in range(n_mine):
-                if not layout[scratch[1, k]]:
+            for cell in proven_mine[:n_mine]:
+                if not layout[cell]:
                     return BUG, guesses, capped, opened
-                flagged[scratch[1, k]] = True
-            for k in range(n_safe):
-                if layout[scratch[0, k]]:
+                flagged[cell] = True
+            for cell in proven_safe[:n_safe]:
+                if layout[cell]:
                     return BUG, guesses, capped, opened
-                opened = _flood(scratch[0, k], numbers, table, revealed, queue, opened)
+                opened = _flood(cell, numbers, table, revealed, queue, opened)
         if opened == safe_cells:
             return WON, guesses, capped, opened
         if status == OVER_BUDGET or (relocation.size and not revealed[relocation[0]]):
             log_solutions = _position(numbers, table, revealed, flagged, width, mines,
-                                      settings[FAST_BUDGET], probability, scratch, relocation)
+                                      settings.fast_budget, probability, relocation)
         a, b = unavoidable_pair(numbers, table, revealed, flagged)
         if policy == SAFEST:
             cell = _safest(table, revealed, flagged, probability)
             kind = FRONTIER
-        elif a >= 0 and settings[FIFTY_FIFTY_FIRST]:
+        elif a >= 0 and settings.fifty_fifty_first:
             # Alike under every rule but Windows XP's, which may weigh one half more.
             pair = np.array([a, b])
             cell, kind = _pick(pair, -probability[pair].reshape(1, 2)), FIFTY_FIFTY
         else:
             cell, kind = _best(numbers, table, revealed, flagged, width, mines, probability,
-                               log_solutions, settings, scratch, relocation, memo)
+                               log_solutions, settings, relocation, memo)
         if a >= 0 and (cell == a or cell == b):
             kind = FIFTY_FIFTY
         elif kind == FRONTIER:
@@ -1142,29 +1160,21 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
     use_mine_count : bool
     max_configurations : int
         The deductions' search budget (past it the game is ``capped`` at that stall).
-    settings : numpy.ndarray of int64
-        ``best``'s settings (`minestats.players.player.Strategy`), at the positions
-        `FAST_BUDGET` ... `LIVING_NEXT`; the shares and weights in millionths.
+    settings : Settings
+        How ``best`` guesses (`minestats.players.player.Settings`, from
+        `minestats.players.player.Strategy.settings`).
     seeds : numpy.ndarray of int64, shape (games,)
         Each game's tie-break seed.
     winxp : bool
-        The layouts were dealt by Windows XP's rule: with the setting `WEIGH_WINXP`,
+        The layouts were dealt by Windows XP's rule: with ``settings.weigh_winxp``,
         the probabilities and the end game weigh them by it (`_position`).
     memo : numba.typed.Dict
         The end game's answers on this board by position (`new_position_memo`),
-        read and filled on a board of at most ``settings[SMALL_BOARD_CELLS]`` cells.
+        read and filled on a board of at most ``settings.small_board_cells`` cells.
 
     Returns
     -------
-    outcomes, guesses, capped, opened : numpy.ndarray, shape (games,)
-        ``opened``: the safe cells open at the end.
-    moves : numpy.ndarray of int64, shape (games, cells)
-        Each game's guesses, in order (the first ``guesses[g]`` of row g).
-    chances : numpy.ndarray of float64, shape (games, cells)
-        The mine probability of each guess when it was made.
-    kinds : numpy.ndarray of int8, shape (games, cells)
-        The kind of each guess (`FRONTIER`, `OFF_FRONTIER`, `FIFTY_FIFTY`, `ENDGAME`,
-        `PSEUDO`).
+    Chunk
     """
     games, cells = layouts.shape
     outcomes = np.empty(games, dtype=np.int64)
@@ -1179,4 +1189,4 @@ def play_chunk(layouts, numbers, table, width, mines, clicks, policy, use_mine_c
         outcomes[g], guesses[g], capped[g], opened[g] = _play(
             layouts[g], numbers[g], table, width, mines, clicks[g], policy, use_mine_count,
             max_configurations, settings, moves[g], chances[g], kinds[g], winxp, memo)
-    return outcomes, guesses, capped, opened, moves, chances, kinds
+    return Chunk(outcomes, guesses, capped, opened, moves, chances, kinds)

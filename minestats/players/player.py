@@ -58,7 +58,7 @@ Policies (`POLICIES`):
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import NamedTuple
 
 import numpy as np
@@ -74,10 +74,9 @@ from minestats.players.kernel import BUG, WON, play_chunk
 from minestats.solvers import SolverOptions
 from minestats.solvers.state import unsound
 
-__all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "MAX_CANDIDATES", "MEMO_BOARDS", "POLICIES",
-           "GUESS_KINDS",
-           "GameResult", "Games", "Move", "Strategy", "compile_player", "play",
-           "play_games"]
+__all__ = ["CANDIDATE_SHARE", "FAST_BUDGET", "KERNEL_TYPES", "MAX_CANDIDATES", "MEMO_BOARDS",
+           "POLICIES", "GUESS_KINDS", "GameResult", "Games", "Move", "Settings", "Strategy",
+           "compile_player", "play", "play_games"]
 
 CANDIDATE_SHARE = 0.9
 """``best`` looks at cells whose safety is at least this share of the best safety."""
@@ -369,31 +368,40 @@ class Strategy:
                  if getattr(self, name) != getattr(default, name)]
         return "best" + (f" ({', '.join(notes)})" if notes else "")
 
-    def settings(self) -> np.ndarray:
-        """Return the kernel's ``settings`` array (`minestats.players.kernel.play_chunk`)."""
-        values = np.zeros(21, dtype=np.int64)
-        values[kernel.FAST_BUDGET] = FAST_BUDGET
-        values[kernel.ENDGAME_LAYOUTS] = self.endgame_layouts
-        values[kernel.MAX_CANDIDATES] = self.max_candidates
-        values[kernel.CANDIDATE_SHARE] = round(self.candidate_share * 1e6)
-        values[kernel.OFF_FRONTIER_CELLS] = self.off_frontier_cells
-        values[kernel.BLEND] = self.blend
-        values[kernel.FIFTY_FIFTY_FIRST] = self.fifty_fifty_first
-        values[kernel.PROGRESS_WEIGHT] = round(self.progress_weight * 1e6)
-        values[kernel.FIFTY_FIFTY_WEIGHT] = round(self.fifty_fifty_weight * 1e6)
-        values[kernel.PSEUDO_FIRST] = self.pseudo_first
-        values[kernel.WEIGH_WINXP] = self.weigh_winxp
-        values[kernel.LONG_TERM_RISK] = self.long_term_risk
-        values[kernel.DOMINANCE] = self.dominance
-        values[kernel.TWO_STEP_CELLS] = self.two_step_cells
-        values[kernel.SMALL_SPACE] = self.small_space
-        values[kernel.OFF_FRONTIER_SHARE] = round(self.off_frontier_share * 1e6)
-        values[kernel.ISOLATED_CELLS] = self.isolated_cells
-        values[kernel.LOOK_AHEAD] = self.look_ahead
-        values[kernel.LOOK_AHEAD_MARGIN] = round(self.look_ahead_margin * 1e6)
-        values[kernel.LIVING_NEXT] = self.living_next
-        values[kernel.SMALL_BOARD_CELLS] = self.small_board_cells
-        return values
+    def settings(self) -> Settings:
+        """Return the `Settings` the compiled kernel reads (`minestats.players.kernel`).
+
+        Examples
+        --------
+        >>> settings = Strategy(candidate_share=0.85).settings()
+        >>> settings.candidate_share, settings.blend, settings.fast_budget
+        (0.85, True, 100000)
+        """
+        return Settings(**{name: KERNEL_TYPES[kind](getattr(self, name))
+                           for name, kind in _strategy_types().items()},
+                        fast_budget=FAST_BUDGET)
+
+
+KERNEL_TYPES = {"int": int, "float": float, "bool": bool}
+"""The Python type each `Strategy` field takes in `Settings`, by its annotation: numba
+types a `Settings` by its values, so a field is always the same type."""
+
+
+def _strategy_types() -> dict:
+    """``{field: its annotation}`` of `Strategy`, in order."""
+    return {item.name: item.type for item in fields(Strategy)}
+
+
+Settings = NamedTuple("Settings", [(name, KERNEL_TYPES[kind])
+                                   for name, kind in _strategy_types().items()]
+                      + [("fast_budget", int)])
+Settings.__doc__ = """`Strategy` as the compiled kernel reads it: a NamedTuple, one field a switch.
+
+Its fields are `Strategy`'s, in order, each an int, a float or a bool
+(`KERNEL_TYPES`), and ``fast_budget``, the configurations the float search may
+visit on an imagined position (`FAST_BUDGET`). Made by `Strategy.settings`; numba
+passes it through compiled code as a typed tuple.
+"""
 
 
 MEMO_BOARDS = 8
@@ -402,7 +410,7 @@ at most `minestats.players.kernel.MEMO_POSITIONS` positions (about 70 MB when fu
 _position_memos: dict = {}
 
 
-def _position_memo(width: int, height: int, mines: int, settings: np.ndarray, weighed: bool):
+def _position_memo(width: int, height: int, mines: int, settings: Settings, weighed: bool):
     """Return the memo of the end game's answers by position for this board.
 
     One memo (`minestats.players.kernel.new_position_memo`) serves every batch on the
@@ -411,7 +419,7 @@ def _position_memo(width: int, height: int, mines: int, settings: np.ndarray, we
     board the end game does not play from the first guess, an empty memo that stays
     empty.
     """
-    if width * height > settings[kernel.SMALL_BOARD_CELLS]:
+    if width * height > settings.small_board_cells:
         return _unused_memo()
     key = (width, height, mines, weighed)
     memo = _position_memos.pop(key, None)
@@ -607,17 +615,18 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
     flat = layouts.reshape(games, height * width)
     winxp = rule is not None and check_rule_name(rule) == "winxp"
     memo = _position_memo(width, height, int(mines[0]) if games else 0, settings,
-                          winxp and bool(settings[kernel.WEIGH_WINXP]))
-    outcomes, guesses, capped, opened, moves, chances, kinds = play_chunk(
+                          winxp and settings.weigh_winxp)
+    chunk = play_chunk(
         flat, neighbour_counts(layouts).reshape(games, height * width).astype(np.int8),
         neighbour_table(width, height), width, int(mines[0]) if games else 0,
         _check_clicks(clicks, games, width * height), POLICIES.index(policy),
         options.use_mine_count, options.max_configurations, settings,
         _tie_seeds(seeds, games), winxp, memo)
-    if (outcomes == BUG).any():
-        game = int(np.flatnonzero(outcomes == BUG)[0])
+    if (chunk.outcomes == BUG).any():
+        game = int(np.flatnonzero(chunk.outcomes == BUG)[0])
         raise unsound("player (logic)", (-1, -1), flag=False, board=game)
-    return Games(outcomes == WON, capped, guesses, opened, moves, chances, kinds)
+    return Games(chunk.outcomes == WON, chunk.capped, chunk.guesses, chunk.opened, chunk.moves,
+                 chunk.chances, chunk.kinds)
 
 
 @functools.cache
