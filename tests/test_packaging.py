@@ -1,0 +1,107 @@
+"""What a researcher installs: the sdist, the wheel built from it, and that wheel at work.
+
+The package is built as a release is, with ``python -m build``: the sdist, then the
+wheel from the unpacked sdist, so a file the sdist leaves out is missing from the
+wheel too. The build runs without isolation (the test extra brings setuptools and
+build), so it needs no package index. The wheel is then installed, without its
+dependencies, into a fresh virtual environment under the test's temporary folder; a
+``.pth`` file there appends this environment's site-packages for numpy and the rest.
+Lines of a ``.pth`` file are added after the environment's own site-packages and their
+own ``.pth`` files are not run, so the checkout's editable install stays out: the
+commands run from outside the checkout, and the test checks that ``minestats`` is
+imported from the fresh environment.
+"""
+
+import os
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tomllib
+import zipfile
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def run(*command, cwd=None):
+    """Run ``command`` with no PYTHONPATH; return its stdout, failing on a non-zero exit."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "PYTHONHOME")}
+    done = subprocess.run([str(part) for part in command], capture_output=True, text=True,
+                          cwd=cwd, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    """The folder holding the sdist and the wheel built from it."""
+    out = tmp_path_factory.mktemp("dist")
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT)
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(dist):
+    [path] = dist.glob("*.whl")
+    return path
+
+
+@pytest.fixture(scope="module")
+def sdist(dist):
+    [path] = dist.glob("*.tar.gz")
+    return path
+
+
+def test_the_builds_are_named_by_the_version_in_pyproject(wheel, sdist):
+    assert wheel.name == f"minestats-{VERSION}-py3-none-any.whl"
+    assert sdist.name == f"minestats-{VERSION}.tar.gz"
+
+
+def test_the_wheel_ships_the_license_py_typed_and_every_module(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        info = f"minestats-{VERSION}.dist-info"
+        assert archive.read(f"{info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
+        metadata = archive.read(f"{info}/METADATA").decode()
+    assert "minestats/py.typed" in names
+    assert "License-Expression: BSD-3-Clause" in metadata.splitlines()
+    modules = {path.relative_to(ROOT).as_posix() for path in (ROOT / "minestats").rglob("*.py")}
+    assert {name for name in names if name.endswith(".py")} == modules
+
+
+def test_the_sdist_ships_the_license_and_py_typed(sdist):
+    top = f"minestats-{VERSION}"
+    with tarfile.open(sdist) as archive:
+        names = set(archive.getnames())
+        license_text = archive.extractfile(f"{top}/LICENSE").read()
+    assert license_text == (ROOT / "LICENSE").read_bytes()
+    assert {f"{top}/minestats/py.typed", f"{top}/pyproject.toml", f"{top}/README.md"} <= names
+
+
+def test_the_installed_wheel_runs_outside_the_checkout(wheel, tmp_path):
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", "--without-pip", venv)
+    python = venv / "bin" / "python"
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", wheel)
+    purelib = "import sysconfig\nprint(sysconfig.get_path('purelib'))"
+    site_packages = Path(run(python, "-c", purelib, cwd=tmp_path).strip())
+    ours = dict.fromkeys(sysconfig.get_path(kind) for kind in ("purelib", "platlib"))
+    (site_packages / "test_environment.pth").write_text("".join(f"{path}\n" for path in ours))
+
+    assert run(venv / "bin" / "minestats", "--version", cwd=tmp_path) == f"minestats {VERSION}\n"
+    where, version, probability = run(
+        python, "-c", "import minestats\nprint(minestats.__file__)\nprint(minestats.__version__)\n"
+        "print(minestats.opening_probability('expert', 'centre', rule='safe-click'))",
+        cwd=tmp_path).splitlines()
+    assert Path(where).is_relative_to(site_packages)
+    assert version == VERSION
+    # Expert is 30x16 with 99 mines; the centre's closed neighbourhood has 9 cells.
+    assert Fraction(probability) == Fraction(comb(480 - 9, 99), comb(480 - 1, 99))
