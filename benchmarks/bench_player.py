@@ -1,4 +1,4 @@
-"""Player and probability-engine throughput, in one run.
+"""Player throughput, in one run.
 
 1. Games per second per core for each policy on each board (safe first click at the
    corner), CPU time of this process (one core), compile time excluded by a warm-up:
@@ -8,22 +8,16 @@
    with the same seeds, and their ratio. The compiled games are played ``--repeats``
    times and their median speed reported, the slowest and fastest beside it: the
    machine's speed drifts by 10 to 20 % between plays of the same games.
-2. The probability engine on Expert positions that arise in play (every stall of
-   ``safest`` games): per-call time of the compiled float path
-   (`position_probabilities`) and of the exact big-integer engine
-   (`mine_probabilities`) on the SAME positions, median and 99th percentile, their
-   ratio, and the largest difference between the two. If the peer library
-   ms_toollib is installed (an optional benchmark dependency, never a runtime one:
-   ``pip install ms_toollib``), its ``cal_probability_onboard`` on the same positions
-   too.
-3. Windows XP's weighing: ``best`` on the same Windows XP games (each board, the
+2. Windows XP's weighing: ``best`` on the same Windows XP games (each board, the
    corner) weighing the layouts by the rule (the default) and taking them as alike
    (``Strategy(weigh_winxp=False)``), games per second per core and the ratio (the
    floor of issue 19: at most 2x slower).
 
+The probability engine is measured against its peer in `benchmarks.bench_peers`.
+
 Run from the repository's root, as a module:
 ``.venv/bin/python -m benchmarks.bench_player [--seed S] [--games N] [--reference R]
-[--repeats K] [--only {games,engine,winxp}]``
+[--repeats K] [--only {games,winxp}]``
 """
 
 import argparse
@@ -31,13 +25,9 @@ import time
 
 import numpy as np
 
-from minestats.inference import mine_probabilities
-from minestats.inference.probabilities import position_probabilities
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import POLICIES
-from minestats.players.player import FAST_BUDGET, Strategy, play_games
-from minestats.solvers import SolverOptions, deduce
-from minestats.solvers.state import CheckedGame
+from minestats.players.player import Strategy, play_games
 from tests.oracles import reference_player
 
 BOARDS = ("9x9/10", "16x16/40", "30x16/99")
@@ -91,70 +81,6 @@ def bench_winxp(rng, games):
               f"{alike / weighed:4.2f}x")
 
 
-def stall_positions(rng, count):
-    """Positions at the stalls of safest games on Expert, as (state copy) tuples."""
-    positions = []
-    for layout in sample_mines("expert", count, rule="safe-click", click=(0, 0), seed=rng):
-        state = CheckedGame(layout, (0, 0))
-        while True:
-            deduce(state, SolverOptions())
-            if state.over:
-                break
-            positions.append((state.numbers.copy(), state.revealed.copy(),
-                              state.flagged.copy()))
-            if len(positions) >= count:
-                return positions, state.table
-            safe = np.flatnonzero(~state.revealed & ~state.mines)
-            state.open_index(int(rng.choice(safe)))  # go on as if a guess had been safe
-    return positions, state.table
-
-
-def _percentiles(times):
-    return np.median(times) * 1000, np.percentile(times, 99) * 1000
-
-
-def bench_engine(rng, count):
-    positions, table = stall_positions(rng, count)
-    print(f"probability engine on {len(positions)} Expert stall positions (safe corner)")
-    fast_times, exact_times, worst = [], [], 0.0
-    numbers, revealed, flagged = positions[0]
-    position_probabilities(numbers, table, revealed, flagged, 30, 99, budget=FAST_BUDGET)
-    for numbers, revealed, flagged in positions:
-        start = time.process_time()
-        fast = position_probabilities(numbers, table, revealed, flagged, 30, 99,
-                                      budget=FAST_BUDGET)
-        fast_times.append(time.process_time() - start)
-        view = np.where(revealed, numbers, -1).reshape(16, 30)
-        start = time.process_time()
-        exact = mine_probabilities(view, flags=flagged.reshape(16, 30), mines=99)
-        exact_times.append(time.process_time() - start)
-        if fast is not None:
-            worst = max(worst, float(np.nanmax(np.abs(fast.probability
-                                                      - exact.probability.ravel()))))
-    fast_median, fast_p99 = _percentiles(fast_times)
-    exact_median, exact_p99 = _percentiles(exact_times)
-    print(f"  compiled float path: median {fast_median:.3f} ms, p99 {fast_p99:.3f} ms")
-    print(f"  exact big-int engine: median {exact_median:.3f} ms, p99 {exact_p99:.3f} ms")
-    print(f"  ratio exact/compiled (median): {exact_median / fast_median:.1f}x; "
-          f"largest difference {worst:.2e}")
-    try:
-        import ms_toollib
-    except ImportError:
-        print("  ms_toollib not installed: no peer comparison (pip install ms_toollib)")
-        return
-    peer_times = []
-    for numbers, revealed, flagged in positions:
-        board = np.where(revealed, numbers, np.where(flagged, 11, 10)).reshape(16, 30)
-        rows = board.astype(int).tolist()
-        start = time.process_time()
-        ms_toollib.cal_probability_onboard(rows, 99.0)
-        peer_times.append(time.process_time() - start)
-    peer_median, peer_p99 = _percentiles(peer_times)
-    print(f"  ms_toollib cal_probability_onboard: median {peer_median:.3f} ms, "
-          f"p99 {peer_p99:.3f} ms; ratio peer/compiled (median) "
-          f"{peer_median / fast_median:.1f}x")
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026)
@@ -163,16 +89,13 @@ def main():
                         help="games the Python reference plays per row")
     parser.add_argument("--repeats", type=int, default=3,
                         help="plays of the compiled player's games per row (their median)")
-    parser.add_argument("--positions", type=int, default=300)
-    parser.add_argument("--only", choices=("games", "engine", "winxp"),
+    parser.add_argument("--only", choices=("games", "winxp"),
                         help="run one section (its numbers are those of the full run)")
     args = parser.parse_args()
-    games_rng, engine_rng, winxp_rng = (np.random.default_rng(child)
-                                        for child in np.random.SeedSequence(args.seed).spawn(3))
+    games_rng, _, winxp_rng = (np.random.default_rng(child)
+                               for child in np.random.SeedSequence(args.seed).spawn(3))
     if args.only in (None, "games"):
         bench_games(games_rng, args.games, min(args.reference, args.games), args.repeats)
-    if args.only in (None, "engine"):
-        bench_engine(engine_rng, args.positions)
     if args.only in (None, "winxp"):
         bench_winxp(winxp_rng, args.games)
 

@@ -40,8 +40,8 @@ def test_equals_brute_force_exactly_on_2000_random_small_positions():
 
 
 def test_the_float_path_equals_brute_force_without_entering_the_exact_engine(monkeypatch):
-    # The float path is the compiled frontier engine: the exact engine runs only when
-    # the layout count is read (it must be an exact int), never for the probabilities.
+    # The float path is the compiled frontier engine: the exact counts are taken only
+    # when the layout count is read (it must be an exact int), never for the floats.
     from minestats.inference import probabilities
 
     entered = []
@@ -50,8 +50,8 @@ def test_the_float_path_equals_brute_force_without_entering_the_exact_engine(mon
         entered.append(args)
         return original(*args, **kwargs)
 
-    original = probabilities.count_mined
-    monkeypatch.setattr(probabilities, "count_mined", exact_count)
+    original = probabilities._probabilities
+    monkeypatch.setattr(probabilities, "_probabilities", exact_count)
     rng = np.random.default_rng(20261205)
     checked = 0
     while checked < 1000:

@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from math import comb
 from typing import NamedTuple
 
 import numpy as np
@@ -50,7 +51,14 @@ from minestats.foundations.validation import (
     check_max_configurations,
     check_rule_name,
 )
-from minestats.frontier.engine import NO_FIT, OVER_BUDGET, analyse
+from minestats.frontier.engine import (
+    NO_FIT,
+    OVER_BUDGET,
+    analyse,
+    closed_number_disagrees,
+    enumerate_groups,
+    frontier_groups,
+)
 from minestats.inference.consistency import board_constraints, check_position
 from minestats.inference.engine import count_mined, frozen
 from minestats.mechanics.game import neighbour_table
@@ -77,11 +85,9 @@ class _PendingCount(NamedTuple):
     mines: int
 
     def count(self) -> int:
-        problem = board_constraints(self.numbers, unknown=self.unknown, flags=self.flags,
-                                    mines=self.mines)
-        total, _ = count_mined(problem.constraints, int(problem.open_cells.sum()),
-                               mines=problem.left, max_configurations=None)
-        return total
+        return _probabilities(self.numbers, unknown=self.unknown, flags=self.flags,
+                              mines=self.mines, exact=False,
+                              max_configurations=None).n_solutions
 
 
 @dataclass(frozen=True, eq=False)
@@ -295,8 +301,91 @@ def exact_probabilities(numbers, *, unknown=None, flags=None, mines=None,
                           max_configurations=max_configurations)
 
 
+_EXACT_FLOATS = 2**53
+"""Below this, the compiled search's float counts (sums and products of integers) are exact."""
+
+
+def _convolve(first, second):
+    """Layouts per mine total of two independent parts, as Python ints."""
+    return np.convolve(np.asarray(first, dtype=object), np.asarray(second, dtype=object))
+
+
+def _compiled_counts(numbers, *, unknown, flags, mines, max_configurations):
+    """Exact layout counts from the compiled frontier search, combined in Python ints.
+
+    The compiled search (`enumerate_groups`) counts each component's layouts and each
+    group's mines per mine total in floats; where every count is below 2**53 those
+    floats are the exact integers, and the components, the cells off the frontier and
+    the binomial weights are then combined here in Python ints. Returns None (the
+    caller goes on to the pure-Python engine) past the search's budget or when a count
+    is too large to be exact in a float.
+
+    Returns
+    -------
+    total : int
+        The layouts that fit (0 when none does).
+    mined : list of (numpy.ndarray, int)
+        Board cells (flat) and the layouts that mine each of them, one entry per group
+        of alike cells and one for the cells off the frontier.
+    flagged : numpy.ndarray of bool, shape (height, width)
+    """
+    array, hidden, flagged, mines = check_position(numbers, unknown=unknown, flags=flags,
+                                                   mines=mines)
+    height, width = array.shape
+    revealed = ~hidden.ravel()
+    shown = np.where(revealed, array.ravel(), 0).astype(np.int8)
+    table = neighbour_table(width, height)
+    if closed_number_disagrees(shown, table, revealed, flagged.ravel()):
+        return 0, [], flagged
+    front = frontier_groups(shown, table, revealed, flagged.ravel(), width)
+    search = enumerate_groups(front.sizes, front.starts, front.members, front.need,
+                              front.component_starts,
+                              _UNLIMITED if max_configurations is None else max_configurations)
+    if search.visited > (_UNLIMITED if max_configurations is None else max_configurations):
+        return None
+    if (search.layouts.size and search.layouts.max() >= _EXACT_FLOATS) or (
+            search.mined.size and search.mined.max() >= _EXACT_FLOATS):
+        return None
+    left = mines - int(flagged.sum())
+    off = np.flatnonzero(hidden.ravel() & ~flagged.ravel() & ~front.frontier)
+    free = off.size
+    starts = front.component_starts
+    spans = [int(front.sizes[starts[k]:starts[k + 1]].sum()) + 1 for k in range(starts.size - 1)]
+    parts = [[int(count) for count in search.layouts[k, :span]] for k, span in enumerate(spans)]
+    prefix = [np.ones(1, dtype=object)]
+    for part in parts:
+        prefix.append(_convolve(prefix[-1], part))
+    combined = prefix[-1]
+    ways = np.array([comb(free, left - t) if 0 <= left - t <= free else 0
+                     for t in range(combined.size)], dtype=object)
+    total = int(np.dot(combined, ways))
+    if total == 0:
+        return 0, [], flagged
+    mined = []
+    if free:
+        mined.append((off, sum(int(combined[t]) * comb(free - 1, left - t - 1)
+                               for t in range(combined.size) if 1 <= left - t <= free)))
+    suffix = np.ones(1, dtype=object)
+    for k in range(len(parts) - 1, -1, -1):
+        others = _convolve(prefix[k], suffix)
+        weight = [np.dot(others, ways[t:t + others.size]) for t in range(spans[k])]
+        for g in range(starts[k], starts[k + 1]):
+            cells = front.group_cells[front.cell_starts[g]:front.cell_starts[g + 1]]
+            if cells.size:
+                count = sum(int(search.mined[g, t]) * weight[t] for t in range(spans[k])
+                            if search.mined[g, t])
+                mined.append((cells, count // cells.size))
+        suffix = _convolve(suffix, parts[k])
+    return total, mined, flagged
+
+
 def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations):
     """`mine_probabilities` with every layout alike."""
+    if mines is not None:
+        counted = _compiled_counts(numbers, unknown=unknown, flags=flags, mines=mines,
+                                   max_configurations=max_configurations)
+        if counted is not None:
+            return _from_counts(*counted, shape=np.shape(numbers), mines=mines, exact=exact)
     problem = board_constraints(numbers, unknown=unknown, flags=flags, mines=mines)
     open_cells = problem.open_cells
     try:
@@ -323,6 +412,25 @@ def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations)
         fractions = frozen(fractions.reshape(shape))
     return MineProbabilities(frozen(probability.reshape(shape)), fractions, count,
                              problem.mines)
+
+
+def _from_counts(total, mined, flagged, *, shape, mines, exact):
+    """`MineProbabilities` from exact counts: one division per class of alike cells."""
+    if total == 0:
+        raise ValueError(NO_LAYOUT_FITS)
+    probability = np.full(flagged.size, np.nan)
+    probability[flagged.ravel()] = 1.0
+    fractions = None
+    if exact:
+        fractions = np.full(flagged.size, None, dtype=object)
+        fractions[flagged.ravel()] = Fraction(1)
+    for cells, count in mined:
+        probability[cells] = count / total  # int / int rounds correctly
+        if exact:
+            fractions[cells] = Fraction(count, total)
+    if exact:
+        fractions = frozen(fractions.reshape(shape))
+    return MineProbabilities(frozen(probability.reshape(shape)), fractions, total, int(mines))
 
 
 def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configurations, click):
