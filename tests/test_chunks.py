@@ -4,13 +4,14 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from minestats.foundations.seeds import seed_label
-from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
+from minestats.runs.chunks import check_workers, chunk_seeds, chunk_sizes, map_chunks
 
 
 def test_chunk_plan_and_seeds():
@@ -34,6 +35,71 @@ def test_map_chunks_keeps_task_order_on_a_pool():
     assert list(map_chunks(abs, iter([-7]), workers=2)) == [7]
     with pytest.raises(ValueError, match=r"workers \('2'\)"):
         map_chunks(abs, [1], workers="2")
+
+
+def test_workers_minus_one_counts_the_cpus_this_process_may_use(monkeypatch, tmp_path):
+    from minestats.runs import chunks
+
+    quota = tmp_path / "cpu.max"
+    monkeypatch.setattr(chunks, "CGROUP_CPU_MAX", str(quota))
+    monkeypatch.setattr(chunks.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    monkeypatch.setattr(chunks.os, "cpu_count", lambda: 128)
+    assert check_workers(-1) == 4  # pinned to 4 of 128 cores, no quota file
+    quota.write_text("max 100000\n")
+    assert check_workers(-1) == 4
+    quota.write_text("150000 100000\n")  # a quota of 1.5 CPUs
+    assert check_workers(-1) == 1
+    quota.write_text("800000 100000\n")  # more quota than cores: the cores win
+    assert check_workers(-1) == 4
+    monkeypatch.setattr(chunks.os, "sched_getaffinity", lambda pid: {0})
+    assert check_workers(-1) == 1
+
+
+class _GrowingCluster(ThreadPoolExecutor):
+    """A thread pool that reports one thread until asked once, then four (workers joined)."""
+
+    def __init__(self):
+        super().__init__(max_workers=8)
+        self.asked = 0
+
+    def nthreads(self):
+        self.asked += 1
+        return {"first": 1} if self.asked == 1 else {f"w{i}": 1 for i in range(4)}
+
+
+def _meet(barrier):
+    try:
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        return False
+    return True
+
+
+def test_the_window_grows_with_the_cluster_and_a_straggler_holds_no_one(monkeypatch):
+    from minestats.runs import chunks
+
+    monkeypatch.setattr(chunks, "CAPACITY_SECONDS", 0)
+    # Six tasks must be in flight at once to meet: a window sized once, for the one
+    # thread present at the start (4 tasks), never lets them; one that follows the
+    # cluster as workers join does. The barrier's time-out is a hang guard only.
+    barrier = threading.Barrier(6, timeout=60)
+    with _GrowingCluster() as cluster:
+        met = list(map_chunks(_meet, [barrier] * 12, workers=cluster))
+    assert met == [True] * 12 and cluster.asked >= 2
+    # A straggler: the first chunk finishes only after the five behind it have.
+    done = []
+    release = threading.Event()
+
+    def chunk(index):
+        if index == 0:
+            return release.wait(timeout=60)  # False only if the others never ran
+        done.append(index)
+        if len(done) == 5:
+            release.set()
+        return True
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert list(map_chunks(chunk, range(6), workers=pool)) == [True] * 6
 
 
 # --- workers end with the run ---------------------------------------------------------

@@ -27,8 +27,9 @@ import numpy as np
 
 from minestats.foundations.validation import check_count
 
-__all__ = ["MAX_WORKERS", "PARENT_POLL_SECONDS", "ChunkSizes", "check_workers", "chunk_seeds",
-           "chunk_sizes", "exit_with_parent", "map_chunks", "process_pool"]
+__all__ = ["CGROUP_CPU_MAX", "MAX_WORKERS", "PARENT_POLL_SECONDS", "WINDOW_PER_WORKER",
+           "ChunkSizes", "available_cpus", "check_workers", "chunk_seeds", "chunk_sizes",
+           "exit_with_parent", "map_chunks", "process_pool"]
 
 PARENT_POLL_SECONDS = 0.5
 """How often a pool worker checks that the process that started its pool is alive."""
@@ -104,7 +105,8 @@ MAX_WORKERS = 64
 def check_workers(workers) -> int:
     """Return the number of processes ``workers`` asks for, or raise a one-line ValueError.
 
-    -1 means every core; otherwise 1 to `MAX_WORKERS`.
+    -1 means every CPU this process may use (`available_cpus`); otherwise 1 to
+    `MAX_WORKERS`.
 
     Examples
     --------
@@ -119,19 +121,60 @@ def check_workers(workers) -> int:
         raise ValueError(f"workers ({workers!r}) must be an integer, an executor or a "
                          "map-like callable")
     if workers == -1:
-        return os.cpu_count() or 1
+        return available_cpus()
     if not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"workers ({workers}) must be -1 (all cores) or from 1 to "
                          f"MAX_WORKERS = {MAX_WORKERS}")
     return int(workers)
 
 
+def available_cpus() -> int:
+    """Return how many CPUs this process may use: its affinity, capped by a cgroup quota.
+
+    ``os.cpu_count()`` counts the machine's cores; a process pinned with ``taskset``
+    or running in a SLURM, Kubernetes or container allocation may use fewer. The
+    affinity mask (``os.sched_getaffinity``) gives the cores it may run on, and a
+    cgroup v2 CPU quota (``cpu.max``, e.g. a Kubernetes limit) the share of them it
+    may keep busy; the smaller wins, and at least 1.
+
+    Examples
+    --------
+    >>> 1 <= available_cpus() <= (os.cpu_count() or 1)
+    True
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cpus = os.cpu_count() or 1
+    quota = _cgroup_quota()
+    if quota is not None:
+        cpus = min(cpus, max(1, int(quota)))
+    return max(cpus, 1)
+
+
+CGROUP_CPU_MAX = "/sys/fs/cgroup/cpu.max"
+"""Where cgroup v2 keeps this process's CPU quota: ``"max 100000"`` or ``"200000 100000"``."""
+
+
+def _cgroup_quota() -> float | None:
+    """Return the cgroup v2 CPU quota in CPUs, or None where no quota is set or readable."""
+    try:
+        with open(CGROUP_CPU_MAX) as handle:
+            quota, period = handle.read().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        return None
+
+
 def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     """Apply ``function`` to every task and yield the results in task order.
 
-    Results are yielded as they are ready, and on a pool at most two tasks per
-    worker are in flight, so memory is bounded by the chunk size, not by the
-    number of chunks.
+    Results are yielded in task order as soon as every earlier one is ready. On a
+    pool, up to `WINDOW_PER_WORKER` tasks per worker are in flight, so a slow chunk
+    holds back only the yielding, not the other workers, and memory is bounded by the
+    chunk size, not by the number of chunks. On a Dask cluster the window follows the
+    live cluster: workers that join after the call starts (``adapt()``, a job queue)
+    get work as soon as they arrive.
 
     Parameters
     ----------
@@ -159,7 +202,7 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     if callable(workers):
         return iter(workers(function, tasks))
     if hasattr(workers, "submit"):
-        return _map_on_executor(function, iter(tasks), workers, _capacity(workers))
+        return _map_on_executor(function, iter(tasks), workers, lambda: _capacity(workers))
     count = check_workers(workers)
     tasks = iter(tasks)
     head = list(islice(tasks, 2))
@@ -233,14 +276,31 @@ def _watch_parent(parent: int, sentinel) -> None:
 
 def _map_on_own_pool(function: Callable, tasks: Iterator, count: int) -> Iterator:
     with process_pool(count) as pool:
-        yield from _map_on_executor(function, tasks, pool, count)
+        yield from _map_on_executor(function, tasks, pool, lambda: count)
 
 
-def _map_on_executor(function: Callable, tasks: Iterator, executor, capacity: int) -> Iterator:
+WINDOW_PER_WORKER = 4
+"""Tasks in flight per worker: enough that a straggler leaves the others busy."""
+
+CAPACITY_SECONDS = 1.0
+"""How often the window asks a cluster how many threads it has now."""
+
+
+def _map_on_executor(function: Callable, tasks: Iterator, executor,
+                     capacity: Callable[[], int]) -> Iterator:
+    """Submit tasks through a window sized by ``capacity()``; yield results in task order.
+
+    The window is read again every `CAPACITY_SECONDS` while tasks are submitted, so a
+    cluster that grows gets more work in flight. Finished results at the head are
+    yielded at once; the head is waited for only when the window is full.
+    """
     pending = deque()
+    window, checked = WINDOW_PER_WORKER * capacity(), time.monotonic()
     for task in tasks:
         pending.append(executor.submit(function, task))
-        if len(pending) >= 2 * capacity:
+        if time.monotonic() - checked >= CAPACITY_SECONDS:
+            window, checked = WINDOW_PER_WORKER * capacity(), time.monotonic()
+        while pending and (pending[0].done() or len(pending) >= window):
             yield pending.popleft().result()
     while pending:
         yield pending.popleft().result()
