@@ -1,18 +1,27 @@
-"""What a researcher installs: the sdist, the wheel built from it, and that wheel at work.
+"""What a researcher installs and cites: the sdist, the wheel built from it, that wheel at work.
 
 The package is built as a release is, with ``python -m build``: the sdist, then the
 wheel from the unpacked sdist, so a file the sdist leaves out is missing from the
 wheel too. The build runs without isolation (the test extra brings setuptools and
-build), so it needs no package index. The wheel is then installed, without its
-dependencies, into a fresh virtual environment under the test's temporary folder; a
-``.pth`` file there appends this environment's site-packages for numpy and the rest.
-Lines of a ``.pth`` file are added after the environment's own site-packages and their
-own ``.pth`` files are not run, so the checkout's editable install stays out: the
-commands run from outside the checkout, and the test checks that ``minestats`` is
-imported from the fresh environment.
+build), so it needs no package index, and on a copy of the files the package is made
+of (`SOURCES`): a build writes ``minestats.egg-info`` beside ``pyproject.toml``, and
+in the checkout that folder would be found by ``importlib.metadata`` before the
+installed package, with whatever version it was last built at.
+
+The wheel is then installed, without its dependencies, into a fresh virtual
+environment under the test's temporary folder; a ``.pth`` file there appends this
+environment's site-packages for numpy and the rest. Lines of a ``.pth`` file are added
+after the environment's own site-packages and their own ``.pth`` files are not run, so
+the checkout's editable install stays out: the commands run from outside the checkout,
+and the test checks that ``minestats`` is imported from the fresh environment.
+
+The version is written in ``pyproject.toml``; the files a citation is taken from
+(``CITATION.cff``, the changelog, the site's page on citing) must name the same one.
 """
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -27,6 +36,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "minestats")
+"""What the sdist is built from: the project's metadata, its readme and licence, the package."""
 
 
 def run(*command, cwd=None):
@@ -39,11 +50,28 @@ def run(*command, cwd=None):
     return done.stdout
 
 
+def test_the_citation_changelog_and_cite_page_name_the_version_in_pyproject():
+    citation = (ROOT / "CITATION.cff").read_text()
+    assert re.findall(r"^ *version: (.+)$", citation, re.MULTILINE) == [VERSION, VERSION]
+    [released] = set(re.findall(r"^ *date-released: (.+)$", citation, re.MULTILINE))
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.findall(r"^## \[(.+)\] - (.+)$", changelog, re.MULTILINE)
+    assert releases[0] == (VERSION, released)
+    assert f"Version {VERSION}," in (ROOT / "docs" / "cite.md").read_text()
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
     """The folder holding the sdist and the wheel built from it."""
+    source = tmp_path_factory.mktemp("source")
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
     out = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT)
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, source)
     return out
 
 
