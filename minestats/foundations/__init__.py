@@ -4,7 +4,8 @@
 - `seeds`: the one seed vocabulary and the labels results record;
 - `result`: the one protocol of results (array-safe equality without timings, hash);
 - `board`: Board, presets, resolve_board, click positions, neighbourhoods;
-- `bitsets`: small integer sets held as Python int bitsets.
+- `bitsets`: small integer sets held as Python int bitsets;
+- `grids`: text grids, one row a line, and positions written as text.
 """
 
 __all__ = []

@@ -44,6 +44,7 @@ from typing import NamedTuple
 import numpy as np
 
 from minestats.foundations.board import Board
+from minestats.foundations.grids import parse_position
 from minestats.foundations.result import Result
 from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
@@ -166,9 +167,11 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
 
     Parameters
     ----------
-    numbers : array_like of int, shape (height, width)
+    numbers : array_like of int, shape (height, width), or str
         Revealed numbers (mines among the 8 neighbours, 0..8); -1 marks an unknown
-        cell unless ``unknown`` is given.
+        cell unless ``unknown`` is given. Or the position's text, one row a line
+        (`minestats.parse_position`: digits, ``?`` unknown, ``F`` a flag), which
+        holds its flags too.
     unknown : array_like of bool, optional
         The unknown cells; their entries in ``numbers`` are ignored.
     flags : array_like of bool, optional
@@ -226,6 +229,11 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
     ...
     ValueError: no layout fits these numbers, flags and mine count
 
+    The position may be given as its text; here the flag is the 1's mine:
+
+    >>> mine_probabilities("1F?", mines=1).probability.tolist()
+    [[nan, 1.0, 0.0]]
+
     Windows XP clicked at (2, 0) of a 3x2 board with one mine: the 1 leaves (1, 0),
     (1, 1) and (2, 1) alike under a uniform deal, but a mine drawn on the click
     moved to (0, 0), the first cell of the row-major order, which the 1 rules out,
@@ -239,6 +247,11 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
     ...                          rule="winxp", click=(1, 1)).fractions[0])
     [Fraction(1, 3) Fraction(1, 6) Fraction(1, 6)]
     """
+    if isinstance(numbers, str):
+        if unknown is not None or flags is not None:
+            raise ValueError("a position given as text holds its unknown cells and flags: "
+                             "give neither unknown nor flags with it")
+        numbers, flags = parse_position(numbers)
     if not isinstance(exact, bool | np.bool_):
         raise ValueError(f"exact ({exact!r}) must be True or False")
     if max_configurations is not None:

@@ -11,6 +11,9 @@ MBF
 Count matrix
     one line per row of integers 0..9 separated by white space
     (`parse_counts`; `minestats.inference.reconstruct` inverts them).
+Position
+    digits 0-8 for open cells, ``?`` unknown, ``F`` flags (`parse_position`, defined
+    in `minestats.foundations.grids`, where the inference reads it too).
 
 Functions here convert between bool layouts (``[y, x]``, shape ``(height, width)``)
 and ``str``/``bytes``; reading and writing files is left to the caller.
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from minestats.foundations.grids import parse_position, read_grid
 from minestats.mechanics.game import as_layouts
 
 __all__ = ["MBF_MAX_SIDE", "check_mbf_size", "format_text", "from_mbf", "parse_counts",
@@ -40,42 +44,6 @@ def format_text(mines) -> str:
     """
     layout = as_layouts(mines, ndims=(2,))
     return "\n".join("".join("*" if cell else "." for cell in row) for row in layout)
-
-
-def read_grid(text: str, read_row, *, what: str) -> list[list]:
-    r"""Read the rows of a text grid, one per non-blank line, all of one length.
-
-    ``read_row(line)`` turns a stripped line into a list of cells or raises
-    ValueError; its message is prefixed with the line number (blank lines count).
-    ``what`` is the message when there are no rows.
-
-    Examples
-    --------
-    >>> read_grid("ab\n\ncd\n", list, what="empty")
-    [['a', 'b'], ['c', 'd']]
-    >>> read_grid("ab\nc\n", list, what="empty")
-    Traceback (most recent call last):
-    ...
-    ValueError: line 2: row has 1 cells, expected 2 like line 1
-    """
-    rows, first = [], None
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            row = read_row(line)
-        except ValueError as error:
-            raise ValueError(f"line {number}: {error}") from None
-        if first is None:
-            first = (number, len(row))
-        elif len(row) != first[1]:
-            raise ValueError(f"line {number}: row has {len(row)} cells, expected {first[1]} "
-                             f"like line {first[0]}")
-        rows.append(row)
-    if not rows:
-        raise ValueError(what)
-    return rows
 
 
 def parse_text(text: str) -> np.ndarray:
@@ -171,48 +139,6 @@ def from_mbf(data: bytes) -> np.ndarray:
             raise ValueError(f"MBF mine {index} at ({x}, {y}) repeats an earlier mine")
         layout[y, x] = True
     return layout
-
-
-def parse_position(text: str) -> tuple[np.ndarray, np.ndarray]:
-    r"""Read a partly revealed board: digits for open cells, ``?`` unknown, ``F`` flags.
-
-    Rows are lines (blank lines skipped); spaces between cells are optional.
-
-    Returns
-    -------
-    numbers : numpy.ndarray of int64, shape (height, width)
-        The revealed numbers, -1 on unknown and flagged cells.
-    flags : numpy.ndarray of bool
-        The flagged cells.
-
-    Raises
-    ------
-    ValueError
-        For a character other than 0-8, ``?`` or ``F``, rows of different lengths or
-        no rows; the message names the line.
-
-    Examples
-    --------
-    >>> numbers, flags = parse_position("1?\n?F\n")
-    >>> numbers.tolist(), flags.tolist()
-    ([[1, -1], [-1, -1]], [[False, False], [False, True]])
-    >>> parse_position("1x")
-    Traceback (most recent call last):
-    ...
-    ValueError: line 1: 'x' is not a number 0-8, '?' (unknown) or 'F' (flag)
-    """
-    def read_row(line):
-        cells = line.replace(" ", "").replace("\t", "")
-        for character in cells:
-            if character not in "012345678?Ff":
-                raise ValueError(f"{character!r} is not a number 0-8, '?' (unknown) or "
-                                 "'F' (flag)")
-        return list(cells)
-
-    grid = np.array(read_grid(text, read_row, what="no rows: the position is empty"))
-    flags = np.isin(grid, ["F", "f"])
-    numbers = np.where(np.char.isdigit(grid), grid, "-1").astype(np.int64)
-    return numbers, flags
 
 
 def parse_counts(text: str) -> np.ndarray:
