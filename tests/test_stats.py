@@ -191,7 +191,8 @@ def test_intervals_end_exactly_at_zero_and_one():
 
 def test_result_rows_frames_and_reprs_are_short():
     result = Counted(successes=np.array([3, 4]), n=10)
-    assert repr(result) == "Counted(successes=<array 2>, n=10, label='x')"
+    assert repr(result) == ("Counted 2 estimates from 0.300 to 0.400 n=10 "
+                            "(successes=<array 2>, label='x')")
     row = Counted(successes=3, n=10).to_dict(confidence_level=0.9)
     low, high = proportion_confint(3, 10, alpha=0.1, method="wilson")
     assert row == pytest.approx({"successes": 3, "n": 10, "proportion": 0.3, "ci_low": low,

@@ -61,8 +61,8 @@ class PassRate(ProportionResult):
     seconds : float
         Compute time summed over chunks (all workers), for ``seconds_per_game``.
 
-    The pass rate (``proportion``) and its interval (``proportion_ci``) come from
-    `minestats.stats.ProportionResult`.
+    The pass rate (``pass_rate``, also ``proportion``) and its interval
+    (``proportion_ci``) come from `minestats.stats.ProportionResult`.
     """
 
     board: Board
@@ -78,6 +78,11 @@ class PassRate(ProportionResult):
     capped: int
     lost_first_click: int
     seconds: float
+
+    @property
+    def pass_rate(self) -> float:
+        """Share of boards passed: ``proportion`` under the name of what it estimates."""
+        return self.proportion
 
     @property
     def seconds_per_game(self) -> float:
@@ -128,7 +133,8 @@ def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
-def pass_rate(board, *, solver, rule=PASS_RATE.rule, click=PASS_RATE.click, n, seed=None,
+def pass_rate(board, *, solver="logic", rule=PASS_RATE.rule, click=PASS_RATE.click, n,
+              seed=None,
               use_mine_count=True, max_configurations=DEFAULT_MAX_CONFIGURATIONS,
               chunk_size=DEFAULT_CHUNK_SIZE, workers=-1, store=None,
               progress=False) -> PassRate:
@@ -138,7 +144,8 @@ def pass_rate(board, *, solver, rule=PASS_RATE.rule, click=PASS_RATE.click, n, s
     ----------
     board : Board or str
         A `Board`, a preset name or ``"WxH/M"``.
-    solver : {'single-point', 'subset', 'logic', 'exhaustive'}
+    solver : {'logic', 'single-point', 'subset', 'exhaustive'}, optional
+        The solver, perfect logic by default (as ``minestats pass-rate``).
     rule : str, optional
         First-click rule that places the mines (default ``'safe-opening'``).
     click : tuple of int or str, optional
@@ -170,6 +177,11 @@ def pass_rate(board, *, solver, rule=PASS_RATE.rule, click=PASS_RATE.click, n, s
     >>> pass_rate("beginner", solver="single-point", n=200, seed="2026-11-29",
     ...           workers=1).seed
     '2026-11-29'
+
+    The repr leads with the pass rate, its 95% Wilson interval, n and the seed:
+
+    >>> pass_rate("beginner", n=1_000, seed=1, workers=1)  # doctest: +ELLIPSIS
+    PassRate 0.906 [0.886, 0.923] n=1,000 seed=1 (board=Board(9x9/10), ...)
     """
     config = _config(board, solver, rule, click, use_mine_count, max_configurations)
     n = check_n(n)

@@ -79,8 +79,8 @@ class WinRate(ProportionResult):
         The sum, per bin of ``losses``, of the losing guesses' mine probabilities (a
         bin's mean is its sum over its count).
 
-    The win rate (``proportion``), its interval (``proportion_ci``) and ``to_frame``
-    come from `minestats.stats.ProportionResult`.
+    The win rate (``win_rate``, also ``proportion``), its interval (``proportion_ci``)
+    and ``to_frame`` come from `minestats.stats.ProportionResult`.
     """
 
     board: Board
@@ -126,6 +126,11 @@ class WinRate(ProportionResult):
                                  "probability_sum": float(self.loss_probabilities[k, g, b]),
                                  "seed": self.seed})
         return pd.DataFrame(rows)
+
+    @property
+    def win_rate(self) -> float:
+        """Share of games won: ``proportion`` under the name of what it estimates."""
+        return self.proportion
 
     @property
     def guesses_per_game(self) -> float:
