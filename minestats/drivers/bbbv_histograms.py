@@ -22,7 +22,7 @@ from minestats.foundations.defaults import BBBV_HISTOGRAM
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result, setting_columns
 from minestats.foundations.seeds import resolve_seed
-from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_n
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_n, quoted
 from minestats.mechanics.game import bbbv
 from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import check_sample_size, chunk_layouts
@@ -126,7 +126,7 @@ class BBBVHistogram(Result):
         """
         q = np.asarray(q, dtype=float)
         if np.any((q < 0) | (q > 1)) or np.isnan(q).any():
-            raise ValueError(f"quantile probabilities ({q!r}) must lie in [0, 1]")
+            raise ValueError(f"quantile probabilities ({quoted(q)}) must lie in [0, 1]")
         cumulative = np.cumsum(self.counts)
         # inverted CDF: the first value whose cumulative count reaches q * n (at least 1)
         found = np.searchsorted(cumulative, np.maximum(q * self.n, 1), side="left")

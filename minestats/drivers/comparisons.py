@@ -38,6 +38,7 @@ from minestats.foundations.validation import (
     check_count,
     check_n,
     check_policy,
+    quoted,
 )
 from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import (
@@ -284,7 +285,7 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
 
     def _index(self, contender: str) -> int:
         if contender not in self.contenders:
-            raise ValueError(f"contender {contender!r} is not one of "
+            raise ValueError(f"contender {quoted(contender)} is not one of "
                              f"{', '.join(self.contenders)}")
         return self.contenders.index(contender)
 
@@ -454,11 +455,11 @@ def _clicks_chunk(config, size, seed_sequence):
 
 def _contender_list(name: str, value, kinds: str) -> list:
     if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise ValueError(f"{name} ({value!r}) must be a list of {kinds}")
+        raise ValueError(f"{name} ({quoted(value)}) must be a list of {kinds}")
     if len(value) < 2:
         shown = [solver_label(item) if isinstance(item, SolverOptions) else item
                  for item in value]
-        raise ValueError(f"{name} ({shown!r}) must list at least two contenders to compare")
+        raise ValueError(f"{name} ({quoted(shown)}) must list at least two contenders to compare")
     return list(value)
 
 
@@ -466,7 +467,7 @@ def _contenders(solvers, policies) -> tuple[str, tuple, tuple[str, ...]]:
     """Return the kind, the contenders as the chunk reads them, and their names."""
     if (solvers is None) == (policies is None):
         raise ValueError(f"compare takes solvers or policies, exactly one of them "
-                         f"(solvers={solvers!r}, policies={policies!r})")
+                         f"(solvers={quoted(solvers)}, policies={quoted(policies)})")
     if solvers is not None:
         items = _contender_list("solvers", solvers, "solver names or SolverOptions")
         options = [item if isinstance(item, SolverOptions) else SolverOptions(item)
@@ -483,7 +484,7 @@ def _contenders(solvers, policies) -> tuple[str, tuple, tuple[str, ...]]:
         kind = "policies"
     for index, label in enumerate(names):
         if label in names[:index]:
-            raise ValueError(f"{kind} ({list(names)!r}) name {label!r} twice")
+            raise ValueError(f"{kind} ({quoted(list(names))}) name {quoted(label)} twice")
     return kind, contenders, names
 
 
@@ -634,7 +635,7 @@ def compare_clicks(board, arms, *, policy="best", n, seed=None, chunk_size=None,
     names = tuple(arm_label(rule, click) for rule, click in arms)
     for index, label in enumerate(names):
         if label in names[:index]:
-            raise ValueError(f"arms ({list(names)!r}) name {label!r} twice")
+            raise ValueError(f"arms ({quoted(list(names))}) name {quoted(label)} twice")
     policy = check_policy(policy)
     n = check_n(n)
     chunk_size = check_count("chunk_size",

@@ -45,6 +45,7 @@ from minestats.foundations.validation import (
     check_count,
     check_n,
     check_timeout,
+    quoted,
 )
 from minestats.mechanics.perturb import perturb_once
 from minestats.mechanics.rules import check_click
@@ -117,7 +118,7 @@ def _config(board, click, method, solver, rule, use_mine_count, max_configuratio
             max_tries, timeout, patience) -> NoGuessSettings:
     board = resolve_board(board)
     if method not in METHODS:
-        raise ValueError(f"method {method!r} is not one of {', '.join(METHODS)}")
+        raise ValueError(f"method {quoted(method)} is not one of {', '.join(METHODS)}")
     options = SolverOptions(solver, use_mine_count, max_configurations)
     click = check_click(board, click, rule)
     return NoGuessSettings(board=board, click=click, method=method, solver=options.solver,

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
-from minestats.foundations.validation import PRESET_SIZES
+from minestats.foundations.validation import PRESET_SIZES, quoted
 
 __all__ = [
     "BEGINNER",
@@ -72,7 +72,7 @@ class Board:
         for name in ("width", "height", "mines"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | np.integer):
-                raise ValueError(f"{name} ({value!r}) must be an integer")
+                raise ValueError(f"{name} ({quoted(value)}) must be an integer")
             object.__setattr__(self, name, int(value))
         if self.width < 1:
             raise ValueError(f"width ({self.width}) must be at least 1")
@@ -106,7 +106,7 @@ class Board:
         """
         match = _BOARD_PATTERN.match(str(text))
         if match is None:
-            raise ValueError(f"board {text!r} is not of the form WxH/M, e.g. '30x16/99'")
+            raise ValueError(f"board {quoted(text)} is not of the form WxH/M, e.g. '30x16/99'")
         return cls(*(int(group) for group in match.groups()))
 
     @property
@@ -152,16 +152,16 @@ class Board:
                 return (0, 0)
             match = _CLICK_PATTERN.match(name)
             if match is None:
-                raise ValueError(f"click {click!r} must be 'x,y', 'centre' or 'corner'")
+                raise ValueError(f"click {quoted(click)} must be 'x,y', 'centre' or 'corner'")
             click = (int(match.group(1)), int(match.group(2)))
         try:
             x, y = click
         except (TypeError, ValueError):
-            raise ValueError(f"click {click!r} must be a pair (x, y)") from None
+            raise ValueError(f"click {quoted(click)} must be a pair (x, y)") from None
         if isinstance(x, bool) or isinstance(y, bool) or not all(
             isinstance(v, int | np.integer) for v in (x, y)
         ):
-            raise ValueError(f"click {click!r} must hold two integers")
+            raise ValueError(f"click {quoted(click)} must hold two integers")
         if not (0 <= x < self.width and 0 <= y < self.height):
             raise ValueError(
                 f"click ({x}, {y}) is off the {self.width}x{self.height} board "
@@ -269,10 +269,10 @@ def resolve_board(board) -> Board:
         if _BOARD_PATTERN.match(board) is None:
             names = ", ".join(PRESETS)
             raise ValueError(
-                f"board {board!r} is neither a preset ({names}) nor of the form WxH/M"
+                f"board {quoted(board)} is neither a preset ({names}) nor of the form WxH/M"
             )
         try:
             return Board.parse(board)
         except ValueError as error:
-            raise ValueError(f"board {board!r}: {error}") from None
-    raise ValueError(f"board {board!r} must be a Board, a preset name or a 'WxH/M' string")
+            raise ValueError(f"board {quoted(board)}: {error}") from None
+    raise ValueError(f"board {quoted(board)} must be a Board, a preset name or a 'WxH/M' string")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from minestats.foundations.validation import quoted
+
 __all__ = ["parse_position", "read_grid"]
 
 
@@ -81,7 +83,7 @@ def parse_position(text: str) -> tuple[np.ndarray, np.ndarray]:
         cells = line.replace(" ", "").replace("\t", "")
         for character in cells:
             if character not in "012345678?Ff":
-                raise ValueError(f"{character!r} is not a number 0-8, '?' (unknown) or "
+                raise ValueError(f"{quoted(character)} is not a number 0-8, '?' (unknown) or "
                                  "'F' (flag)")
         return list(cells)
 

@@ -29,6 +29,8 @@ import hashlib
 
 import numpy as np
 
+from minestats.foundations.validation import quoted
+
 __all__ = ["MAX_SEED_CHARACTERS", "as_generator", "as_seed_sequence", "child_label",
            "resolve_seed", "seed_from_text", "seed_label"]
 
@@ -97,8 +99,8 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
         return np.random.SeedSequence(int(seed))
     if isinstance(seed, str) and seed.startswith("["):
         # what `seed_label` records for a SeedSequence built from a list of ints
-        raise ValueError(f"seed ({seed!r}) is the label of a SeedSequence with list entropy: "
-                         "pass that SeedSequence itself to repeat it")
+        raise ValueError(f"seed ({quoted(seed)}) is the label of a SeedSequence with list "
+                         "entropy: pass that SeedSequence itself to repeat it")
     if isinstance(seed, str) and seed:
         root, keys = _split_child_label(seed)
         if keys:
@@ -106,7 +108,7 @@ def as_seed_sequence(seed) -> np.random.SeedSequence:
             return np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, *keys))
         return np.random.SeedSequence(_string_entropy(seed))
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise ValueError(f"seed ({seed!r}) must be {_SEED_KINDS}")
+        raise ValueError(f"seed ({quoted(seed)}) must be {_SEED_KINDS}")
     return np.random.SeedSequence(int(seed))
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "check_rule_name",
     "check_solver_options",
     "check_timeout",
+    "quoted",
 ]
 
 class SearchBudgetExceeded(RuntimeError):
@@ -119,6 +120,29 @@ it holds them as Python objects, and a 500x500 count matrix takes about 6 s and 
 (a 1000x1000 one 22 s and 2.4 GB)."""
 
 
+QUOTE_LIMIT = 80
+"""The most characters of a user's value an error message repeats."""
+
+
+def quoted(value, limit: int = QUOTE_LIMIT) -> str:
+    """Return ``repr(value)`` for an error message, cut to about ``limit`` characters.
+
+    A refusal names the bad value, but a 13,000-character board name must not make a
+    13 KB error line: a longer repr keeps its start and says how long it was.
+
+    Examples
+    --------
+    >>> quoted("9x9/10")
+    "'9x9/10'"
+    >>> quoted("x" * 1000, limit=10)
+    "'xxxxxxxxx... (1,002 characters)"
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
+
+
 def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
     """Return ``value`` as an int, or raise ValueError unless it is an integer in range.
 
@@ -143,9 +167,9 @@ def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = Non
     if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
         kind = {0: "a non-negative integer", 1: "a positive integer"}.get(
             minimum, f"an integer of at least {minimum}")
-        raise ValueError(f"{name} ({value!r}) must be {kind}")
+        raise ValueError(f"{name} ({quoted(value)}) must be {kind}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"{name} ({value!r}) must be at most {maximum:_}")
+        raise ValueError(f"{name} ({quoted(value)}) must be at most {maximum:_}")
     return int(value)
 
 
@@ -198,7 +222,7 @@ def check_confidence_level(confidence_level) -> float:
     if isinstance(confidence_level, bool) or not isinstance(confidence_level, Real) \
             or not 0 < confidence_level < 1:
         raise ValueError(
-            f"confidence_level ({confidence_level!r}) must lie strictly between 0 and 1")
+            f"confidence_level ({quoted(confidence_level)}) must lie strictly between 0 and 1")
     return float(confidence_level)
 
 
@@ -214,7 +238,8 @@ def check_timeout(timeout) -> float | None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, Real) \
             or not 0 < timeout < math.inf:
-        raise ValueError(f"timeout ({timeout!r}) must be a positive number of seconds or None")
+        raise ValueError(f"timeout ({quoted(timeout)}) must be a positive number of seconds "
+                         "or None")
     return float(timeout)
 
 
@@ -231,7 +256,7 @@ def check_policy(policy) -> str:
     ValueError: policy 'lucky' is not one of safest, best
     """
     if not isinstance(policy, str) or policy not in POLICIES:
-        raise ValueError(f"policy {policy!r} is not one of {', '.join(POLICIES)}")
+        raise ValueError(f"policy {quoted(policy)} is not one of {', '.join(POLICIES)}")
     return policy
 
 
@@ -248,7 +273,7 @@ def check_rule_name(rule) -> str:
     ValueError: rule 'xp' is not one of uniform, safe-click, safe-opening, winxp
     """
     if not isinstance(rule, str) or rule not in RULES:
-        raise ValueError(f"rule {rule!r} is not one of {', '.join(RULES)}")
+        raise ValueError(f"rule {quoted(rule)} is not one of {', '.join(RULES)}")
     return rule
 
 
@@ -271,9 +296,9 @@ def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[st
     import numpy as np
 
     if not isinstance(solver, str) or solver not in SOLVERS:
-        raise ValueError(f"solver {solver!r} is not one of {', '.join(SOLVERS)}")
+        raise ValueError(f"solver {quoted(solver)} is not one of {', '.join(SOLVERS)}")
     if not isinstance(use_mine_count, bool | np.bool_):
-        raise ValueError(f"use_mine_count ({use_mine_count!r}) must be True or False")
+        raise ValueError(f"use_mine_count ({quoted(use_mine_count)}) must be True or False")
     return solver, bool(use_mine_count), check_max_configurations(max_configurations)
 
 

@@ -26,7 +26,7 @@ from math import prod
 import numpy as np
 
 from minestats.foundations.board import Board, resolve_board
-from minestats.foundations.validation import check_map_size, check_rule_name
+from minestats.foundations.validation import check_map_size, check_rule_name, quoted
 from minestats.mechanics.rules import check_rule, max_mines
 
 __all__ = ["MAX_FRACTION_TERMS", "opening_probability", "opening_probability_map",
@@ -217,7 +217,7 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
     fewest = min(max_mines(board, click, rule) for click in ((0, 0), board.centre))
     if board.mines > fewest:  # the centre leaves the fewest cells free, the corner the most
         raise ValueError(f"mines ({board.mines}) must be at most {fewest} for a map of every "
-                         f"click under rule {rule!r} on {board.width}x{board.height}")
+                         f"click under rule {quoted(rule)} on {board.width}x{board.height}")
     n, m = board.cells, board.mines
     k = board.neighbourhood_sizes
     if rule == "safe-opening":

@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 from minestats.foundations.board import Board, resolve_board
-from minestats.foundations.validation import RULES, check_rule_name
+from minestats.foundations.validation import RULES, check_rule_name, quoted
 
 __all__ = ["RULES", "check_click", "check_rule", "max_mines", "placement_cells", "winxp_order"]
 
@@ -71,7 +71,7 @@ def check_rule(board: Board, click, rule: str) -> tuple[int, int]:
     limit = max_mines(board, click, rule)
     if board.mines > limit:
         raise ValueError(
-            f"mines ({board.mines}) must be at most {limit} for rule {rule!r} on "
+            f"mines ({board.mines}) must be at most {limit} for rule {quoted(rule)} on "
             f"{board.width}x{board.height} with click {click}"
         )
     return click

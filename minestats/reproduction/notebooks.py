@@ -32,6 +32,7 @@ import os
 import time
 from pathlib import Path
 
+from minestats.foundations.validation import quoted
 from minestats.io.results import collect_metadata, write_with_sidecar
 
 __all__ = ["NOTEBOOK_COMMAND", "render_notebook", "render_notebooks"]
@@ -95,7 +96,7 @@ def render_notebook(source, target, *, timeout=600) -> Path:
     nbclient, nbconvert, nbformat = _notebook_tools()
     source, target = Path(source), Path(target)
     if target.suffix.lower() != ".html":
-        raise ValueError(f"path {os.fspath(target)!r} must end in '.html'")
+        raise ValueError(f"path {quoted(os.fspath(target))} must end in '.html'")
     executed_path = target.with_suffix(".ipynb")
     if executed_path.resolve() == source.resolve():
         raise ValueError(f"rendering {source} to {target} would replace the notebook with "

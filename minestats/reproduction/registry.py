@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from minestats.foundations.validation import quoted
+
 __all__ = ["EXPERIMENTS", "Experiment", "experiment", "summary_tables"]
 
 
@@ -133,7 +135,7 @@ def experiment(name: str) -> Experiment:
     for entry in EXPERIMENTS:
         if entry.name == name:
             return entry
-    raise ValueError(f"unknown experiment {name!r}; choose from "
+    raise ValueError(f"unknown experiment {quoted(name)}; choose from "
                      + ", ".join(entry.name for entry in EXPERIMENTS))
 
 

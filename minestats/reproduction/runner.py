@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from minestats.foundations.validation import quoted
 from minestats.reproduction.index import write_results_index
 from minestats.reproduction.notebooks import render_notebooks
 from minestats.reproduction.registry import EXPERIMENTS, experiment
@@ -98,13 +99,13 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
         raise ValueError(f"unknown experiments {unknown}; choose from {', '.join(known)}")
     check_workers(workers)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed ({seed!r}) must be a non-negative integer")
+        raise ValueError(f"seed ({quoted(seed)}) must be a non-negative integer")
     if not str(out) or (Path(out).exists() and not Path(out).is_dir()):
-        raise ValueError(f"--out ({str(out)!r}) must name a folder")
+        raise ValueError(f"--out ({quoted(str(out))}) must name a folder")
     repository, out = Path(repository), Path(out)
     scripts = repository / "experiments"
     if not scripts.is_dir():
-        raise ValueError(f"no experiments/ folder in {str(repository.resolve())!r}: run "
+        raise ValueError(f"no experiments/ folder in {quoted(str(repository.resolve()))}: run "
                          "reproduce at the root of a source checkout of minestats, or name "
                          "one with --repository")
     for name in known:  # in the registry's order, whatever the order asked

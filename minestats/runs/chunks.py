@@ -25,7 +25,7 @@ from itertools import chain, islice
 
 import numpy as np
 
-from minestats.foundations.validation import check_count
+from minestats.foundations.validation import check_count, quoted
 
 __all__ = ["CGROUP_CPU_MAX", "MAX_WORKERS", "PARENT_POLL_SECONDS", "WINDOW_PER_WORKER",
            "ChunkSizes", "available_cpus", "check_workers", "chunk_seeds", "chunk_sizes",
@@ -118,7 +118,7 @@ def check_workers(workers) -> int:
     ValueError: workers (1000) must be -1 (all cores) or from 1 to MAX_WORKERS = 64
     """
     if isinstance(workers, bool) or not isinstance(workers, int | np.integer):
-        raise ValueError(f"workers ({workers!r}) must be an integer, an executor or a "
+        raise ValueError(f"workers ({quoted(workers)}) must be an integer, an executor or a "
                          "map-like callable")
     if workers == -1:
         return available_cpus()

@@ -38,6 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
+from minestats.foundations.validation import quoted
+
 __all__ = ["APPLICATION_ID", "ChunkStore", "code_fingerprint", "decode_result", "encode_result",
            "job_key"]
 
@@ -150,7 +152,7 @@ def _decode(data):
     if data.keys() == {"array", "shape", "scalar", "readonly", "data"}:
         dtype = np.dtype(data["array"]) if isinstance(data["array"], str) else None
         if dtype is None or dtype.kind not in _ARRAY_KINDS:
-            raise ValueError(f"array dtype {data['array']!r} is not numeric")
+            raise ValueError(f"array dtype {quoted(data['array'])} is not numeric")
         shape = tuple(int(size) for size in _list(data["shape"]))
         raw = base64.b64decode(data["data"], validate=True)
         array = np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
@@ -161,7 +163,7 @@ def _decode(data):
     if data.keys() == {"object", "state"}:
         module, _, name = str(data["object"]).rpartition(".")
         if (module, name) not in _OBJECTS or not isinstance(data["state"], dict):
-            raise ValueError(f"object {data['object']!r} is not a minestats result")
+            raise ValueError(f"object {quoted(data['object'])} is not a minestats result")
         cls = getattr(importlib.import_module(module), name)
         instance = object.__new__(cls)
         # the fields as they were, as unpickling would set them, but from plain data only
@@ -356,8 +358,8 @@ class ChunkStore:
         found = dict(connection.execute("SELECT key, value FROM meta"))
         if found.get("minestats") != _version():
             raise ValueError(f"chunk store {self.path} was written with minestats "
-                             f"{found.get('minestats')!r}, this is {_version()!r}: use a new "
-                             f"store file")
+                             f"{quoted(found.get('minestats'))}, this is "
+                             f"{quoted(_version())}: use a new store file")
         if found.get("code") != code_fingerprint():
             raise ValueError(
                 f"chunk store {self.path} was written by minestats code "

@@ -20,6 +20,7 @@ import numpy as np
 from tqdm import tqdm
 
 from minestats.foundations.seeds import as_seed_sequence
+from minestats.foundations.validation import quoted
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.runs.store import ChunkStore, job_key
 
@@ -59,14 +60,14 @@ def grid_rows(grid, *, required: tuple[str, ...], defaults: dict, function: str)
     rows = []
     for row in grid:
         if not isinstance(row, dict):
-            raise ValueError(f"grid row {row!r} is not a dict: each row takes {allowed}")
+            raise ValueError(f"grid row {quoted(row)} is not a dict: each row takes {allowed}")
         missing = [key for key in required if key not in row]
         if missing:
-            raise ValueError(f"grid row {row!r} lacks {', '.join(missing)}: each row takes "
+            raise ValueError(f"grid row {quoted(row)} lacks {', '.join(missing)}: each row takes "
                              f"{allowed}")
         unknown = sorted(set(row) - set(defaults) - set(required), key=str)
         if unknown:
-            raise ValueError(f"grid row {row!r} has unknown keys {unknown}: each row takes "
+            raise ValueError(f"grid row {quoted(row)} has unknown keys {unknown}: each row takes "
                              f"{allowed}")
         rows.append(defaults | row)
     return rows

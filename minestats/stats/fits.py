@@ -52,6 +52,7 @@ from minestats.foundations.validation import (
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE_LEVEL,
     check_confidence_level,
+    quoted,
 )
 from minestats.stats import ConfidenceInterval
 
@@ -547,9 +548,10 @@ def fit_pass_rate_curve(successes, n, densities, *, degree=None, max_degree=MAX_
         raise ValueError(f"alpha ({alpha}) must lie strictly between 0 and 1")
     largest = min(MAX_DEGREE, distinct - 2)
     if not _is_int(max_degree) or not 1 <= max_degree <= MAX_DEGREE:
-        raise ValueError(f"max_degree ({max_degree!r}) must be an int from 1 to {MAX_DEGREE}")
+        raise ValueError(f"max_degree ({quoted(max_degree)}) must be an int from 1 to "
+                         f"{MAX_DEGREE}")
     if degree is not None and (not _is_int(degree) or not 1 <= degree <= largest):
-        raise ValueError(f"degree ({degree!r}) must be an int from 1 to {largest} with "
+        raise ValueError(f"degree ({quoted(degree)}) must be an int from 1 to {largest} with "
                          f"{distinct} distinct densities")
     max_degree = min(max_degree, largest)
     low, high = float(densities.min()), float(densities.max())

@@ -18,12 +18,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_confidence_level
+from minestats.foundations.validation import (
+    DEFAULT_CONFIDENCE_LEVEL,
+    check_confidence_level,
+    quoted,
+)
 
-__all__ = ["ConfidenceInterval", "Difference", "difference_from_reference",
+__all__ = ["PROPORTION_METHODS", "ConfidenceInterval", "Difference", "difference_from_reference",
            "difference_interval", "paired_difference_interval", "proportion_interval",
            "ratio_interval", "wilson_interval"]
 
+PROPORTION_METHODS = ("wilson", "agresti_coull", "beta", "jeffreys", "normal", "binom_test")
+"""The interval methods `proportion_interval` takes: those of statsmodels'
+``proportion_confint`` (``beta`` is Clopper-Pearson)."""
 
 class ConfidenceInterval(NamedTuple):
     """Bounds of a confidence interval; floats, or arrays for many proportions at once.
@@ -46,7 +53,7 @@ def _check_counts(successes, trials):
     if np.any(trials < 1):
         raise ValueError(f"trials ({trials.min()}) must be at least 1")
     if np.any(successes < 0) or np.any(successes > trials):
-        raise ValueError(f"successes must lie between 0 and trials; got {successes!r}")
+        raise ValueError(f"successes must lie between 0 and trials; got {quoted(successes)}")
     return successes, trials
 
 
@@ -61,8 +68,8 @@ def proportion_interval(successes, trials, *, confidence_level=DEFAULT_CONFIDENC
     confidence_level : float, optional
         Coverage of the interval, default 0.95.
     method : str, optional
-        Any method of `statsmodels.stats.proportion.proportion_confint`; default
-        ``'wilson'``.
+        One of `PROPORTION_METHODS`, the methods of
+        `statsmodels.stats.proportion.proportion_confint`; default ``'wilson'``.
 
     Returns
     -------
@@ -91,6 +98,9 @@ def proportion_interval(successes, trials, *, confidence_level=DEFAULT_CONFIDENC
 
     successes, trials = _check_counts(successes, trials)
     level = check_confidence_level(confidence_level)
+    if method not in PROPORTION_METHODS:
+        raise ValueError(f"method ({quoted(method)}) must be one of "
+                         f"{', '.join(PROPORTION_METHODS)}")
     low, high = proportion_confint(successes, trials, alpha=1 - level, method=method)
     # The formula's bound at 0 (or n) successes is exactly 0 (or 1); floating point
     # can leave it a rounding error inside, e.g. 0.9999999999999999 for 20000/20000.
@@ -144,7 +154,7 @@ def _check_table(table) -> tuple[int, int, int, int]:
             isinstance(cell, int | np.integer) and not isinstance(cell, bool) and cell >= 0
             for cell in cells) or sum(cells) == 0:
         shown = counts.tolist() if counts.ndim else table
-        raise ValueError(f"table ({shown!r}) must be a 2x2 table of non-negative integer "
+        raise ValueError(f"table ({quoted(shown)}) must be a 2x2 table of non-negative integer "
                          "counts, not all zero")
     return tuple(int(cell) for cell in cells)
 
@@ -376,8 +386,8 @@ def _check_reference(reference, reference_trials) -> int | None:
         return None
     if (isinstance(reference_trials, bool)
             or not isinstance(reference_trials, int | np.integer) or reference_trials < 1):
-        raise ValueError(f"reference_trials ({reference_trials!r}) must be a positive integer "
-                         "or None")
+        raise ValueError(f"reference_trials ({quoted(reference_trials)}) must be a positive "
+                         "integer or None")
     return int(reference_trials)
 
 

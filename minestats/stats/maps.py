@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from minestats.foundations.board import Board
-from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
+from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL, quoted
 from minestats.stats.intervals import wilson_interval
 from minestats.stats.significance import homogeneity_test
 
@@ -93,7 +93,7 @@ def detectable_deviation(expected, trials, *, alpha=DEFAULT_ALPHA, tests=1, powe
     p = np.asarray(expected, dtype=float)
     trials = np.asarray(trials, dtype=float)
     if not np.all((p >= 0) & (p <= 1)):
-        raise ValueError(f"expected ({expected!r}) must lie in [0, 1]")
+        raise ValueError(f"expected ({quoted(expected)}) must lie in [0, 1]")
     if not np.all(trials >= 1):
         raise ValueError(f"trials ({trials.min()}) must be at least 1")
     factor = scipy_stats.norm.isf(alpha / (2 * tests)) + scipy_stats.norm.ppf(power)

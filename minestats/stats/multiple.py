@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from minestats.foundations.validation import DEFAULT_ALPHA, check_confidence_level, check_count
+from minestats.foundations.validation import (
+    DEFAULT_ALPHA,
+    check_confidence_level,
+    check_count,
+    quoted,
+)
 
 __all__ = ["bonferroni_level", "holm_adjust", "holm_reject"]
 
@@ -21,7 +26,14 @@ def _holm(p_values, alpha):
 
     if not 0 < alpha < 1:
         raise ValueError(f"alpha ({alpha}) must lie strictly between 0 and 1")
-    p_values = np.asarray(p_values, dtype=float)
+    try:
+        values = np.asarray(p_values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"p_values ({quoted(p_values)}) must be numbers in [0, 1]") from None
+    if not np.all((values >= 0) & (values <= 1)):
+        raise ValueError(f"p_values must lie in [0, 1] (NaN is not a p-value): "
+                         f"{quoted(p_values)}")
+    p_values = values
     if p_values.size == 0:
         return np.zeros(p_values.shape, dtype=bool), np.zeros(p_values.shape)
     reject, adjusted = multipletests(p_values.ravel(), alpha=alpha, method="holm")[:2]
@@ -88,10 +100,7 @@ def holm_adjust(p_values):
     >>> holm_adjust([0.5, 0.9]).tolist()
     [1.0, 1.0]
     """
-    values = np.asarray(p_values, dtype=float)
-    if not np.all((values >= 0) & (values <= 1)):
-        raise ValueError(f"p_values must lie in [0, 1] (NaN is not a p-value): {p_values!r}")
-    return _holm(values, DEFAULT_ALPHA)[1]
+    return _holm(p_values, DEFAULT_ALPHA)[1]
 
 
 def bonferroni_level(confidence_level, tests) -> float:

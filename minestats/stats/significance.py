@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_count
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_count, quoted
 from minestats.stats.intervals import (
     _check_counts,
     _check_reference,
@@ -302,7 +302,7 @@ def z_scores(successes, trials, expected):
     successes, trials = _check_counts(successes, trials)
     expected = np.asarray(expected, dtype=float)
     if np.any((expected < 0) | (expected > 1)):
-        raise ValueError(f"expected proportions must lie in [0, 1]; got {expected!r}")
+        raise ValueError(f"expected proportions must lie in [0, 1]; got {quoted(expected)}")
     difference = successes / trials - expected
     spread = np.sqrt(expected * (1 - expected) / trials)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -1,0 +1,70 @@
+"""Two classes of refusal, closed in general: values outside their domain, and messages
+that repeat a huge input whole.
+
+Every public statistic checks its domain and names what it accepts in a one-line
+ValueError; every refusal quotes at most about 80 characters of what the user typed
+(`minestats.foundations.validation.quoted`), however long the input.
+"""
+
+import numpy as np
+import pytest
+
+import minestats
+from minestats.foundations.seeds import resolve_seed
+from minestats.foundations.validation import check_policy, check_rule_name, check_timeout
+from minestats.stats import holm_adjust, holm_reject, proportion_interval, wilson_interval
+
+# --- values outside their domain ------------------------------------------------------
+
+BAD_P_VALUES = [[np.nan, 0.01], [0.01, np.nan], [-0.1, 0.2], [1.5], [0.2, np.inf],
+                [-np.inf], ["a"], [[0.1, np.nan], [0.2, 0.3]]]
+
+
+@pytest.mark.parametrize("p_values", BAD_P_VALUES, ids=[str(p) for p in BAD_P_VALUES])
+@pytest.mark.parametrize("holm", [holm_reject, holm_adjust])
+def test_holm_refuses_what_is_not_a_p_value(holm, p_values):
+    with pytest.raises(ValueError, match=r"p_values") as raised:
+        holm(p_values)
+    assert "\n" not in str(raised.value)
+
+
+def test_holm_still_takes_the_edges_of_its_domain():
+    assert holm_reject([0.0, 1.0, 0.5]).tolist() == [True, False, False]
+    assert holm_adjust([[0.01, 1.0], [0.0, 0.02]]).shape == (2, 2)
+
+
+@pytest.mark.parametrize("method", ["foo", "WILSON", "clopper-pearson", "", None, 3])
+def test_an_unknown_interval_method_is_named_with_the_ones_accepted(method):
+    with pytest.raises(ValueError, match=r"method .* must be one of wilson, .*beta"):
+        proportion_interval(3, 10, method=method)
+
+
+@pytest.mark.parametrize("level", [0, 1, 1.5, -0.2, np.nan])
+def test_a_confidence_level_outside_zero_one_is_refused(level):
+    with pytest.raises(ValueError, match="confidence_level"):
+        wilson_interval(3, 10, confidence_level=level)
+
+
+# --- messages a person can read -------------------------------------------------------
+
+HUGE = "q" * 13_000
+
+REFUSALS = {
+    "board name": lambda: minestats.Board.parse(HUGE),
+    "board through a driver": lambda: minestats.pass_rate(HUGE, n=10, seed=1),
+    "seed label": lambda: resolve_seed(HUGE + "/1"),
+    "rule name": lambda: check_rule_name(HUGE),
+    "policy name": lambda: check_policy(HUGE),
+    "timeout": lambda: check_timeout(HUGE),
+    "interval method": lambda: proportion_interval(1, 2, method=HUGE),
+    "a list of p-values": lambda: holm_adjust([2.0] * 5000),
+}
+
+
+@pytest.mark.parametrize("name", REFUSALS)
+def test_a_refusal_quotes_a_huge_input_in_about_eighty_characters(name):
+    with pytest.raises(ValueError) as raised:
+        REFUSALS[name]()
+    message = str(raised.value)
+    assert len(message) < 300 and "\n" not in message, message[:400]
+    assert "characters)" in message  # it says how long the input was
