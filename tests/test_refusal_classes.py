@@ -68,3 +68,37 @@ def test_a_refusal_quotes_a_huge_input_in_about_eighty_characters(name):
     message = str(raised.value)
     assert len(message) < 300 and "\n" not in message, message[:400]
     assert "characters)" in message  # it says how long the input was
+
+
+# --- rows split where a person sees none ----------------------------------------------
+
+HIDDEN_BREAKS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\x00",
+                 "\x1b", "\x7f"]
+
+
+def _parsers():
+    from minestats.io.boards import parse_counts, parse_position, parse_text
+
+    return {"layout": (parse_text, ".*{}..\n..*..\n"),
+            "counts": (parse_counts, "1 2 {}3 4\n1 2 3 4\n"),
+            "position": (parse_position, "1?{}??\n????\n")}
+
+
+@pytest.mark.parametrize("kind", ["layout", "counts", "position"])
+@pytest.mark.parametrize("character", HIDDEN_BREAKS, ids=[f"U+{ord(c):04X}"
+                                                           for c in HIDDEN_BREAKS])
+def test_a_control_character_inside_a_row_is_refused_by_line_and_column(kind, character):
+    parse, template = _parsers()[kind]
+    with pytest.raises(ValueError, match=rf"line 1, column \d+: control character "
+                                         rf"U\+{ord(character):04X}"):
+        parse(template.format(character))
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_rows_end_at_the_three_line_breaks_alone(ending):
+    from minestats.io.boards import parse_position
+
+    numbers, flags = parse_position(ending.join(["1?\t?", "?F ?", ""]))
+    assert numbers.shape == (2, 3) and flags.sum() == 1
+    assert minestats.mine_probabilities(ending.join(["1??", "???"]), mines=1).probability.shape \
+        == (2, 3)

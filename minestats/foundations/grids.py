@@ -9,15 +9,37 @@ arrays; `minestats.io.boards` exports them beside the other formats.
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import numpy as np
 
 from minestats.foundations.validation import quoted
 
-__all__ = ["parse_position", "read_grid"]
+__all__ = ["ROW_END", "parse_position", "read_grid"]
+
+
+ROW_END = re.compile(r"\r\n|\r|\n")
+"""Where a row ends: ``\n``, ``\r\n`` or ``\r``, and nowhere else.
+
+`str.splitlines` would also split at a vertical tab, a form feed, NEL, U+2028 and
+U+2029: a row holding one would silently become two, and the position be misread."""
+
+
+def _refuse_control_characters(line: str, number: int) -> None:
+    """Raise ValueError naming line and column of a control character other than a tab."""
+    for column, character in enumerate(line, start=1):
+        if character != "\t" and unicodedata.category(character) in ("Cc", "Zl", "Zp"):
+            raise ValueError(f"line {number}, column {column}: control character "
+                             f"U+{ord(character):04X} inside a row")
 
 
 def read_grid(text: str, read_row, *, what: str) -> list[list]:
     r"""Read the rows of a text grid, one per non-blank line, all of one length.
+
+    Rows end at ``\n``, ``\r\n`` or ``\r`` (`ROW_END`); any other control character
+    (a vertical tab, a form feed, NEL, U+2028...) is refused, naming its line and
+    column, rather than taken as the end of a row.
 
     ``read_row(line)`` turns a stripped line into a list of cells or raises
     ValueError; its message is prefixed with the line number (blank lines count).
@@ -31,9 +53,14 @@ def read_grid(text: str, read_row, *, what: str) -> list[list]:
     Traceback (most recent call last):
     ...
     ValueError: line 2: row has 1 cells, expected 2 like line 1
+    >>> read_grid("ab\x0bcd\n", list, what="empty")
+    Traceback (most recent call last):
+    ...
+    ValueError: line 1, column 3: control character U+000B inside a row
     """
     rows, first = [], None
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(ROW_END.split(text), start=1):
+        _refuse_control_characters(line, number)
         line = line.strip()
         if not line:
             continue
