@@ -102,3 +102,30 @@ def test_rows_end_at_the_three_line_breaks_alone(ending):
     assert numbers.shape == (2, 3) and flags.sum() == 1
     assert minestats.mine_probabilities(ending.join(["1??", "???"]), mines=1).probability.shape \
         == (2, 3)
+
+
+# --- seeds that do not repeat ---------------------------------------------------------
+
+@pytest.mark.parametrize("sequence", [np.random.SeedSequence(42, pool_size=8),
+                                      np.random.SeedSequence(42, pool_size=5),
+                                      np.random.SeedSequence([1, 2, 3]),
+                                      np.random.SeedSequence([42]),
+                                      np.random.SeedSequence([7, 0], spawn_key=(2,))],
+                         ids=["pool 8", "pool 5", "list", "one-item list", "list child"])
+def test_a_seed_its_label_would_not_repeat_is_refused_before_the_run(sequence, monkeypatch):
+    from minestats.drivers import pass_rates
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(pass_rates, "solve_batch", no_run)
+    with pytest.raises(ValueError, match="cannot be recorded so that it repeats"):
+        minestats.pass_rate("beginner", solver="logic", n=10, seed=sequence, workers=1)
+
+
+@pytest.mark.parametrize("seed", [42, "2026-12-05", np.random.SeedSequence(42, spawn_key=(3,)),
+                                  np.random.SeedSequence(2**130)])
+def test_every_recorded_seed_gives_back_the_same_run(seed):
+    first = minestats.pass_rate("beginner", solver="logic", n=40, seed=seed, workers=1)
+    again = minestats.pass_rate("beginner", solver="logic", n=40, seed=first.seed, workers=1)
+    assert again.successes == first.successes and again.seed == first.seed

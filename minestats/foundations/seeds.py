@@ -131,6 +131,9 @@ def as_generator(seed) -> np.random.Generator:
     return np.random.default_rng(as_seed_sequence(seed))
 
 
+_DEFAULT_POOL_SIZE = np.random.SeedSequence(0).pool_size
+
+
 def seed_label(seed_sequence: np.random.SeedSequence):
     """Return the value to record for a SeedSequence: its entropy, and spawn key if any.
 
@@ -177,7 +180,26 @@ def resolve_seed(seed) -> tuple[np.random.SeedSequence, int | str]:
     sequence = as_seed_sequence(seed)
     if isinstance(seed, str):
         return sequence, seed
+    _check_repeatable(sequence)
     return sequence, seed_label(sequence)
+
+
+def _check_repeatable(sequence: np.random.SeedSequence) -> None:
+    """Refuse a SeedSequence that its recorded label would not give back.
+
+    A label records the entropy and the spawn key; a sequence with another pool size,
+    or with a list of ints as its entropy, would be recorded as a seed that starts a
+    different run, so it is refused before the run starts.
+    """
+    if sequence.pool_size != _DEFAULT_POOL_SIZE:
+        raise ValueError(f"seed (a SeedSequence with pool_size={sequence.pool_size}) cannot be "
+                         f"recorded so that it repeats: its label keeps only the entropy and "
+                         f"spawn key, which give pool_size={_DEFAULT_POOL_SIZE}; pass an int, "
+                         f"a string or a SeedSequence with the default pool size")
+    if not isinstance(sequence.entropy, int | np.integer):
+        raise ValueError(f"seed (a SeedSequence with entropy {quoted(sequence.entropy)}) cannot "
+                         f"be recorded so that it repeats: pass an int or a string, or a "
+                         f"SeedSequence with one int of entropy")
 
 
 def child_label(label, index: int) -> str:
