@@ -6,6 +6,8 @@ ValueError; every refusal quotes at most about 80 characters of what the user ty
 (`minestats.foundations.validation.quoted`), however long the input.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -129,3 +131,21 @@ def test_every_recorded_seed_gives_back_the_same_run(seed):
     first = minestats.pass_rate("beginner", solver="logic", n=40, seed=seed, workers=1)
     again = minestats.pass_rate("beginner", solver="logic", n=40, seed=first.seed, workers=1)
     assert again.successes == first.successes and again.seed == first.seed
+
+
+# --- arguments in the forms people type -----------------------------------------------
+
+@pytest.mark.parametrize("as_path", [str, Path], ids=["str", "Path"])
+def test_a_store_is_taken_as_a_path_and_the_rerun_resumes_from_it(tmp_path, as_path):
+    store = as_path(tmp_path / "run.sqlite")
+    first = minestats.pass_rate("beginner", solver="logic", n=30, seed=3, chunk_size=10,
+                                workers=1, store=store)
+    again = minestats.pass_rate("beginner", solver="logic", n=30, seed=3, chunk_size=10,
+                                workers=1, store=store)
+    assert again == first and Path(store).stat().st_size > 0
+
+
+@pytest.mark.parametrize("store", [3, b"run.sqlite", ["run.sqlite"]])
+def test_a_store_that_is_no_path_is_refused(store):
+    with pytest.raises(ValueError, match="store .* must be a path"):
+        minestats.pass_rate("beginner", solver="logic", n=10, seed=3, workers=1, store=store)

@@ -39,11 +39,12 @@ chunk_size : int, optional
     The result depends on (seed, n, chunk_size) only, never on the workers.""",
     "workers": """\
 workers : int, executor or map-like callable, optional
-    ``-1`` all cores (default), ``1`` this process, or a pool or Dask client; see
-    `minestats.runs.chunks.map_chunks`.""",
+    ``-1`` every CPU this process may use (default), ``1`` this process, or a pool
+    or Dask client; see `minestats.runs.chunks.map_chunks`.""",
     "store": """\
-store : minestats.runs.store.ChunkStore, optional
-    Keep finished chunks there, and take those already there: a rerun resumes.""",
+store : str, pathlib.Path or minestats.runs.store.ChunkStore, optional
+    Keep finished chunks there, and take those already there: a rerun resumes. A
+    path is opened as a store for the run and closed after it.""",
     "progress": """\
 progress : bool, optional
     Show a progress bar on stderr.""",

@@ -12,6 +12,7 @@ job alone with that child (seed label ``"seed/i"``) gives the same numbers.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -92,7 +93,7 @@ def _add_stored(total, stored, store, chunk):
 
 
 def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int],
-             chunk_size: int, workers=-1, store: ChunkStore | None = None,
+             chunk_size: int, workers=-1, store: ChunkStore | str | os.PathLike | None = None,
              progress: bool = False, per_chunk: bool = False) -> list:
     """Run ``n`` trials of every job in seeded chunks and add up each job's chunk results.
 
@@ -111,9 +112,10 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
         Trials per chunk.
     workers : int, executor or map-like callable, optional
         See `minestats.runs.chunks.map_chunks`.
-    store : ChunkStore, optional
+    store : ChunkStore, str or pathlib.Path, optional
         Chunks already in the store are taken from it; every chunk computed is
-        written to it as soon as it arrives, so an interrupted run resumes.
+        written to it as soon as it arrives, so an interrupted run resumes. A path is
+        opened as a `ChunkStore` for this run and closed after it.
     progress : bool, optional
         Show a progress bar (tqdm, on stderr) with boards per second and an ETA.
     per_chunk : bool, optional
@@ -139,6 +141,13 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
     ...          workers=1, per_chunk=True)
     [[['a', 'a'], ['a']], [['b']]]
     """
+    if isinstance(store, str | os.PathLike):  # a path, as the command line takes it
+        with ChunkStore(store) as opened:
+            return run_jobs(chunk_function, jobs, n=n, chunk_size=chunk_size, workers=workers,
+                            store=opened, progress=progress, per_chunk=per_chunk)
+    if store is not None and not isinstance(store, ChunkStore):
+        raise ValueError(f"store ({quoted(store)}) must be a path (str or pathlib.Path) or "
+                         f"a ChunkStore")
     counts = ([int(count) for count in n] if isinstance(n, list | tuple | np.ndarray)
               else [n] * len(jobs))
     if len(counts) != len(jobs):
