@@ -20,7 +20,7 @@ __all__ = ["ROW_END", "parse_position", "read_grid"]
 
 
 ROW_END = re.compile(r"\r\n|\r|\n")
-"""Where a row ends: ``\n``, ``\r\n`` or ``\r``, and nowhere else.
+r"""Where a row ends: ``\n``, ``\r\n`` or ``\r``, and nowhere else.
 
 `str.splitlines` would also split at a vertical tab, a form feed, NEL, U+2028 and
 U+2029: a row holding one would silently become two, and the position be misread."""
