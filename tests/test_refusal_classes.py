@@ -6,6 +6,8 @@ ValueError; every refusal quotes at most about 80 characters of what the user ty
 (`minestats.foundations.validation.quoted`), however long the input.
 """
 
+import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -149,3 +151,51 @@ def test_a_store_is_taken_as_a_path_and_the_rerun_resumes_from_it(tmp_path, as_p
 def test_a_store_that_is_no_path_is_refused(store):
     with pytest.raises(ValueError, match="store .* must be a path"):
         minestats.pass_rate("beginner", solver="logic", n=10, seed=3, workers=1, store=store)
+
+
+# --- permissions: new files follow the umask, replaced files keep their mode ----------
+
+def _with_umask(mask, function):
+    old = os.umask(mask)
+    try:
+        return function()
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o027, 0o002])
+def test_a_new_file_gets_the_mode_the_umask_leaves(tmp_path, mask):
+    import pandas as pd
+
+    from minestats.io.results import write_bytes, write_csv, write_json
+
+    _with_umask(mask, lambda: (write_bytes(tmp_path / "a.bin", b"x"),
+                               write_json(tmp_path / "b.json", {"a": 1}),
+                               write_csv(pd.DataFrame({"a": [1]}), tmp_path / "c.csv",
+                                         metadata={"n": 1})))
+    written = ["a.bin", "b.json", "c.csv", "c.csv.json"]
+    assert {name: stat.S_IMODE((tmp_path / name).stat().st_mode) for name in written} == {
+        name: 0o666 & ~mask for name in written}
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o604, 0o664])
+def test_an_overwritten_file_keeps_its_mode_whatever_the_umask(tmp_path, mode):
+    from minestats.io.results import write_bytes
+
+    target = tmp_path / "board.txt"
+    target.write_text("old")
+    target.chmod(mode)
+    _with_umask(0o000, lambda: write_bytes(target, b"new"))
+    assert stat.S_IMODE(target.stat().st_mode) == mode and target.read_bytes() == b"new"
+
+
+def test_the_command_keeps_a_private_files_mode(tmp_path, monkeypatch, capsys):
+    from minestats.cli import main
+
+    out = tmp_path / "daily.txt"
+    out.write_text("mine")
+    out.chmod(0o600)
+    monkeypatch.chdir(tmp_path)
+    assert main(["generate", "--board", "beginner", "--seed", "4", "--out", str(out),
+                 "--quiet"]) == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600 and out.read_text() != "mine"

@@ -272,6 +272,38 @@ def _write_through(path: Path, data: bytes) -> None:
         os.close(descriptor)
 
 
+def _umask() -> int:
+    """Return this process's umask without changing it for other threads, where Linux says."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: read it by setting it, and put it back at once
+    os.umask(mask)
+    return mask
+
+
+def _mode_for(target: Path) -> int:
+    """Return the mode a written file gets: an existing file's own, else what the umask leaves.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> mine = Path(tempfile.mkdtemp()) / "private.csv"
+    >>> _ = mine.write_text("x"); mine.chmod(0o600)
+    >>> oct(_mode_for(mine))
+    '0o600'
+    >>> _mode_for(mine.with_name("new.csv")) == 0o666 & ~_umask()
+    True
+    """
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
 def _write_all(contents: dict[Path, bytes]) -> None:
     """Write several files, each atomically, all staged before any replaces its target.
 
@@ -282,7 +314,8 @@ def _write_all(contents: dict[Path, bytes]) -> None:
     fails leaves the targets renamed before it new, the rest old. A symlink is
     followed (its target is replaced, the link kept), and a target that is not a
     regular file (a device, a FIFO) is written through last, never replaced, and gets
-    no sidecar beside it (``/dev/stdout.json`` would be a new file in ``/dev``).
+    no sidecar beside it (``/dev/stdout.json`` would be a new file in ``/dev``). A new
+    file gets the mode the umask leaves; a replaced file keeps its own (`_mode_for`).
     """
     targets = {path: _target(path) for path in contents}
     through = {path for path, (_, direct) in targets.items() if direct}
@@ -301,7 +334,7 @@ def _write_all(contents: dict[Path, bytes]) -> None:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(temporary, 0o644)  # mkstemp makes files readable by their owner only
+            os.chmod(temporary, _mode_for(real))  # mkstemp makes files 0600
         for temporary, real in staged:
             os.replace(temporary, real)
     except BaseException:
