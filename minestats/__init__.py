@@ -35,6 +35,7 @@ _LOCATIONS = {
     "NoGuessResult": "minestats.drivers.no_guess",
     "board_consistency": "minestats.inference",
     "mine_probabilities": "minestats.inference",
+    "plot_position": "minestats.figures.plots",
     "parse_position": "minestats.foundations.grids",
     "reconstruct": "minestats.inference",
     "ConsistencyResult": "minestats.inference",

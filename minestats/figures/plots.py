@@ -1,9 +1,12 @@
 """Figures as matplotlib Figures: heat maps over a board, curves with bands, histograms.
 
-Heat maps (`plot_probability_map`, `plot_z_map`): the board is drawn cell by cell
-with visible edges, in the package's coordinates: ``x`` the column increasing to the
-right, ``y`` the row increasing downwards, the origin ``(0, 0)`` top-left and the
-value of cell ``(x, y)`` read from ``grid[y, x]``.
+Heat maps (`plot_probability_map`, `plot_z_map`) and positions (`plot_position`):
+the board is drawn cell by cell with visible edges, in the package's coordinates:
+``x`` the column increasing to the right, ``y`` the row increasing downwards, the
+origin ``(0, 0)`` top-left and the value of cell ``(x, y)`` read from ``grid[y, x]``.
+A position is drawn as `minestats.inference.html` draws it, in the same colours:
+numbers on open cells, flags, and each hidden cell's mine probability as text and
+colour on a fixed scale from 0 to 1, the safest outlined.
 Small boards (both sides at most `ANNOTATE_LIMIT`) carry their value in each cell.
 A heat map's title (the figure's suptitle) sets its smallest width, however narrow
 the board. A z-map's
@@ -45,6 +48,17 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from minestats.inference import mine_probabilities
+from minestats.inference.html import (
+    FLAG_COLOUR,
+    OPEN_COLOUR,
+    PROBABILITY_COLOURS,
+    SAFEST_COLOUR,
+    probability_text,
+    safest_cells,
+    text_colour,
+)
+
 __all__ = [
     "ANNOTATE_LIMIT",
     "SAFE_COLOURS",
@@ -53,6 +67,7 @@ __all__ = [
     "plot_distributions",
     "plot_fitted_curves",
     "plot_loss_analysis",
+    "plot_position",
     "plot_probability_map",
     "plot_proportion_bands",
     "plot_z_map",
@@ -108,12 +123,13 @@ def _series_styles(names) -> dict:
                    "marker": _MARKERS[i % len(_MARKERS)]} for i, name in enumerate(names)}
 
 
-def _as_grid(grid, name: str) -> np.ndarray:
+def _as_grid(grid, name: str, *, nan: bool = False) -> np.ndarray:
+    """Return ``grid`` as a 2-D float array; NaN is refused unless ``nan``."""
     array = np.asarray(grid, dtype=float)
     if array.ndim != 2 or 0 in array.shape:
         raise ValueError(f"{name} must be a non-empty 2-D array (height, width); "
                          f"got shape {array.shape}")
-    if np.isnan(array).any():
+    if not nan and np.isnan(array).any():
         raise ValueError(f"{name} holds {int(np.isnan(array).sum())} NaN values")
     return array
 
@@ -162,23 +178,28 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
         for (y, x), value in np.ndenumerate(np.ma.getdata(grid)):
             if hidden[y, x]:
                 continue
-            red, green, blue, _ = mesh.cmap(mesh.norm(value))
-            light = 0.299 * red + 0.587 * green + 0.114 * blue > 0.5
             axes.text(x, y, format(value, value_format), ha="center", va="center",
-                      fontsize=7 if width <= 9 else 5.5, color="black" if light else "white")
+                      fontsize=_cell_font(width), color=text_colour(mesh.cmap(mesh.norm(value))))
     return figure, axes
+
+
+def _cell_font(width: int) -> float:
+    """Return the font size of a value in a cell, on a board ``width`` cells across."""
+    return 7 if width <= 9 else 5.5
 
 
 @_styled
 def plot_probability_map(grid, *, title, label="P(first click opens)", limits=None,
                          cmap="viridis", value_format=".2f", annotate=None,
                          mask=None) -> Figure:
-    """Heat map of a probability per cell, such as `~minestats.opening_probability_map`.
+    r"""Heat map of a probability per cell, such as `~minestats.opening_probability_map`.
 
     Parameters
     ----------
     grid : array_like of float, shape (height, width)
-        ``grid[y, x]`` is the value at cell ``(x, y)``; all values in [0, 1].
+        ``grid[y, x]`` is the value at cell ``(x, y)``; all values in [0, 1], or NaN
+        on a cell that has none (a revealed cell of
+        `minestats.inference.MineProbabilities.probability`), left blank as a masked one.
     title : str
         Figure title; name the board and rule (and n and seed for estimates).
     label : str, optional
@@ -195,7 +216,8 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
         `ANNOTATE_LIMIT` cells.
     mask : array_like of bool, shape (height, width), optional
         Cells to leave blank (light grey, no value), such as the cells a first-click
-        rule keeps mine-free; they are left out of the default colour limits.
+        rule keeps mine-free; they are left out of the default colour limits, as are
+        the NaN cells.
 
     Returns
     -------
@@ -204,8 +226,9 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     Raises
     ------
     ValueError
-        If ``grid`` is not 2-D, holds values outside [0, 1] or NaN, ``limits`` is
-        not increasing, or ``mask`` has another shape or hides every cell.
+        If ``grid`` is not 2-D, holds values outside [0, 1], ``limits`` is not
+        increasing, ``mask`` has another shape, or ``mask`` and the NaN cells hide
+        every cell.
 
     Examples
     --------
@@ -227,9 +250,19 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     ...                             mask=mask).axes[0]
     >>> len(axes.texts), bool(axes.collections[0].norm.vmin == 0.2 + grid[~mask].min() / 2)
     (72, True)
+
+    Mine probabilities leave their revealed cells (NaN) blank:
+
+    >>> from minestats.inference import mine_probabilities
+    >>> result = mine_probabilities("1??\n???", mines=1)
+    >>> [text.get_text() for text in plot_probability_map(
+    ...     result.probability, title="t", label="P(mine)").axes[0].texts]
+    ['0.33', '0.00', '0.33', '0.33', '0.00']
     """
-    grid = _as_grid(grid, "grid")
-    hidden = _hidden_cells(mask, grid, "grid")
+    grid = _as_grid(grid, "grid", nan=True)
+    hidden = _hidden_cells(mask, grid, "grid") | np.isnan(grid)
+    if hidden.all():
+        raise ValueError("grid has no value to show: every cell is NaN or masked")
     shown = grid[~hidden]
     if shown.min() < 0 or shown.max() > 1:
         raise ValueError(f"grid values must lie in [0, 1]; got range "
@@ -244,6 +277,139 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
                           norm=Normalize(low, high), label=label, value_format=value_format,
                           annotate=annotate, extend="neither")
     return figure
+
+
+@_styled
+def plot_position(numbers, *, probabilities=None, flags=None, mines=None, rule=None,
+                  click=None, ax=None, coordinates=True, title=None,
+                  colorbar=True) -> Figure:
+    r"""Draw a position: its numbers, its flags, and each hidden cell's mine probability.
+
+    Each hidden cell is coloured by its mine probability on a fixed scale from 0 to 1
+    (`minestats.inference.html.PROBABILITY_COLOURS`, as the HTML pages) and carries
+    it as text (`minestats.inference.html.probability_text`); the safest hidden cells
+    are outlined. Open cells show their number (blank for 0), flags an ``F``. All
+    values are text, so a PDF or SVG keeps them sharp at any size.
+
+    Parameters
+    ----------
+    numbers : array_like of int, shape (height, width)
+        The revealed numbers, -1 on hidden cells (`minestats.parse_position` reads
+        them from a position's text).
+    probabilities : MineProbabilities or array_like of float, optional
+        The mine probability of every hidden cell (NaN elsewhere may stand); by
+        default `minestats.inference.mine_probabilities` of the position, with
+        ``mines``, ``rule`` and ``click``.
+    flags : array_like of bool, optional
+        Flagged cells.
+    mines : int, optional
+        The total mine count, for the default probabilities.
+    rule, click : optional
+        The first-click rule and click, for the default probabilities (only
+        ``winxp`` weighs the layouts).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default the axes of a new Figure.
+    coordinates : bool, optional
+        Label every column (x, on top) and every row (y) with its index.
+    title : str, optional
+        Title of the axes.
+    colorbar : bool, optional
+        Add a colour bar of the probability scale beside the board.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure of ``ax`` (a new one without it), the board drawn in ``ax``.
+
+    Raises
+    ------
+    ValueError
+        If ``numbers`` is not 2-D, an array has another shape, or a hidden cell has
+        no probability; and as `mine_probabilities`.
+
+    Examples
+    --------
+    A 1 whose mine is flagged: its other neighbours are safe, and the second mine is
+    one of the two cells on the right.
+
+    >>> from minestats import parse_position
+    >>> numbers, flags = parse_position("1??\n?F?")
+    >>> figure = plot_position(numbers, flags=flags, mines=2)
+    >>> [text.get_text() for text in figure.axes[0].texts]
+    ['1', '0', '.50', '0', 'F', '.50']
+    >>> [patch.get_fill() for patch in figure.axes[0].patches]  # row by row
+    [False, False, True]
+
+    The two safest cells (certainly safe) are outlined, the flag filled.
+    """
+    numbers = np.asarray(numbers)
+    if numbers.ndim != 2 or 0 in numbers.shape:
+        raise ValueError(f"numbers must be a non-empty 2-D array (height, width); got shape "
+                         f"{numbers.shape}")
+    flags = np.zeros(numbers.shape, dtype=bool) if flags is None else np.asarray(flags, bool)
+    if probabilities is None:
+        probabilities = mine_probabilities(numbers, flags=flags, mines=mines, rule=rule,
+                                           click=click)
+    probability = _as_grid(getattr(probabilities, "probability", probabilities),
+                           "probabilities", nan=True)
+    for name, array in (("flags", flags), ("probabilities", probability)):
+        if array.shape != numbers.shape:
+            raise ValueError(f"{name} has shape {array.shape}, numbers has shape "
+                             f"{numbers.shape}")
+    hidden = (numbers < 0) & ~flags
+    if np.isnan(probability[hidden]).any():
+        raise ValueError(f"probabilities holds NaN on {int(np.isnan(probability[hidden]).sum())}"
+                         " hidden cells")
+    height, width = numbers.shape
+    if ax is None:
+        ax = Figure(figsize=(max(4.5, 1.8 + _CELL_INCHES * width),
+                             max(3.5, 1.4 + _CELL_INCHES * height)),
+                    layout="constrained").add_subplot()
+    shown = np.where(hidden, probability, np.nan)
+    mesh = ax.pcolormesh(np.arange(width + 1) - 0.5, np.arange(height + 1) - 0.5,
+                         np.ma.masked_invalid(shown), cmap=PROBABILITY_COLOURS,
+                         norm=Normalize(0, 1), edgecolors="0.35", linewidth=0.4)
+    ax.set_facecolor(OPEN_COLOUR)  # the open cells, under the grid of every cell
+    ax.set_xticks(np.arange(width + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(height + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="0.35", linewidth=0.4)
+    ax.tick_params(which="minor", length=0)
+    safest = safest_cells(shown)
+    font = _cell_font(width)
+    for (y, x), chance in np.ndenumerate(shown):
+        if flags[y, x]:
+            ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor=FLAG_COLOUR,
+                                   edgecolor="none"))
+            ax.text(x, y, "F", ha="center", va="center", fontsize=font, fontweight="bold",
+                    color="white")
+        elif hidden[y, x]:
+            ax.text(x, y, probability_text(chance), ha="center", va="center", fontsize=font,
+                    color=text_colour(mesh.cmap(chance)))
+            if safest[y, x]:
+                ax.add_patch(Rectangle((x - 0.44, y - 0.44), 0.88, 0.88, fill=False,
+                                       edgecolor=SAFEST_COLOUR, linewidth=1.6))
+        elif numbers[y, x] > 0:
+            ax.text(x, y, str(numbers[y, x]), ha="center", va="center", fontsize=font,
+                    fontweight="bold", color="black")
+    ax.set_xlim(-0.5, width - 0.5)
+    ax.set_ylim(height - 0.5, -0.5)  # row 0 at the top
+    ax.set_aspect("equal")
+    if coordinates:
+        ax.set_xticks(range(width))
+        ax.set_yticks(range(height))
+        ax.xaxis.tick_top()
+        ax.xaxis.set_label_position("top")
+        ax.set_xlabel("x (column)")
+        ax.set_ylabel("y (row)")
+        ax.tick_params(length=2, labelsize=8 if width <= 16 else 6)
+    else:
+        ax.set_xticks([])
+        ax.set_yticks([])
+    if title is not None:
+        ax.set_title(title)
+    if colorbar:
+        ax.figure.colorbar(mesh, ax=ax, shrink=0.9, label="P(mine); outlined: the safest")
+    return ax.figure
 
 
 @_styled

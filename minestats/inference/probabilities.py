@@ -129,6 +129,15 @@ class MineProbabilities(Result):
         return (f"MineProbabilities(board={shape}, mines={self.mines}, "
                 f"n_solutions={self.n_solutions})")
 
+    def _repr_html_(self) -> str:
+        """Return the board for Jupyter (`minestats.inference.html.board_html`).
+
+        The numbers are not part of the result: open cells are left blank.
+        """
+        from minestats.inference.html import board_html
+
+        return board_html(None, self.probability, caption=repr(self))
+
     def to_dict(self) -> dict:
         """Return one table row: the board's size, the mine count and the layouts that fit.
 

@@ -489,6 +489,14 @@ class GameResult(Result):
     policy: str = "best"
     seed: int | str | None = None
 
+    def _repr_html_(self) -> str:
+        """Return the guesses as a table for Jupyter (`minestats.inference.html.moves_html`)."""
+        from minestats.inference.html import moves_html
+
+        return moves_html(self.moves, caption=f"{'won' if self.won else 'lost'} with "
+                          f"{self.guesses} guesses, {self.opened} safe cells open (policy "
+                          f"{self.policy}, seed {self.seed})")
+
     def to_dict(self) -> dict:
         """Return one table row: the policy, the outcome, the effort and the seed.
 
