@@ -117,7 +117,8 @@ def test_probabilities_exact_prints_the_fractions(capsys, tmp_path):
                          "3", "--exact")
     # the flag is the 1's mine: every other neighbour is safe, 2 mines among the far 3
     assert status == 0
-    assert out.splitlines()[1:] == ["  F   .   0", "  0   0   0", "2/3 2/3 2/3"]
+    assert out.splitlines()[1:] == ["    0   1   2", "0   F   .   0", "1   0   0   0",
+                                    "2 2/3 2/3 2/3"]  # under column, beside row indices
     status, out, _ = run(capsys, "probabilities", str(tmp_path / "position.txt"), "--mines",
                          "3", "--exact", "--csv")
     table = pd.read_csv(io.StringIO(out), dtype={"fraction": str}).set_index(["x", "y"])

@@ -123,11 +123,14 @@ def test_play_out_saves_the_game_and_replay_steps_through_every_guess(capsys, tm
     guesses = [line for line in played.splitlines() if line.startswith("  guess")]
     assert guesses == [line for line in replayed.splitlines() if line.startswith("  guess")]
     lines = replayed.splitlines()
-    # the board before each guess: 16 rows, the guessed cell still hidden in it
+    # the board before each guess: column indices, 16 rows each after its index, the
+    # guessed cell still hidden in it and marked @
     for number, move in enumerate(saved["moves"], start=1):
-        start = lines.index(f"before guess {number} (# hidden, F flag, . empty):")
-        board = [row.split() for row in lines[start + 1:start + 17]]
-        assert board[move["y"]][move["x"]] == "#"
-        assert lines[start + 17].startswith(f"  guess {number}: ({move['x']}, {move['y']})")
-    final = [row.split() for row in lines[-16:]]
+        start = lines.index(f"before guess {number} (# hidden, F flag, . empty, @ the guess):")
+        assert lines[start + 1].split() == [str(x) for x in range(16)]
+        board = [row.split() for row in lines[start + 2:start + 18]]
+        assert [row[0] for row in board] == [str(y) for y in range(16)]
+        assert board[move["y"]][1 + move["x"]] == "@"
+        assert lines[start + 18].startswith(f"  guess {number}: ({move['x']}, {move['y']})")
+    final = [row.split()[1:] for row in lines[-16:]]
     assert sum(row.count("*") for row in final) == 1  # lost: the mine the last guess opened

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import itertools
 import os
+import stat
 import sys
 
 import numpy as np
@@ -35,6 +36,7 @@ from minestats.foundations.validation import (
     check_policy,
 )
 from minestats.inference import mine_probabilities, reconstruct
+from minestats.inference.html import board_html, page
 from minestats.io.boards import (
     check_mbf_size,
     format_text,
@@ -42,7 +44,7 @@ from minestats.io.boards import (
     parse_position,
     to_mbf,
 )
-from minestats.io.games import GameRecord, format_game, parse_game
+from minestats.io.games import GameRecord, format_game, game_html, parse_game, replay
 from minestats.io.results import write_bytes
 from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
@@ -51,8 +53,6 @@ from minestats.players import play, win_rate
 from minestats.reproduction.runner import reproduce
 from minestats.runs.store import ChunkStore
 from minestats.solvers import SolverOptions, solve
-from minestats.solvers.api import deduce
-from minestats.solvers.state import CheckedGame
 
 __all__ = ["CAPPED", "COMMANDS", "NO_SOLUTION"]
 
@@ -124,9 +124,8 @@ def run_opening_map(args) -> None:
                                      "click_x": xs.ravel(), "click_y": ys.ravel(),
                                      "exact": grid.ravel()}), args)
             return
-        print_grid(f"exact opening probability, board {board}, rule {args.rule} "
-                   f"(rows y = 0..{board.height - 1}, columns x = 0..{board.width - 1})",
-                   grid, ".4f")
+        print_grid(f"exact opening probability, board {board}, rule {args.rule} (rows y, "
+                   "columns x)", grid, ".4f", shades=grid)
         return
     with _run_context(args) as options:
         result = simulate_opening(board, rule=args.rule, n=args.n, seed=args.seed, **options)
@@ -134,7 +133,7 @@ def run_opening_map(args) -> None:
         emit_table(result.per_click(), args)
         return
     print_grid(f"exact opening probability, board {board}, rule {args.rule}", result.exact,
-               ".4f")
+               ".4f", shades=result.exact)
     print_grid(f"Monte Carlo z-scores, n {result.n} per click, seed {result.seed}",
                result.z_scores(), "+.1f")
     _print_holm(result)
@@ -197,8 +196,8 @@ def run_solve(args) -> None:
                else "capped: gave up at the configuration cap" if result.capped
                else "stuck: needs a guess")
     drawn = "" if seed is None else f"  rule {args.rule}  seed {seed}"
-    print(f"board {result.board}{drawn}  click {result.click}  solver {args.solver}  {outcome}  "
-          f"rounds {result.rounds}  open {row['revealed_cells']}  flagged "
+    print(f"board {result.board}{drawn}  click {result.click}  solver {args.solver}  {outcome}")
+    print(f"rounds {result.rounds}  open {row['revealed_cells']}  flagged "
           f"{row['flagged_cells']}")
     print_grid("final view (# hidden, F flag, . empty):",
                _player_view(mines, result.revealed, result.flagged), "s")
@@ -295,6 +294,50 @@ def _check_out(path: str | None) -> None:
         raise ValueError(f"cannot write {path!r}: {os.strerror(errno.ENOTDIR)}")
 
 
+def _check_html(path: str | None) -> None:
+    """Refuse an ``--html`` that is not a regular file or a new name, before computing.
+
+    A page replaces its file whole (`_write_html`), so a folder, a symbolic link, a
+    device, a FIFO or a socket is refused in one line, and nothing is written.
+    """
+    if path is None:
+        return
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise ValueError(f"cannot write {path!r}: {error.strerror}") from None
+    if mode is not None and stat.S_ISLNK(mode):
+        raise ValueError(f"cannot write {path!r}: it is a symbolic link; name the file itself")
+    if mode is not None and not stat.S_ISDIR(mode) and not stat.S_ISREG(mode):
+        raise ValueError(f"cannot write {path!r}: it is not a regular file (a device, a FIFO "
+                         "or a socket)")
+    _check_out(path)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _write_html(path: str, text: str) -> None:
+    """Write a page to ``--html`` atomically: a temporary file, then a rename over it.
+
+    The page is written by `minestats.io.results.write_bytes` (a temporary file in
+    the same folder, then `os.replace`); a new file then gets the mode the umask
+    leaves, and a file replaced keeps its own.
+    """
+    _check_html(path)  # again: it must still be a regular file or a new name
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    _write_out(path, text.encode())
+    os.chmod(path, mode)
+
+
 def run_generate(args) -> None:
     options = {name: value for name, value in (("max_tries", args.max_tries),
                                                ("timeout", args.timeout)) if value is not None}
@@ -385,6 +428,7 @@ def run_reconstruct(args) -> int:
 
 
 def run_probabilities(args) -> int | None:
+    _check_html(args.html)
     name, text = read_text(args.file)
     try:
         numbers, flags = parse_position(text)
@@ -398,7 +442,16 @@ def run_probabilities(args) -> int | None:
         print(f"minestats probabilities: capped: {name}: {capped} (raise "
               "--max-configurations to search further)", file=sys.stderr)
         return CAPPED
+    mines = "not given" if args.mines is None else args.mines
+    dealt = "" if args.rule is None else f"rule: {args.rule} from {args.click}; "
+    about = f"{dealt}mines: {mines}; layouts that fit: {format_count(result.n_solutions)}"
+    if args.html is not None:
+        _write_html(args.html, page(board_html(numbers, result.probability, flags=flags,
+                                               caption=f"{name}: {about}"),
+                                    title=f"{name}: mine probabilities"))
+    title = f"mine probability of each unknown cell ({about}; '.' open)"
     unknown = ~np.isnan(result.probability)
+    shades = np.where(flags, np.nan, result.probability)
     if args.csv or args.json:
         ys, xs = np.nonzero(unknown)
         table = pd.DataFrame({"x": xs, "y": ys, "flag": flags[ys, xs],
@@ -407,16 +460,11 @@ def run_probabilities(args) -> int | None:
             table["fraction"] = [format_fraction(value) for value in result.fractions[ys, xs]]
         emit_table(table, args)
         return
-    mines = "not given" if args.mines is None else args.mines
-    dealt = "" if args.rule is None else f"rule: {args.rule} from {args.click}; "
-    title = (f"mine probability of each unknown cell ({dealt}mines: {mines}; layouts that "
-             f"fit: {format_count(result.n_solutions)}; '.' open)")
     if args.exact:
         grid = np.full(result.fractions.shape, ".", dtype=object)
         grid[unknown] = [format_fraction(value) for value in result.fractions[unknown]]
         grid[flags] = "F"
-        width = max(map(len, grid.ravel()))
-        print_grid(f"{title}, exact:", np.char.rjust(grid.astype(str), width), "s")
+        print_grid(f"{title}, exact:", grid.astype(str), "s", shades=shades)
         return
     grid = np.where(np.isnan(result.probability), "    .",
                     np.char.mod("%5.3f", np.nan_to_num(result.probability)))
@@ -425,49 +473,44 @@ def run_probabilities(args) -> int | None:
     grid[(probability > 0) & (probability < 0.0005)] = "<.001"
     grid[(probability < 1) & (probability > 0.9995)] = ">.999"
     grid[flags] = "    F"
-    print_grid(f"{title}:", grid, "s")
+    print_grid(f"{title}:", grid, "s", shades=shades)
 
 
-def _views(record: GameRecord):
-    """Yield ``(view, move)`` before each guess of a game, then ``(view, None)`` at its end.
+def _print_game(record: GameRecord, steps, *, each: bool) -> None:
+    """Print a replayed game: its outcome, each guess (``each``: the board before it), the end.
 
-    The view is the player's between guesses: its sound deductions (``logic`` with
-    the mine count) redone from the first click and from each recorded guess.
+    ``steps`` is `replay`'s, so every guess is checked before a line is printed.
     """
-    state = CheckedGame(record.mines, record.click, solver="player")
-    options = SolverOptions("logic")
-    deduce(state, options)
-    for number, move in enumerate(record.moves, start=1):
-        yield _player_view(record.mines, state.revealed, state.flagged), move
-        index = state.board.index((move.x, move.y))
-        if state.over or state.revealed[index] or state.flagged[index]:
-            raise ValueError(f"guess {number} ({move.x}, {move.y}) does not fit the game: the "
-                             "cell is already open, flagged or the game is over")
-        state.open_index(index)
-        if not state.lost:
-            deduce(state, options)
-    yield _player_view(record.mines, state.revealed, state.flagged), None
-
-
-def _print_game(record: GameRecord, *, steps: bool) -> None:
-    """Print a game: its outcome, each guess (``steps``: with the board before it), the end."""
-    for _ in _views(record):  # every guess checked against the game before a line is printed
-        pass
     guesses = len(record.moves)
     print(f"{'won' if record.won else 'lost'} with {guesses} guess"
           f"{'' if guesses == 1 else 'es'} from click {record.click} (policy {record.policy}, "
           f"seed {record.seed})")
-    for number, (view, move) in enumerate(_views(record), start=1):
+    for number, step in enumerate(steps, start=1):
+        view = _player_view(record.mines, step.revealed, step.flagged)
+        move = step.move
         if move is None:
             print_grid("final view (# hidden, F flag, . empty, * mine):", view, "s")
             return
-        if steps:
-            print_grid(f"before guess {number} (# hidden, F flag, . empty):", view, "s")
+        if each:
+            view[move.y, move.x] = "@"
+            print_grid(f"before guess {number} (# hidden, F flag, . empty, @ the guess):", view,
+                       "s", marked=(move.x, move.y))
         print(f"  guess {number}: ({move.x}, {move.y}), mine probability "
               f"{move.mine_probability:.4f} ({move.kind})")
 
 
-def run_play(args) -> None:
+def _write_game_html(path: str, record: GameRecord, steps, name: str) -> int | None:
+    """Write a game's page to ``--html`` (`game_html`); CAPPED if a position passed the budget."""
+    try:
+        fragment = game_html(record, steps=steps)
+    except SearchBudgetExceeded as capped:
+        print(f"minestats play: capped: {name}: {capped}", file=sys.stderr)
+        return CAPPED
+    _write_html(path, page(fragment, title=f"{name}: a game of minestats"))
+    return None
+
+
+def run_play(args) -> int | None:
     check_policy(args.policy)
     if args.replay is not None:
         given = [flag for flag, value in (("--board", args.board), ("--file", args.file),
@@ -476,16 +519,21 @@ def run_play(args) -> None:
         if given:
             raise ValueError(f"--replay cannot be combined with {', '.join(given)}: the game "
                              "file holds the layout, the click and the guesses")
+        _check_html(args.html)
         name, text = read_text(args.replay)
         try:
             record = parse_game(text)
+            steps = replay(record)
         except ValueError as error:
             raise ValueError(f"{name}: {error}") from None
-        _print_game(record, steps=True)
-        return
+        if args.html is not None and _write_game_html(args.html, record, steps, name):
+            return CAPPED
+        _print_game(record, steps, each=True)
+        return None
     if (args.file is None) == (args.board is None):
         raise ValueError("give either --file or --board (with --rule and --seed), or --replay")
     _check_out(args.out)
+    _check_html(args.html)
     sequence, label = resolve_seed(_seed(args))
     if args.file is not None:  # the seed is the one game's tie-breaks
         mines, game_seed = read_board_file(args.file), sequence
@@ -494,11 +542,15 @@ def run_play(args) -> None:
         layouts, game_seeds = chunk_games(board, 1, sequence, rule=args.rule,
                                           click=board.resolve_click(args.click))
         mines, game_seed = layouts[0], game_seeds[0]
-    result = play(mines, args.click, policy=args.policy, seed=game_seed)
+    result = play(mines, args.click, policy=args.policy, seed=game_seed, rule=args.rule)
     record = GameRecord(mines, Board(*mines.shape[::-1], int(mines.sum())).resolve_click(
-        args.click), result.moves, args.policy, label, result.won)
+        args.click), result.moves, args.policy, label, result.won, args.rule)
     if args.out is not None:
         _write_out(args.out, format_game(record))
+    steps = replay(record)
+    if args.html is not None and _write_game_html(args.html, record, steps,
+                                                  f"minestats play, seed {label}"):
+        return CAPPED
     cells = [[m.x, m.y] for m in result.moves]
     chances = [m.mine_probability for m in result.moves]
     kinds = [m.kind for m in result.moves]
@@ -512,8 +564,9 @@ def run_play(args) -> None:
                                   "seed": label, "guess_cells": cells,
                                   "guess_mine_probabilities": chances, "guess_kinds": kinds}]),
                    args)
-        return
-    _print_game(record, steps=False)
+        return None
+    _print_game(record, steps, each=False)
+    return None
 
 
 def run_win_rate(args) -> None:

@@ -14,6 +14,7 @@ import os
 import select
 import stat
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from minestats.runs.chunks import check_workers
 
 __all__ = ["COMPILING", "MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table",
            "format_count", "format_fraction", "print_grid", "rate_table", "read_board_file",
-           "read_bytes", "read_text", "say_when_compiling", "workers_for"]
+           "read_bytes", "read_text", "say_when_compiling", "use_colour", "workers_for"]
 
 SCHEDULER_SECONDS = 10
 """How long the command waits for a Dask scheduler to answer before it gives up."""
@@ -198,11 +199,72 @@ def _format_cell(value, fmt: str) -> str:
     return text
 
 
-def print_grid(title: str, grid: np.ndarray, fmt: str) -> None:
-    """Print a 2-D array as rows of formatted values under a title."""
-    print(title)
-    for row in grid:
-        print(" ".join(_format_cell(value, fmt) for value in row))
+def use_colour(stream=None) -> bool:
+    """Whether to colour what goes to ``stream`` (stdout): only a terminal that takes it.
+
+    Never when ``NO_COLOR`` is set to anything but the empty string
+    (https://no-color.org) or ``TERM`` is ``dumb``, nor into a pipe or a file.
+    """
+    stream = sys.stdout if stream is None else stream
+    return (stream.isatty() and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb")
+
+
+def _painted(texts: np.ndarray, shades, marked) -> np.ndarray:
+    """Wrap each cell's text in ANSI colours: its shade's, and reverse video where marked."""
+    from minestats.inference.html import probability_colours
+
+    painted = texts.astype(object)
+    if shades is not None:
+        shades = np.asarray(shades, dtype=float)
+        shaded = ~np.isnan(shades)
+        for (y, x), (background, colour) in zip(np.argwhere(shaded),
+                                                probability_colours(shades[shaded]),
+                                                strict=True):
+            red, green, blue = (int(background[i:i + 2], 16) for i in (1, 3, 5))
+            ink = "30" if colour == "black" else "97"
+            painted[y, x] = f"\x1b[{ink};48;2;{red};{green};{blue}m{texts[y, x]}\x1b[0m"
+    if marked is not None:
+        x, y = marked
+        painted[y, x] = f"\x1b[7m{painted[y, x]}\x1b[0m"
+    return painted
+
+
+def print_grid(title: str, grid: np.ndarray, fmt: str, *, shades=None, marked=None) -> None:
+    """Print a 2-D array under a title, its column indices above and row indices beside.
+
+    Every cell is formatted by ``fmt`` and right-aligned to one width, at least that
+    of the largest column index. A grid too wide for `TEXT_COLUMNS` is printed in
+    blocks of columns, each under its own indices; the title is wrapped to it. On a
+    terminal that takes colour (`use_colour`), ``shades`` (a probability per cell,
+    NaN for none) colours the cells on the scale of
+    `minestats.inference.html.PROBABILITY_COLOURS`, and the ``marked`` cell ``(x, y)``
+    is shown in reverse video.
+
+    Examples
+    --------
+    >>> print_grid("a 2x3 grid:", np.array([[0.5, 0.25, 1.0], [0.0, 0.75, 0.125]]), ".2f")
+    a 2x3 grid:
+         0    1    2
+    0 0.50 0.25 1.00
+    1 0.00 0.75 0.12
+    """
+    texts = np.array([[_format_cell(value, fmt) for value in row] for row in grid])
+    height, width = texts.shape
+    cell = max(len(str(width - 1)), *map(len, texts.ravel()))
+    label = len(str(height - 1))
+    texts = np.char.rjust(texts, cell)
+    shown = _painted(texts, shades, marked) if use_colour() and (
+        shades is not None or marked is not None) else texts
+    per_block = max(1, (TEXT_COLUMNS - label) // (cell + 1))
+    print(textwrap.fill(title, TEXT_COLUMNS))
+    for start in range(0, width, per_block):
+        columns = range(start, min(width, start + per_block))
+        if start:
+            print()
+        print(" " * label + "".join(f" {x:>{cell}}" for x in columns))
+        for y in range(height):
+            print(f"{y:>{label}}" + "".join(f" {shown[y, x]}" for x in columns))
 
 
 def read_bytes(name: str) -> tuple[str, bytes]:

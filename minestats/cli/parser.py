@@ -33,7 +33,8 @@ EXAMPLES = """examples:
   minestats probabilities examples/position.txt --mines 10 --exact
   minestats play --board expert --rule safe-click --click corner --policy best --seed 7
   minestats play --board intermediate --seed 6 --out game.json
-  minestats play --replay game.json
+  minestats play --replay game.json --html game.html
+  minestats probabilities examples/position.txt --mines 10 --html position.html
   minestats win-rate --board beginner --rule safe-click --click corner -n 2000 --seed 1
   minestats reproduce --quiet
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
@@ -177,6 +178,13 @@ def _run_options(parser, *, n_required, n_help="boards to simulate"):
 def _quiet(parser):
     parser.add_argument("--quiet", action="store_true",
                         help="nothing on stderr but errors (no progress bar, no drawn seed)")
+
+
+def _html(parser, what: str):
+    parser.add_argument("--html", type=file_name_argument, default=None, metavar="OUT",
+                        help=f"also write {what}, as one self-contained HTML page (it fetches "
+                             "nothing); OUT is replaced whole, and a folder, link, device or "
+                             "FIFO is refused")
 
 
 def _output(parser):
@@ -331,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     probabilities.add_argument("--click", default=None,
                                help="the first click, x,y (0-based column,row), for "
                                     "--rule winxp")
+    _html(probabilities, "the position: every unknown cell's mine probability in colour, the "
+                         "safest outlined")
     _exact_budget(probabilities)
     _quiet(probabilities)
     _output(probabilities)
@@ -350,6 +360,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--replay", default=None, metavar="GAME",
                       help="step through a game saved by --out: the board before each guess "
                            "and its mine probability")
+    _html(play, "the game, step by step: the board before each guess, every unknown cell's "
+                "mine probability in colour, the guess ringed")
     _quiet(play)
     _output(play)
 

@@ -1,0 +1,203 @@
+"""The command's views: --html pages read back, grids within 100 columns, colour, refusals."""
+
+import os
+import stat
+import sys
+
+import numpy as np
+import pytest
+
+from minestats.inference import mine_probabilities
+from minestats.io.boards import parse_position
+from minestats.io.games import parse_game, replay
+from minestats.mechanics.game import neighbour_counts
+from tests.test_cli_commands import run
+from tests.test_views import ROOT, Boards, check_board
+
+EXPERT_GAME = ["play", "--board", "expert", "--seed", "16"]
+"""A lost Expert game with twelve guesses (safe click at the corner, policy best)."""
+
+
+def position_text(numbers, flags) -> str:
+    """Write a position as `parse_position` reads it."""
+    return "\n".join("".join("F" if flag else "?" if number < 0 else str(number)
+                             for number, flag in zip(row, flag_row, strict=True))
+                     for row, flag_row in zip(numbers, flags, strict=True)) + "\n"
+
+
+@pytest.fixture(scope="module")
+def expert(tmp_path_factory):
+    """An Expert game file, and the position before its last guess as a position file."""
+    folder = tmp_path_factory.mktemp("expert")
+    from minestats.cli import main
+
+    assert main([*EXPERT_GAME, "--out", str(folder / "game.json"), "--quiet"]) == 0
+    record = parse_game((folder / "game.json").read_text())
+    step = replay(record)[-2]
+    numbers = np.where(step.revealed, neighbour_counts(record.mines), -1)
+    (folder / "position.txt").write_text(position_text(numbers, step.flagged))
+    return folder
+
+
+def test_probabilities_html_prints_what_mine_probabilities_says(capsys, tmp_path):
+    page = tmp_path / "position.html"
+    status, out, _ = run(capsys, "probabilities", str(ROOT / "examples" / "position.txt"),
+                         "--mines", "10", "--html", str(page))
+    assert status == 0 and out.splitlines()[1].split() == [str(x) for x in range(9)]
+    numbers, flags = parse_position((ROOT / "examples" / "position.txt").read_text())
+    [tiles] = Boards(page.read_text(encoding="utf-8")).boards
+    check_board(tiles, numbers, flags, mine_probabilities(numbers, flags=flags,
+                                                          mines=10).probability)
+    assert "http" not in page.read_text() and "//" not in page.read_text()
+
+
+def test_play_and_replay_write_the_same_game_as_html(capsys, tmp_path):
+    status, played, _ = run(capsys, "play", "--board", "intermediate", "--seed", "12", "--out",
+                            str(tmp_path / "game.json"), "--html", str(tmp_path / "played.html"))
+    assert status == 0
+    status, replayed, _ = run(capsys, "play", "--replay", str(tmp_path / "game.json"),
+                              "--html", str(tmp_path / "replayed.html"))
+    assert status == 0
+    record = parse_game((tmp_path / "game.json").read_text())
+    assert record.rule == "safe-click" and not record.won
+    pages = [Boards((tmp_path / name).read_text()) for name in ("played.html", "replayed.html")]
+    assert pages[0].boards == pages[1].boards
+    assert len(pages[0].boards) == len(record.moves) + 1
+    for tiles, step in zip(pages[0].boards, replay(record), strict=True):
+        if step.move is not None:
+            numbers = np.where(step.revealed, neighbour_counts(record.mines), -1)
+            check_board(tiles, numbers, step.flagged, mine_probabilities(
+                numbers, flags=step.flagged, mines=40).probability)
+    text = (tmp_path / "played.html").read_text()
+    assert "http" not in text and "//" not in text
+
+
+def grid_commands(folder):
+    """Every subcommand that prints a grid, on the Expert board, with its default output."""
+    return {
+        "opening-map": ["opening-map", "--board", "expert", "--rule", "safe-click"],
+        "opening-map -n": ["opening-map", "--board", "expert", "--rule", "uniform", "-n", "3",
+                           "--seed", "1", "--workers", "1", "--quiet"],
+        "solve": ["solve", "--board", "expert", "--seed", "1"],
+        "probabilities": ["probabilities", str(folder / "position.txt"), "--mines", "99"],
+        "play": EXPERT_GAME,
+        "play --replay": ["play", "--replay", str(folder / "game.json")],
+    }
+
+
+@pytest.mark.parametrize("name", ["opening-map", "opening-map -n", "solve", "probabilities",
+                                  "play", "play --replay"])
+def test_every_grid_of_the_expert_board_fits_100_columns(capsys, expert, name):
+    status, out, _ = run(capsys, *grid_commands(expert)[name])
+    assert status == 0
+    assert max(map(len, out.splitlines())) <= 100, out
+    # column indices above each grid: 0 to 29, whole or in blocks of columns
+    numeric = [[int(x) for x in line.split()] for line in out.splitlines()
+               if line.startswith(" ") and line.split() and all(
+                   x.isdigit() for x in line.split())]
+    headers = [row for row in numeric if row == list(range(row[0], row[0] + len(row)))]
+    assert headers and set().union(*map(set, headers)) == set(range(30))
+
+
+def test_replay_marks_each_guessed_cell(capsys, expert):
+    status, out, _ = run(capsys, "play", "--replay", str(expert / "game.json"))
+    assert status == 0
+    lines = out.splitlines()
+    record = parse_game((expert / "game.json").read_text())
+    for number, move in enumerate(record.moves, start=1):
+        start = lines.index(f"before guess {number} (# hidden, F flag, . empty, @ the guess):")
+        board = [row.split()[1:] for row in lines[start + 2:start + 18]]
+        assert [(x, y) for y, row in enumerate(board) for x, cell in enumerate(row)
+                if cell == "@"] == [(move.x, move.y)]
+
+
+@pytest.mark.parametrize(("environment", "coloured"), [
+    ({}, True), ({"NO_COLOR": "1"}, False), ({"TERM": "dumb"}, False),
+    ({"NO_COLOR": ""}, True)])
+def test_colour_only_on_a_terminal_that_takes_it(capsys, monkeypatch, expert, environment,
+                                                 coloured):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for key, value in environment.items():
+        monkeypatch.setenv(key, value)
+    status, piped, _ = run(capsys, "play", "--replay", str(expert / "game.json"))
+    assert status == 0 and "\x1b[" not in piped  # captured: not a terminal
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    _, out, _ = run(capsys, "play", "--replay", str(expert / "game.json"))
+    assert ("\x1b[7m" in out) is coloured  # the guessed cell in reverse video
+    _, out, _ = run(capsys, "probabilities", str(expert / "position.txt"), "--mines", "99")
+    assert ("\x1b[30;48;2;" in out or "\x1b[97;48;2;" in out) is coloured
+    assert coloured or "\x1b[" not in out
+
+
+def special_targets(folder):
+    """An --html that names a folder, a FIFO, a symbolic link and, as root, a device."""
+    (folder / "adir").mkdir()
+    os.mkfifo(folder / "fifo")
+    (folder / "page.html").write_text("an earlier page\n")
+    (folder / "link.html").symlink_to(folder / "page.html")
+    targets = {"adir": "Is a directory", "fifo": "not a regular file",
+               "link.html": "symbolic link"}
+    if os.geteuid() == 0:
+        os.mknod(folder / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        targets["null"] = "not a regular file"
+    return targets
+
+
+def snapshot(folder):
+    """Each entry's kind and, for a file, its bytes and mode."""
+    found = {}
+    for path in sorted(folder.iterdir()):
+        mode = path.lstat().st_mode
+        found[path.name] = (os.readlink(path) if stat.S_ISLNK(mode) else
+                            (path.read_bytes(), stat.S_IMODE(mode)) if stat.S_ISREG(mode)
+                            else stat.S_IFMT(mode))
+    return found
+
+
+def test_an_html_target_that_is_not_a_file_is_refused_and_nothing_changes(capsys, tmp_path,
+                                                                          expert):
+    targets = special_targets(tmp_path)
+    for target, message in targets.items():
+        for argv in (["probabilities", str(ROOT / "examples" / "position.txt"), "--mines", "10"],
+                     ["play", "--replay", str(expert / "game.json")],
+                     ["play", "--board", "beginner", "--seed", "1"]):
+            before = snapshot(tmp_path)
+            status, out, err = run(capsys, *argv, "--html", str(tmp_path / target))
+            assert status == 2 and out == "", (argv, target)
+            assert err.count("\n") == 1 and "cannot write" in err and message in err, err
+            assert snapshot(tmp_path) == before
+
+
+def test_bad_input_with_html_is_one_line_and_writes_nothing(capsys, tmp_path, expert):
+    (tmp_path / "impossible.txt").write_text("4?\n??\n")
+    game = parse_game((expert / "game.json").read_text())
+    other = (expert / "game.json").read_text().replace(
+        "".join("*" if mine else "." for mine in game.mines[0]),
+        "".join("*" if mine else "." for mine in game.mines[0][::-1]))
+    assert other != (expert / "game.json").read_text()  # the first row mirrored
+    (tmp_path / "other.json").write_text(other)
+    before = snapshot(tmp_path)
+    for argv, message in (
+            (["probabilities", str(tmp_path / "impossible.txt")], "no layout fits"),
+            (["play", "--replay", str(tmp_path / "other.json")], "does not fit")):
+        status, out, err = run(capsys, *argv, "--html", str(tmp_path / "new.html"))
+        assert status == 2 and out == "" and err.count("\n") == 1 and message in err, err
+        assert snapshot(tmp_path) == before
+
+
+def test_html_is_written_by_the_umask_and_keeps_an_existing_files_mode(capsys, tmp_path):
+    position = str(ROOT / "examples" / "position.txt")
+    old = os.umask(0o027)
+    try:
+        assert run(capsys, "probabilities", position, "--html", str(tmp_path / "new.html"))[0] == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.html").stat().st_mode) == 0o640
+    existing = tmp_path / "existing.html"
+    existing.write_text("an earlier page\n")
+    existing.chmod(0o604)
+    assert run(capsys, "probabilities", position, "--html", str(existing))[0] == 0
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o604
+    assert existing.read_text().startswith("<!DOCTYPE html>")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["existing.html", "new.html"]
