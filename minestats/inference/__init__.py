@@ -5,7 +5,8 @@
 - `consistency`: is there a layout behind a partly revealed board, how many, which
   cells are forced;
 - `probabilities`: the exact mine probability of every unknown cell;
-- `counts`: count matrices (closed-neighbourhood counts) and their reconstruction.
+- `counts`: count matrices (closed-neighbourhood counts) and their reconstruction;
+- `html`: positions and games drawn as self-contained HTML, with their probabilities.
 """
 
 from minestats.inference.consistency import ConsistencyResult, board_consistency

@@ -42,8 +42,8 @@ OPEN_COLOUR = "#EBEBEB"
 """The background of an open cell."""
 KIND_LABELS = {"frontier": "frontier guess", "off-frontier": "off-frontier guess",
                "fifty-fifty": "50/50", "pseudo-fifty-fifty": "pseudo-50/50",
-               "endgame": "end game", "deduction": "deduction"}
-"""How a move's kind (`minestats.players.GUESS_KINDS`) is written for a reader."""
+               "endgame": "end game"}
+"""How a guess's kind (`minestats.players.GUESS_KINDS`) is written for a reader."""
 TOLERANCE = 1e-12
 """Probabilities this close to the lowest count as the lowest (`safest_cells`)."""
 
