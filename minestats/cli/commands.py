@@ -435,7 +435,9 @@ def run_probabilities(args) -> int | None:
     except ValueError as error:
         raise ValueError(f"{name}: {error}") from None
     try:
-        result = mine_probabilities(numbers, flags=flags, mines=args.mines, exact=args.exact,
+        # Counted exactly even for floats: the command prints the layout count, and
+        # its floats are the exact fractions rounded once (0.2, not 0.19999999999999998).
+        result = mine_probabilities(numbers, flags=flags, mines=args.mines, exact=True,
                                     max_configurations=args.max_configurations,
                                     rule=args.rule, click=args.click)
     except SearchBudgetExceeded as capped:

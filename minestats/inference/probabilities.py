@@ -2,13 +2,13 @@
 
 The probability that an unknown cell holds a mine is the share of the layouts
 consistent with every revealed number, every flag and (if given) the total mine
-count that put a mine there. The exact engine (`minestats.inference.engine`) counts
-them: frontier cells are grouped into independent components, each component's
+count that put a mine there. The engines count them (which one answers is said
+below): frontier cells are grouped into independent components, each component's
 solutions are counted per number of mines it holds, the components are combined by
 convolution over mine counts, and each combination is weighted by
 C(cells off the frontier, mines left over), which also gives the probability of
-every cell off the frontier. Counts are Python ints, so the probabilities are exact
-fractions; the floats are computed from the same counts.
+every cell off the frontier. Exact counts are Python ints, so the probabilities are
+exact fractions.
 
 Under Windows XP's first-click rule (``rule="winxp"``) the layouts that fit are not
 alike, and `mine_probabilities` weighs them (`winxp_weight`). Let c be the first
@@ -26,11 +26,17 @@ flagged, and every probability is the same mixture of the flagged positions'
 probabilities, with weights N_r. ``tests/test_probabilities.py`` checks it against
 enumerating the rule's own draws and relocation.
 
-`position_probabilities` is the fast path for the same numbers, as floats, from the
-compiled frontier engine (`minestats.frontier.engine.analyse`, the search the ``logic``
-solver and the player use too). It gives up (None) where that search would pass its
-configuration budget; the caller then uses the exact engine.
-``tests/test_probabilities.py`` checks the two against each other.
+Which engine answers: the floats of `mine_probabilities` come from the compiled
+frontier engine (`minestats.frontier.engine.analyse`, the search the ``logic`` solver
+and the player use too), in floating point: they agree with the exact fractions to
+about 1e-15, not to the last bit (0.19999999999999998 for 1/5 can happen). With
+``exact=True`` the same compiled search counts the layouts, exactly while its counts
+stay below 2**53 (checked), and they are combined in Python ints, so each float is
+the exact fraction rounded once; `exact_probabilities` gives those floats alone, and
+the pure-Python exact engine (`minestats.inference.engine`) takes over without a mine
+count or past either limit. `position_probabilities` is the player's form of the
+float path, on a game's flat arrays. ``tests/test_probabilities.py`` checks every path
+against brute force and against each other.
 """
 
 from __future__ import annotations
