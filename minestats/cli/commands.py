@@ -316,26 +316,15 @@ def _check_html(path: str | None) -> None:
     _check_out(path)
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _write_html(path: str, text: str) -> None:
     """Write a page to ``--html`` atomically: a temporary file, then a rename over it.
 
     The page is written by `minestats.io.results.write_bytes` (a temporary file in
-    the same folder, then `os.replace`); a new file then gets the mode the umask
-    leaves, and a file replaced keeps its own.
+    the same folder, then `os.replace`), so a new file gets the mode the umask leaves
+    and a file replaced keeps its own.
     """
     _check_html(path)  # again: it must still be a regular file or a new name
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()
     _write_out(path, text.encode())
-    os.chmod(path, mode)
 
 
 def run_generate(args) -> None:
