@@ -7,8 +7,8 @@ probability as text (`probability_text`) on the colour of `PROBABILITY_COLOURS` 
 that probability, on a fixed scale from 0 to 1, so two positions compare by eye; the
 exact value is in the cell's tooltip. The safest hidden cells are outlined in orange,
 and a cell about to be opened (a game's next guess) is ringed in black and white; the
-marks are shapes, so they read without colour vision. `plot_position` draws the same
-colours (`minestats.figures.plots`).
+marks are shapes, so they read without colour vision. `minestats.plot_position`
+draws a position in the same colours with matplotlib.
 
 A game is a series of such boards (`steps_html`) with a step control: a few lines of
 inline script, shown only where scripts run; without them every step is drawn one

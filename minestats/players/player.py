@@ -494,8 +494,9 @@ class GameResult(Result):
         from minestats.inference.html import moves_html
 
         return moves_html(self.moves, caption=f"{'won' if self.won else 'lost'} with "
-                          f"{self.guesses} guesses, {self.opened} safe cells open (policy "
-                          f"{self.policy}, seed {self.seed})")
+                          f"{self.guesses} guess{'' if self.guesses == 1 else 'es'}, "
+                          f"{self.opened} safe cells open (policy {self.policy}, seed "
+                          f"{self.seed})")
 
     def to_dict(self) -> dict:
         """Return one table row: the policy, the outcome, the effort and the seed.
