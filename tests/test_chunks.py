@@ -192,3 +192,47 @@ def test_pool_workers_exit_when_the_run_is_killed_with_sigkill(tmp_path, method)
         for pid, seen in started.items():  # only processes this run started
             if seen is not None and process_identity(pid) == seen:
                 os.kill(pid, signal.SIGKILL)
+
+
+class _ForeignCluster:
+    """A Dask-like client whose one worker reports another fingerprint; counts submits."""
+
+    def __init__(self, fingerprint):
+        self.fingerprint, self.submitted = fingerprint, 0
+
+    def run(self, function):
+        return {"tcp://10.0.0.9:4001": self.fingerprint(function)}
+
+    def nthreads(self):
+        return {"tcp://10.0.0.9:4001": 1}
+
+    def submit(self, function, task):
+        self.submitted += 1
+        raise AssertionError("a chunk was submitted to a worker running other code")
+
+
+def test_a_worker_running_other_code_is_refused_before_any_chunk():
+    foreign = _ForeignCluster(lambda function: "f" * 64)
+    with pytest.raises(ValueError, match=r"1 of 1 Dask workers run other minestats code "
+                                         r"than this process \(first: tcp://10.0.0.9:4001\)"):
+        list(map_chunks(abs, [1, 2], workers=foreign))
+    assert foreign.submitted == 0
+    broken = _ForeignCluster(lambda function: (_ for _ in ()).throw(
+        ModuleNotFoundError("No module named 'minestats'")))
+    with pytest.raises(ValueError, match="cannot ask the Dask workers .* No module named"):
+        list(map_chunks(abs, [1, 2], workers=broken))
+
+
+def test_workers_running_this_code_get_the_chunks():
+    from minestats.runs.store import code_fingerprint
+
+    class Same(_ForeignCluster, ThreadPoolExecutor):
+        def __init__(self):
+            _ForeignCluster.__init__(self, lambda function: function())
+            ThreadPoolExecutor.__init__(self, max_workers=2)
+
+        submit = ThreadPoolExecutor.submit
+
+    with Same() as cluster:
+        assert cluster.run(code_fingerprint) == {"tcp://10.0.0.9:4001": code_fingerprint()}
+        assert list(map_chunks(abs, [-1, -2, 3], workers=cluster)) == [1, 2, 3]

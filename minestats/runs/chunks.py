@@ -28,8 +28,8 @@ import numpy as np
 from minestats.foundations.validation import check_count, quoted
 
 __all__ = ["CGROUP_CPU_MAX", "MAX_WORKERS", "PARENT_POLL_SECONDS", "WINDOW_PER_WORKER",
-           "ChunkSizes", "available_cpus", "check_workers", "chunk_seeds", "chunk_sizes",
-           "exit_with_parent", "map_chunks", "process_pool"]
+           "ChunkSizes", "available_cpus", "check_cluster_code", "check_workers", "chunk_seeds",
+           "chunk_sizes", "exit_with_parent", "map_chunks", "process_pool"]
 
 PARENT_POLL_SECONDS = 0.5
 """How often a pool worker checks that the process that started its pool is alive."""
@@ -202,6 +202,8 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     if callable(workers):
         return iter(workers(function, tasks))
     if hasattr(workers, "submit"):
+        if hasattr(workers, "run") and hasattr(workers, "nthreads"):  # a Dask client
+            check_cluster_code(workers)
         return _map_on_executor(function, iter(tasks), workers, lambda: _capacity(workers))
     count = check_workers(workers)
     tasks = iter(tasks)
@@ -209,6 +211,45 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     if count <= 1 or len(head) <= 1:
         return map(function, chain(head, tasks))
     return _map_on_own_pool(function, chain(head, tasks), count)
+
+
+def check_cluster_code(client) -> None:
+    """Refuse a Dask cluster whose workers run other minestats code than this process.
+
+    Each worker computes `minestats.runs.store.code_fingerprint` (``client.run``); a
+    chunk computed by other code would be summed, and stored, as if it were ours.
+    Workers that join later are not asked.
+
+    Raises
+    ------
+    ValueError
+        One line: how many workers differ and the first of them, or why they could
+        not be asked.
+
+    Examples
+    --------
+    >>> class Cluster:
+    ...     def run(self, function):
+    ...         return {"tcp://10.0.0.2:4001": "0" * 64}
+    >>> check_cluster_code(Cluster())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 1 of 1 Dask workers run other minestats code than this process (first: ...
+    """
+    from minestats.runs.store import code_fingerprint
+
+    ours = code_fingerprint()
+    try:
+        theirs = client.run(code_fingerprint)
+    except Exception as error:  # noqa: BLE001 (any worker failure is one line)
+        reason = " ".join(str(error).split())[:200] or type(error).__name__
+        raise ValueError(f"cannot ask the Dask workers which minestats code they run: "
+                         f"{reason}") from None
+    other = sorted(worker for worker, fingerprint in theirs.items() if fingerprint != ours)
+    if other:
+        raise ValueError(f"{len(other)} of {len(theirs)} Dask workers run other minestats "
+                         f"code than this process (first: {other[0]}): install the same "
+                         f"version and source on every worker")
 
 
 def _capacity(executor) -> int:
