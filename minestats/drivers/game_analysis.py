@@ -176,7 +176,9 @@ def analyse_game(game: RecordedGame, *, rule=None,
             continue  # a flag, or the first click
         hidden = ~turn.revealed
         shown = np.where(turn.revealed, numbers, -1)
-        probability = mine_probabilities(shown, unknown=hidden, mines=board.mines, rule=rule,
+        # counted exactly: each float is its exact fraction rounded once
+        probability = mine_probabilities(shown, unknown=hidden, mines=board.mines, exact=True,
+                                         rule=rule,
                                          click=game.click if rule == "winxp" else None,
                                          max_configurations=max_configurations).probability
         index = action.x + action.y * width

@@ -57,11 +57,12 @@ def answer(request: dict) -> dict:
     video = getattr(ms_toollib, VIDEO_CLASSES[request["format"]])(
         file_name="replay", raw_data=list(base64.b64decode(request["data"])))
     video.parse()
+    completed = bool(video.is_completed)  # what the file says: analyse() finds it again
     video.analyse()
     height, width = video.row, video.column
     return {"ok": True, "height": height, "width": width, "mines": video.mine_num,
             "board": [list(row) for row in video.board], "software": video.software,
-            "mode": video.mode, "completed": bool(video.is_completed),
+            "mode": video.mode, "completed": completed,
             "pixels": video.pix_size, "events": _changed_events(video, height, width)}
 
 

@@ -61,7 +61,11 @@ class Turn(NamedTuple):
 
 
 def _chord_cells(game: Game, index: int, number: int) -> list[int]:
-    """Return the hidden, unflagged cells a chord on ``index`` opens (its flags must match)."""
+    """Return the hidden, unflagged cells a chord on ``index`` opens (its flags must match).
+
+    A chord opens all of them, as the games do: when a flag is wrong, the safe cells
+    open (and flood) beside the mine that loses.
+    """
     around = [j for j in game.table[index] if j >= 0 and j != index]
     flags = sum(bool(game.flagged[j]) for j in around)
     x, y = game.cell(index)
@@ -76,8 +80,8 @@ def _chord_cells(game: Game, index: int, number: int) -> list[int]:
     return cells
 
 
-def _play(game: Game, action: Action) -> tuple[int, ...]:
-    """Play one action on ``game``; return the cells it opened (ValueError if it cannot)."""
+def _play(game: Game, action: Action, layout: np.ndarray) -> tuple[int, ...]:
+    """Play one action on ``game`` (its flat ``layout``); return the cells it opened."""
     index = game.board.index((action.x, action.y))
     before = game.revealed.copy()
     if action.kind == "open":
@@ -85,9 +89,14 @@ def _play(game: Game, action: Action) -> tuple[int, ...]:
     elif action.kind == "chord":
         if game.over:
             game.open_index(index)  # says the game is over
-        for cell in _chord_cells(game, index, int(game.numbers[index])):
-            if not game.revealed[cell] and not game.lost:
+        cells = _chord_cells(game, index, int(game.numbers[index]))
+        mined = [cell for cell in cells if layout[cell]]
+        for cell in cells:  # every cell opens, so the safe ones first, then the mines
+            if cell not in mined and not game.revealed[cell]:
                 game.open_index(cell)
+        if mined:
+            game.open_index(mined[0])  # lost: the other mines it opened show too
+            game.revealed[mined[1:]] = True
     elif action.kind == "flag":
         if game.flagged[index]:
             raise ValueError(f"cannot flag cell {(action.x, action.y)}: it is flagged already")
@@ -163,7 +172,7 @@ def replay_actions(game: RecordedGame) -> tuple[list[Turn], Game]:
         revealed = state.revealed.reshape(layout.shape).copy()
         flagged = state.flagged.reshape(layout.shape).copy()
         try:
-            opened = _play(state, action)
+            opened = _play(state, action, layout.ravel())
         except ValueError as error:
             raise ValueError(f"{where}: {error}") from None
         turns.append(Turn(action, revealed, flagged, opened))
