@@ -1,3 +1,4 @@
+import inspect
 import io
 import subprocess
 import sys
@@ -7,6 +8,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
+from minestats.figures import plots
 from minestats.figures.plots import (
     ANNOTATE_LIMIT,
     SAFE_COLOURS,
@@ -14,6 +16,9 @@ from minestats.figures.plots import (
     Z_LIMIT,
     plot_distributions,
     plot_fitted_curves,
+    plot_intervals,
+    plot_loss_analysis,
+    plot_position,
     plot_probability_map,
     plot_proportion_bands,
     plot_z_map,
@@ -183,9 +188,9 @@ BANDS = pd.DataFrame({
 })
 
 
-def _bands(table=BANDS):
+def _bands(table=BANDS, **options):
     return plot_proportion_bands(table, x="density", series="solver", panel="board",
-                                 title="T", xlabel="mine density", ylabel="pass rate")
+                                 title="T", xlabel="mine density", ylabel="pass rate", **options)
 
 
 def test_bands_one_panel_per_board_one_colour_per_solver():
@@ -379,3 +384,84 @@ def test_bands_too_narrow_to_see_are_named_in_the_title():
     narrow.loc[0, "ci_low"] = 0.3
     assert _bands(narrow).get_suptitle() == (
         "T\n5 of 6 interval bands are narrower than the line (width < 0.01) at this n")
+
+
+# Every plot function, drawn from small tables, with how many Axes it draws into.
+LOSS_BINS = pd.DataFrame({"rule": "safe-click", "click_x": 0, "click_y": 0,
+                          "kind": ["frontier", "off-frontier", "frontier"],
+                          "guess_low": [1, 1, 2], "guess_high": [1, 1, 2],
+                          "probability_low": [0.0, 0.2, 0.1],
+                          "probability_high": [0.1, 0.3, 0.2], "losses": [5, 3, 2]})
+WINS = pd.DataFrame({"board": ["9x9/10", "9x9/10", "30x16/99", "30x16/99"],
+                     "rule": ["safe-click", "winxp", "safe-click", "winxp"],
+                     "win_rate": [0.92, 0.9, 0.41, 0.39], "ci_low": [0.91, 0.899, 0.4, 0.38],
+                     "ci_high": [0.93, 0.901, 0.42, 0.4], "policy": "best"})
+DRAWN = {
+    "plot_probability_map": (1, lambda **kw: plot_probability_map(GRID, title="T", **kw)),
+    "plot_z_map": (1, lambda **kw: plot_z_map(4 * GRID - 2, title="T", reject=GRID > 0.9,
+                                              **kw)),
+    "plot_position": (1, lambda **kw: plot_position(np.array([[1, -1], [-1, -1]]), mines=1,
+                                                    title="T", **kw)),
+    "plot_proportion_bands": (2, _bands),
+    "plot_intervals": (1, lambda **kw: plot_intervals(WINS, x="board", series="rule",
+                                                      panel="policy", title="T",
+                                                      xlabel="board", ylabel="win rate", **kw)),
+    "plot_distributions": (2, lambda **kw: plot_distributions(
+        pd.DataFrame({"board": "b", "rule": ["u", "u", "s", "s"], "bbbv": [3, 4, 3, 4],
+                      "count": [30, 10, 29, 11]}), value="bbbv", count="count",
+        series="rule", panel="board", title="T", xlabel="3BV", difference_from="u", **kw)),
+    "plot_fitted_curves": (2, _fitted),
+    "plot_loss_analysis": (2, lambda **kw: plot_loss_analysis(LOSS_BINS, title="T", **kw)),
+}
+
+
+def test_every_plot_function_is_drawn_here_and_takes_ax():
+    functions = [name for name in plots.__all__ if name.startswith("plot_")]
+    assert sorted(DRAWN) == sorted(functions)
+    assert [name for name in functions
+            if "ax" not in inspect.signature(getattr(plots, name)).parameters] == []
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN))
+def test_a_plot_draws_into_the_callers_axes_and_adds_nothing_to_the_figure(name):
+    count, draw = DRAWN[name]
+    own = draw()
+    mine = Figure(layout="constrained")
+    spare, *axes = mine.subplots(1, count + 1).flat
+    drawn = draw(ax=axes[0] if count == 1 else axes)
+    assert drawn is mine and not isinstance(drawn, plots.Figure)
+    assert mine.get_suptitle() == "" and mine.legends == []
+    assert axes[0].get_title().split("\n")[0] == "T" and not spare.has_data()
+    # the same artists as on a figure of its own
+    assert [len(axis.texts) for axis in axes] == [len(axis.texts) for axis in own.axes[:count]]
+    assert all(axis.has_data() for axis in axes)
+    mine.savefig(io.BytesIO(), format="png")
+
+
+@pytest.mark.parametrize("name", ["plot_proportion_bands", "plot_loss_analysis"])
+def test_axes_of_the_wrong_number_are_refused(name):
+    count, draw = DRAWN[name]
+    with pytest.raises(ValueError, match=f"ax holds 1 Axes; this figure needs {count}"):
+        draw(ax=Figure().add_subplot())
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN))
+def test_a_new_figure_shows_itself_as_a_png_in_ipython(name):
+    from IPython.core.formatters import PNGFormatter
+
+    figure = DRAWN[name][1]()
+    assert isinstance(figure, plots.Figure) and repr(figure).startswith("<Figure size ")
+    png = PNGFormatter()(figure)  # what a kernel without the inline backend sends
+    assert png[:4] == b"\x89PNG" and len(png) > 1000
+
+
+def test_intervals_sit_beside_each_other_at_each_category():
+    figure = DRAWN["plot_intervals"][1]()
+    axis = figure.axes[0]
+    assert [label.get_text() for label in axis.get_xticklabels()] == ["9x9/10", "30x16/99"]
+    safe, winxp = (bars.lines[0].get_xydata() for bars in axis.containers)
+    assert safe[:, 1].tolist() == [0.92, 0.41] and winxp[:, 1].tolist() == [0.9, 0.39]
+    assert (safe[:, 0] < winxp[:, 0]).all() and (np.abs(safe[:, 0] - [0, 1]) < 0.35).all()
+    # the 9x9/10 winxp interval (0.002 wide) cannot be seen; the title says so
+    assert figure.get_suptitle() == (
+        "T\n1 of 4 intervals are narrower than their markers (width < 0.01) at this n")

@@ -13,13 +13,14 @@ the board. A z-map's
 colour scale reaches the largest ``|z|`` unless a narrower ``limit`` is asked for, and
 then the colour bar says that it is clipped and where the largest ``|z|`` lies.
 
-Tables (`plot_proportion_bands`, `plot_distributions`, `plot_fitted_curves`) are
+Tables (`plot_proportion_bands`, `plot_intervals`, `plot_distributions`,
+`plot_fitted_curves`, `plot_loss_analysis`) are
 drawn from tidy DataFrames: one panel per value of a ``panel`` column, one style per
 value of a ``series`` column, in the order the values first appear. Each series has
 a colour-blind-safe colour (`SAFE_COLOURS`, Okabe and Ito), a line style and a
 marker at once, so curves stay distinct in grey and where they overlap. Where
-interval bands are too narrow to see, the figure title says so
-(`plot_proportion_bands`), or differences from a reference series are drawn with
+interval bands or bars are too narrow to see, the figure title says so
+(`plot_proportion_bands`, `plot_intervals`), or differences from a reference series are drawn with
 their own intervals (`plot_distributions` with ``difference_from``).
 
 One style for every figure: each plot function builds its figure inside
@@ -28,22 +29,32 @@ matplotlib, so every machine draws the same), font sizes, line widths and the
 colour cycle. The settings stay with the figure's artists, so a figure saved
 later looks the same.
 
-Figures are built with `matplotlib.figure.Figure`, never through pyplot, so no
-global state is touched and no backend needs choosing; save them with
-`minestats.io.results.write_figure` (PNG and its PDF twin) or ``Figure.savefig``.
-In a notebook, run ``%matplotlib inline`` first: without pyplot nothing switches
-the inline backend on, and ``display(figure)`` shows only ``<Figure size ...>``.
+Figures are built without pyplot, so no global state is touched and no backend
+needs choosing; save them with `minestats.io.results.write_figure` (PNG and its PDF
+twin) or ``Figure.savefig``. Each is a `Figure`, a `matplotlib.figure.Figure` that
+also draws itself as a PNG for IPython (``_repr_png_``): returned as a notebook
+cell's last expression, or passed to ``display``, it shows as an image in a fresh
+kernel, without ``%matplotlib inline`` (with it, the inline backend draws it, the
+same way).
+
+Every plot function takes ``ax=``, to draw into axes of the caller's own figure
+(such as one of ``pyplot.subplots``); it then returns that figure and adds nothing
+at the figure's level: ``title`` heads the (first) axes instead of the figure, and a
+z-map's legend goes under its axes. A plot of several panels takes one Axes per
+panel (`plot_distributions` with ``difference_from``: two rows of them, the shares
+above the differences; `plot_loss_analysis`: two per setting).
 """
 
 from __future__ import annotations
 
 import functools
+import io
 
 import matplotlib
 import numpy as np
 from matplotlib import cycler
+from matplotlib import figure as mpl_figure
 from matplotlib.colors import Normalize
-from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.ticker import MaxNLocator
@@ -66,6 +77,7 @@ __all__ = [
     "Z_LIMIT",
     "plot_distributions",
     "plot_fitted_curves",
+    "plot_intervals",
     "plot_loss_analysis",
     "plot_position",
     "plot_probability_map",
@@ -104,6 +116,54 @@ _NARROW = 0.01  # a band under 1% of the axis height is hidden by a 1.5-point li
 _CELL_INCHES = 0.42
 _HIDDEN_COLOUR = "0.85"
 _TITLE_MARGIN_INCHES = 0.1
+
+
+class Figure(mpl_figure.Figure):
+    r"""A matplotlib Figure that IPython shows as a PNG image without the inline backend.
+
+    Every plot function of this module returns one (or, given ``ax=``, the figure
+    of those axes). It behaves as `matplotlib.figure.Figure` in every other way.
+
+    Examples
+    --------
+    >>> figure = Figure(figsize=(2, 1))
+    >>> figure.add_subplot().plot([0, 1])[0].get_xydata().tolist()
+    [[0.0, 0.0], [1.0, 1.0]]
+    >>> figure._repr_png_()[:4]  # what a notebook shows
+    b'\x89PNG'
+    """
+
+    def _repr_png_(self) -> bytes:
+        """Return the figure as PNG bytes, cropped to what is drawn, for IPython."""
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", bbox_inches="tight")
+        return buffer.getvalue()
+
+
+def _axes_or_figure(ax, figsize):
+    """Return ``(figure, axes, own)``: ``ax`` and its figure, or a new `Figure`'s axes."""
+    if ax is not None:
+        return ax.figure, ax, False
+    figure = Figure(figsize=figsize, layout="constrained")
+    return figure, figure.add_subplot(), True
+
+
+def _given_axes(ax, rows, columns):
+    """Return ``ax`` as an object array (rows x columns); ValueError if it holds another count."""
+    axes = np.asarray(ax, dtype=object)
+    if axes.size != rows * columns:
+        raise ValueError(f"ax holds {axes.size} Axes; this figure needs {rows * columns} "
+                         f"({rows} row{'s' * (rows > 1)} of {columns})")
+    return axes.reshape(rows, columns)
+
+
+def _title(figure, axis, title, own) -> None:
+    """Put ``title`` over ``figure`` (``own``) or over ``axis``, above its own title."""
+    if own:
+        figure.suptitle(title)
+    else:
+        existing = axis.get_title()
+        axis.set_title(f"{title}\n{existing}" if existing else title)
 
 
 def _styled(plot):
@@ -150,14 +210,17 @@ def _widen_to_fit(figure, text) -> None:
     figure.set_figwidth(max(figure.get_figwidth(), width))
 
 
-def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend):
-    """Draw ``grid`` cell by cell; return the Figure and its board axes."""
+def _board_figsize(height: int, width: int) -> tuple[float, float]:
+    """Return the size in inches of a new figure of a board (cells, labels, colour bar)."""
+    return max(4.5, 1.8 + _CELL_INCHES * width), max(3.5, 1.4 + _CELL_INCHES * height)
+
+
+def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend, ax):
+    """Draw ``grid`` cell by cell in ``ax`` (or a new Figure); return figure, axes, own."""
     height, width = grid.shape
     if annotate is None:
         annotate = max(height, width) <= ANNOTATE_LIMIT
-    figure = Figure(figsize=(max(4.5, 1.8 + _CELL_INCHES * width),
-                             max(3.5, 1.4 + _CELL_INCHES * height)), layout="constrained")
-    axes = figure.add_subplot()
+    figure, axes, own = _axes_or_figure(ax, _board_figsize(height, width))
     mesh = axes.pcolormesh(np.arange(width + 1) - 0.5, np.arange(height + 1) - 0.5, grid,
                            cmap=cmap, norm=norm, edgecolors="0.35", linewidth=0.4)
     axes.set_xlim(-0.5, width - 0.5)
@@ -168,7 +231,10 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
     for axis, size in ((axes.xaxis, width), (axes.yaxis, height)):
         axis.set_major_locator(MaxNLocator(nbins=min(size, ANNOTATE_LIMIT), integer=True))
     axes.tick_params(length=2)
-    _widen_to_fit(figure, figure.suptitle(title))  # over the board and its colour bar
+    if own:
+        _widen_to_fit(figure, figure.suptitle(title))  # over the board and its colour bar
+    else:
+        axes.set_title(title)
     colorbar = figure.colorbar(mesh, ax=axes, extend=extend, shrink=0.9)
     colorbar.set_label(label)
     hidden = np.ma.getmaskarray(grid)
@@ -180,7 +246,7 @@ def _heat_map(grid, *, title, cmap, norm, label, value_format, annotate, extend)
                 continue
             axes.text(x, y, format(value, value_format), ha="center", va="center",
                       fontsize=_cell_font(width), color=text_colour(mesh.cmap(mesh.norm(value))))
-    return figure, axes
+    return figure, axes, own
 
 
 def _cell_font(width: int) -> float:
@@ -191,7 +257,7 @@ def _cell_font(width: int) -> float:
 @_styled
 def plot_probability_map(grid, *, title, label="P(first click opens)", limits=None,
                          cmap="viridis", value_format=".2f", annotate=None,
-                         mask=None) -> Figure:
+                         mask=None, ax=None) -> Figure:
     r"""Heat map of a probability per cell, such as `~minestats.opening_probability_map`.
 
     Parameters
@@ -218,10 +284,14 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
         Cells to leave blank (light grey, no value), such as the cells a first-click
         rule keeps mine-free; they are left out of the default colour limits, as are
         the NaN cells.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (the colour bar beside it, ``title`` above it); by default the
+        axes of a new `Figure`, ``title`` above the figure.
 
     Returns
     -------
-    matplotlib.figure.Figure
+    Figure
+        The new figure, or the figure of ``ax``.
 
     Raises
     ------
@@ -273,9 +343,9 @@ def plot_probability_map(grid, *, title, label="P(first click opens)", limits=No
     low, high = limits
     if not low < high:
         raise ValueError(f"limits ({low}, {high}) must be increasing")
-    figure, _ = _heat_map(np.ma.masked_array(grid, hidden), title=title, cmap=cmap,
-                          norm=Normalize(low, high), label=label, value_format=value_format,
-                          annotate=annotate, extend="neither")
+    figure, _, _ = _heat_map(np.ma.masked_array(grid, hidden), title=title, cmap=cmap,
+                             norm=Normalize(low, high), label=label, value_format=value_format,
+                             annotate=annotate, extend="neither", ax=ax)
     return figure
 
 
@@ -318,7 +388,7 @@ def plot_position(numbers, *, probabilities=None, flags=None, mines=None, rule=N
 
     Returns
     -------
-    matplotlib.figure.Figure
+    Figure
         The figure of ``ax`` (a new one without it), the board drawn in ``ax``.
 
     Raises
@@ -361,10 +431,7 @@ def plot_position(numbers, *, probabilities=None, flags=None, mines=None, rule=N
         raise ValueError(f"probabilities holds NaN on {int(np.isnan(probability[hidden]).sum())}"
                          " hidden cells")
     height, width = numbers.shape
-    if ax is None:
-        ax = Figure(figsize=(max(4.5, 1.8 + _CELL_INCHES * width),
-                             max(3.5, 1.4 + _CELL_INCHES * height)),
-                    layout="constrained").add_subplot()
+    _, ax, _ = _axes_or_figure(ax, _board_figsize(height, width))
     shown = np.where(hidden, probability, np.nan)
     mesh = ax.pcolormesh(np.arange(width + 1) - 0.5, np.arange(height + 1) - 0.5,
                          np.ma.masked_invalid(shown), cmap=PROBABILITY_COLOURS,
@@ -414,7 +481,7 @@ def plot_position(numbers, *, probabilities=None, flags=None, mines=None, rule=N
 
 @_styled
 def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=None, label=None,
-               cmap="RdBu_r", annotate=None, mask=None) -> Figure:
+               cmap="RdBu_r", annotate=None, mask=None, ax=None) -> Figure:
     r"""Heat map of z-scores (Monte Carlo vs exact), centred on 0, marking Holm rejections.
 
     Parameters
@@ -444,10 +511,14 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=None, label=None,
         Print z in each cell (one decimal); default as in `plot_probability_map`.
     mask : array_like of bool, optional
         Cells not tested, left blank (light grey) and out of the legend's count.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw, as in `plot_probability_map`; the legend of ``reject`` then
+        goes under the axes instead of under the figure.
 
     Returns
     -------
-    matplotlib.figure.Figure
+    Figure
+        The new figure, or the figure of ``ax``.
 
     Raises
     ------
@@ -485,9 +556,10 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=None, label=None,
     clipped = largest > limit
     if clipped:
         label = f"{label}\n(colours clipped at +/-{limit:g}; largest |z| {largest:.1f})"
-    figure, axes = _heat_map(np.ma.masked_array(z, hidden), title=title, cmap=cmap,
-                             norm=Normalize(-limit, limit), label=label, value_format=".1f",
-                             annotate=annotate, extend="both" if clipped else "neither")
+    figure, axes, own = _heat_map(np.ma.masked_array(z, hidden), title=title, cmap=cmap,
+                                  norm=Normalize(-limit, limit), label=label,
+                                  value_format=".1f", annotate=annotate,
+                                  extend="both" if clipped else "neither", ax=ax)
     if reject is not None:
         reject = np.asarray(reject, dtype=bool)
         if reject.shape != z.shape:
@@ -499,9 +571,13 @@ def plot_z_map(z, *, title, reject=None, alpha=0.05, limit=None, label=None,
                                      edgecolor="black", linewidth=2.0))
         marker = Line2D([], [], marker="s", markersize=10, markerfacecolor="none",
                         markeredgecolor="black", markeredgewidth=2.0, linestyle="none")
-        figure.legend([marker], [f"Holm rejects at alpha = {alpha}: "
-                                 f"{int(reject.sum())} of {int((~hidden).sum())} cells"],
-                      loc="outside lower center", frameon=False)
+        text = (f"Holm rejects at alpha = {alpha}: {int(reject.sum())} of "
+                f"{int((~hidden).sum())} cells")
+        if own:
+            figure.legend([marker], [text], loc="outside lower center", frameon=False)
+        else:
+            axes.legend([marker], [text], loc="upper center", bbox_to_anchor=(0.5, -0.12),
+                        frameon=False)
     return figure
 
 
@@ -520,21 +596,28 @@ def _check_contains(table, low, value, high, *, what="interval") -> None:
         raise ValueError(f"every {what} [{low}, {high}] must contain its {value}")
 
 
-def _panels(table, *, panel, series, columns, rows=1):
-    """Check a tidy table; return a Figure, its axes (rows x panels), groups and styles.
+def _panels(table, *, panel, series, columns, rows=1, ax=None):
+    """Check a tidy table; return a figure, its panels, series names, styles and ``own``.
 
-    The groups are ``(axes column, panel value, that panel's rows)``; the styles
-    are `_series_styles` of the series in order of appearance.
+    The panels are ``(axes column, panel value, that panel's rows)``, the axes those
+    of ``ax`` (rows x panels) or of a new `Figure` (``own``); the styles are
+    `_series_styles` of the series in order of appearance.
     """
     _check_table(table, {panel, series, *columns})
     panels = list(dict.fromkeys(table[panel]))
     names = list(dict.fromkeys(table[series]))
-    figure = Figure(figsize=(1.0 + 4.6 * len(panels), 4.4 + 2.6 * (rows - 1)),
-                    layout="constrained")
-    axes = figure.subplots(rows, len(panels), squeeze=False, sharex="col" if rows > 1 else "none",
-                           height_ratios=[1.6] + [1.0] * (rows - 1))
+    own = ax is None
+    if own:
+        figure = Figure(figsize=(1.0 + 4.6 * len(panels), 4.4 + 2.6 * (rows - 1)),
+                        layout="constrained")
+        axes = figure.subplots(rows, len(panels), squeeze=False,
+                               sharex="col" if rows > 1 else "none",
+                               height_ratios=[1.6] + [1.0] * (rows - 1))
+    else:
+        axes = _given_axes(ax, rows, len(panels))
+        figure = axes[0, 0].figure
     return figure, [(axes[:, i], value, table[table[panel] == value])
-                    for i, value in enumerate(panels)], names, _series_styles(names)
+                    for i, value in enumerate(panels)], names, _series_styles(names), own
 
 
 def _finish_axes(axis, *, title, xlabel, ylabel, series, handles=None) -> None:
@@ -547,7 +630,8 @@ def _finish_axes(axis, *, title, xlabel, ylabel, series, handles=None) -> None:
 
 @_styled
 def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
-                          y="pass_rate", low="ci_low", high="ci_high", ylim=(0, 1)) -> Figure:
+                          y="pass_rate", low="ci_low", high="ci_high", ylim=(0, 1),
+                          ax=None) -> Figure:
     """Proportions against ``x`` with shaded interval bands: one panel per ``panel`` value.
 
     Parameters
@@ -564,16 +648,20 @@ def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
         ``ci_low``, ``ci_high``: a Wilson interval from `minestats.stats`).
     ylim : tuple of float, optional
         Vertical range, default (0, 1).
+    ax : matplotlib.axes.Axes or array_like of Axes, optional
+        One Axes per panel, to draw into instead of a new `Figure`; ``title`` then
+        heads the first.
 
     Returns
     -------
-    matplotlib.figure.Figure
+    Figure
+        The new figure, or the figure of ``ax``.
 
     Raises
     ------
     ValueError
-        If a column is missing, the table is empty, or an interval does not
-        contain its estimate.
+        If a column is missing, the table is empty, an interval does not contain its
+        estimate, or ``ax`` holds another number of Axes than there are panels.
 
     Examples
     --------
@@ -598,8 +686,8 @@ def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
     ...                       title="t", xlabel="d", ylabel="p").get_suptitle().splitlines()[1]
     '4 of 4 interval bands are narrower than the line (width < 0.01) at this n'
     """
-    figure, groups, names, styles = _panels(table, panel=panel, series=series,
-                                            columns=(x, y, low, high))
+    figure, groups, names, styles, own = _panels(table, panel=panel, series=series,
+                                                 columns=(x, y, low, high), ax=ax)
     _check_contains(table, low, y, high)
     for (axis,), value, rows in groups:
         for name in names:
@@ -611,17 +699,104 @@ def plot_proportion_bands(table, *, x, series, panel, title, xlabel, ylabel,
             axis.plot(curve[x], curve[y], markersize=3.5, label=str(name), **styles[name])
         _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series)
         axis.set_ylim(*ylim)
+    _title(figure, groups[0][0][0], _with_narrow_note(title, table, low, high, ylim,
+                                                      "interval bands", "the line"), own)
+    return figure
+
+
+def _with_narrow_note(title, table, low, high, ylim, what, hidden_by) -> str:
+    """Return ``title``, with a line counting the intervals too narrow to see, if any."""
     limit = _NARROW * (ylim[1] - ylim[0])
     narrow = int(((table[high] - table[low]) < limit).sum())
-    figure.suptitle(title if not narrow else
-                    f"{title}\n{narrow} of {len(table)} interval bands are narrower than the "
-                    f"line (width < {limit:.2g}) at this n")
+    return title if not narrow else (f"{title}\n{narrow} of {len(table)} {what} are narrower "
+                                     f"than {hidden_by} (width < {limit:.2g}) at this n")
+
+
+@_styled
+def plot_intervals(table, *, x, series, panel, title, xlabel, ylabel, y="win_rate",
+                   low="ci_low", high="ci_high", ylim=(0, 1), ax=None) -> Figure:
+    """Estimates with their intervals at the categories of ``x``: one panel per ``panel`` value.
+
+    Each category of ``x`` (a board, say) gets one point per series (a rule), side
+    by side, with its interval as a bar; the categories keep the order in which they
+    first appear. Where the bars are too narrow to see, the title says how many.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Tidy: one row per estimate, with columns ``x``, ``y``, ``low``, ``high``,
+        ``series`` and ``panel``.
+    x, series, panel : str
+        Columns of the categories, the point styles and the panels.
+    title, xlabel, ylabel : str
+        Figure title (name n and seed), axis labels.
+    y, low, high : str, optional
+        Columns of the estimate and its interval (default ``win_rate``, ``ci_low``,
+        ``ci_high``, the columns of `minestats.WinRate.to_dict`).
+    ylim : tuple of float, optional
+        Vertical range, default (0, 1).
+    ax : matplotlib.axes.Axes or array_like of Axes, optional
+        One Axes per panel, to draw into instead of a new `Figure`; ``title`` then
+        heads the first.
+
+    Returns
+    -------
+    Figure
+        The new figure, or the figure of ``ax``.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, the table is empty, an interval does not contain its
+        estimate, or ``ax`` holds another number of Axes than there are panels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"board": ["9x9/10", "9x9/10", "30x16/99"],
+    ...                       "rule": ["safe-click", "winxp", "safe-click"],
+    ...                       "win_rate": [0.92, 0.90, 0.41], "ci_low": [0.91, 0.89, 0.40],
+    ...                       "ci_high": [0.93, 0.91, 0.42], "policy": "best"})
+    >>> figure = plot_intervals(table, x="board", series="rule", panel="policy", title="t",
+    ...                         xlabel="board", ylabel="win rate")
+    >>> axis = figure.axes[0]
+    >>> [label.get_text() for label in axis.get_xticklabels()]
+    ['9x9/10', '30x16/99']
+    >>> [line.get_label() for line in axis.get_legend().get_lines()]
+    ['safe-click', 'winxp']
+    """
+    figure, groups, names, styles, own = _panels(table, panel=panel, series=series,
+                                                 columns=(x, y, low, high), ax=ax)
+    _check_contains(table, low, y, high)
+    categories = list(dict.fromkeys(table[x]))
+    step = 0.7 / len(names)
+    for (axis,), value, rows in groups:
+        handles = []
+        for j, name in enumerate(names):
+            points = rows[rows[series] == name]
+            if points.empty:
+                continue
+            where = np.array([categories.index(c) for c in points[x]]) - 0.35 + step * (j + 0.5)
+            style = styles[name]
+            axis.errorbar(where, points[y],
+                          yerr=[points[y] - points[low], points[high] - points[y]],
+                          color=style["color"], marker=style["marker"], markersize=4.5,
+                          linestyle="none", elinewidth=1.2, capsize=2)
+            handles.append(Line2D([], [], label=str(name), linestyle="none",
+                                  **{k: v for k, v in style.items() if k != "linestyle"}))
+        axis.set_xticks(range(len(categories)), [str(c) for c in categories])
+        _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series,
+                     handles=handles)
+        axis.grid(False, axis="x")
+        axis.set_ylim(*ylim)
+    _title(figure, groups[0][0][0], _with_narrow_note(title, table, low, high, ylim,
+                                                      "intervals", "their markers"), own)
     return figure
 
 
 @_styled
 def plot_distributions(table, *, value, count, series, panel, title, xlabel,
-                       difference_from=None, confidence_level=0.95) -> Figure:
+                       difference_from=None, confidence_level=0.95, ax=None) -> Figure:
     """Histograms of counts as shares (step lines): one panel per ``panel`` value.
 
     Each ``series`` is normalised by its own total count within the panel, so
@@ -644,16 +819,22 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel,
         A series to draw differences from, in a second row of panels.
     confidence_level : float, optional
         Coverage of the difference intervals, default 0.95.
+    ax : matplotlib.axes.Axes or array_like of Axes, optional
+        One Axes per panel (with ``difference_from``, two rows of them: shares
+        above, differences below), to draw into instead of a new `Figure`;
+        ``title`` then heads the first.
 
     Returns
     -------
-    matplotlib.figure.Figure
+    Figure
+        The new figure, or the figure of ``ax``.
 
     Raises
     ------
     ValueError
-        If a column is missing, the table is empty, a count is negative, or
-        ``difference_from`` is not a series of the table.
+        If a column is missing, the table is empty, a count is negative,
+        ``difference_from`` is not a series of the table, or ``ax`` holds another
+        number of Axes than the figure needs.
 
     Examples
     --------
@@ -678,9 +859,9 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel,
     from minestats.stats import difference_interval
 
     rows_of_panels = 1 if difference_from is None else 2
-    figure, groups, names, styles = _panels(table, panel=panel, series=series,
-                                            columns=(value, count), rows=rows_of_panels)
-    figure.suptitle(title)
+    figure, groups, names, styles, own = _panels(table, panel=panel, series=series,
+                                                 columns=(value, count), rows=rows_of_panels,
+                                                 ax=ax)
     if (table[count] < 0).any():
         raise ValueError(f"column {count!r} holds negative counts")
     if difference_from is not None and difference_from not in names:
@@ -718,6 +899,7 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel,
                          **styles[name])
         _finish_axes(axes[1], title="", xlabel=xlabel, ylabel=f"share minus {difference_from}",
                      series=f"{series} (shaded: {confidence_level:.0%} interval)")
+    _title(figure, groups[0][0][0], title, own)
     return figure
 
 
@@ -725,7 +907,7 @@ def plot_distributions(table, *, value, count, series, panel, title, xlabel,
 def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabel,
                        y="pass_rate", low="ci_low", high="ci_high", fit="fit",
                        fit_low="fit_low", fit_high="fit_high", marks=None, mark_level=0.5,
-                       ylim=(0, 1)) -> Figure:
+                       ylim=(0, 1), ax=None) -> Figure:
     """Measured proportions with their intervals, under fitted curves with confidence bands.
 
     One panel per ``panel`` value. Each series has one colour of `SAFE_COLOURS`, one
@@ -757,16 +939,21 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
         Height of the marks, default 0.5.
     ylim : tuple of float, optional
         Vertical range, default (0, 1).
+    ax : matplotlib.axes.Axes or array_like of Axes, optional
+        One Axes per panel, to draw into instead of a new `Figure`; ``title`` then
+        heads the first.
 
     Returns
     -------
-    matplotlib.figure.Figure
+    Figure
+        The new figure, or the figure of ``ax``.
 
     Raises
     ------
     ValueError
         If a column is missing, a table is empty, an interval does not contain its
-        proportion, or a band does not contain its curve.
+        proportion, a band does not contain its curve, or ``ax`` holds another
+        number of Axes than there are panels.
 
     Examples
     --------
@@ -788,9 +975,8 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
     >>> len(axis.collections)  # the band, the points' bars, the mark's bar
     3
     """
-    figure, groups, names, styles = _panels(points, panel=panel, series=series,
-                                            columns=(x, y, low, high))
-    figure.suptitle(title)
+    figure, groups, names, styles, own = _panels(points, panel=panel, series=series,
+                                                 columns=(x, y, low, high), ax=ax)
     _check_table(curves, {x, fit, fit_low, fit_high, series, panel}, name="curves")
     _check_contains(points, low, y, high)
     _check_contains(curves, fit_low, fit, fit_high, what="band")
@@ -832,11 +1018,12 @@ def plot_fitted_curves(points, curves, *, x, series, panel, title, xlabel, ylabe
         _finish_axes(axis, title=str(value), xlabel=xlabel, ylabel=ylabel, series=series,
                      handles=handles)
         axis.set_ylim(*ylim)
+    _title(figure, groups[0][0][0], title, own)
     return figure
 
 
 @_styled
-def plot_loss_analysis(bins, *, title) -> Figure:
+def plot_loss_analysis(bins, *, title, ax=None) -> Figure:
     """Where lost games die: the losing guesses by number in the game and by mine probability.
 
     One row of two panels per setting (rule and click): the games lost at a guess,
@@ -851,10 +1038,20 @@ def plot_loss_analysis(bins, *, title) -> Figure:
         ``probability_high``, ``losses``).
     title : str
         Figure title (name n and seed).
+    ax : array_like of matplotlib.axes.Axes, optional
+        Two Axes per setting (by guess number, by probability), to draw into
+        instead of a new `Figure`; ``title`` then heads the first.
 
     Returns
     -------
-    matplotlib.figure.Figure
+    Figure
+        The new figure, or the figure of ``ax``.
+
+    Raises
+    ------
+    ValueError
+        If a column is missing, ``bins`` is empty, or ``ax`` holds another number of
+        Axes than the figure needs.
 
     Examples
     --------
@@ -869,8 +1066,13 @@ def plot_loss_analysis(bins, *, title) -> Figure:
     settings = list(dict.fromkeys(zip(bins["rule"], bins["click_x"], bins["click_y"],
                                       strict=True)))
     kinds = list(dict.fromkeys(bins["kind"]))
-    figure = Figure(figsize=(11, 3.6 * len(settings)), layout="constrained")
-    axes = figure.subplots(len(settings), 2, squeeze=False)
+    own = ax is None
+    if own:
+        figure = Figure(figsize=(11, 3.6 * len(settings)), layout="constrained")
+        axes = figure.subplots(len(settings), 2, squeeze=False)
+    else:
+        axes = _given_axes(ax, len(settings), 2)
+        figure = axes[0, 0].figure
     for row, (rule, x, y) in enumerate(settings):
         part = bins[(bins["rule"] == rule) & (bins["click_x"] == x) & (bins["click_y"] == y)]
         for axis, low, high, label in ((axes[row, 0], "guess_low", "guess_high",
@@ -891,5 +1093,5 @@ def plot_loss_analysis(bins, *, title) -> Figure:
             axis.set_title(f"{rule} ({x}, {y})")
             axis.tick_params(axis="x", labelrotation=45)
         axes[row, 1].legend(title="kind of guess")
-    figure.suptitle(title)
+    _title(figure, axes[0, 0], title, own)
     return figure
