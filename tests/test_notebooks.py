@@ -1,7 +1,8 @@
 """Every notebook in notebooks/ runs top to bottom and renders as HTML with its outputs.
 
 A figure counts as shown when its output carries a PNG: IPython always adds the text
-``<Figure size ...>``, and without the inline backend that text is all there is.
+``<Figure size ...>``, and for a plain matplotlib Figure without the inline backend that
+text is all there is; the figures of `minestats.figures.plots` draw themselves as PNG.
 """
 
 import json
@@ -70,8 +71,33 @@ def test_the_executed_twin_keeps_every_output_and_names_its_page(tmp_path):
     assert not nbformat.read(tmp_path / "drawing.ipynb", as_version=4).cells[1].outputs
 
 
-def test_a_figure_without_the_inline_backend_is_only_text(tmp_path):
-    """What the checks above catch: a Figure displayed before ``%matplotlib inline``."""
+def test_a_plot_shows_as_an_image_in_a_fresh_kernel_without_any_magic(tmp_path):
+    cells = ["import numpy as np\nfrom minestats.figures.plots import plot_probability_map",
+             "plot_probability_map(np.eye(3) / 2, title='t')",  # a cell's last expression
+             "display(plot_probability_map(np.eye(2), title='u'))"]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)
+                                               for code in cells])
+    nbformat.write(notebook, tmp_path / "plain.ipynb")
+    page = render_notebook(tmp_path / "plain.ipynb", tmp_path / "out" / "plain.html")
+    figures = figure_outputs(nbformat.read(page.with_suffix(".ipynb"), as_version=4))
+    assert len(figures) == 2 and all("image/png" in output["data"] for output in figures)
+    assert len(EMBEDDED_PNG.findall(page.read_text())) == 2
+
+
+def test_no_notebook_needs_a_magic_to_show_its_figures():
+    assert [path.name for path in NOTEBOOKS if "%matplotlib" in path.read_text()] == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_a_notebook_asks_its_question_in_its_first_cell(path):
+    first = nbformat.read(path, as_version=4).cells[0]
+    title, _, rest = first.source.partition("\n\n")
+    question = rest.split("\n\n")[0]
+    assert first.cell_type == "markdown" and title.startswith("# ") and "?" in question, question
+
+
+def test_a_matplotlib_figure_without_the_inline_backend_is_only_text(tmp_path):
+    """What the checks above catch: a plain matplotlib Figure, without ``%matplotlib inline``."""
     code = ("from matplotlib.figure import Figure\nfigure = Figure()\n"
             "figure.add_subplot().plot([0, 1])\ndisplay(figure)")
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)]),

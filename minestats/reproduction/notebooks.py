@@ -10,10 +10,9 @@ documentation site); the notebooks of ``notebooks/`` themselves are kept without
 outputs. `render_notebooks` renders every notebook of a folder; ``minestats
 reproduce`` calls it last, writing ``results/notebooks/NAME.html`` and ``NAME.ipynb``.
 
-A notebook shows a `matplotlib.figure.Figure` as an image only once the inline
-backend is on: `minestats.figures.plots` builds its figures without pyplot, so nothing
-loads the backend by itself, and a notebook that draws starts with
-``%matplotlib inline``; without it the page shows ``<Figure size ...>`` instead.
+The figures of `minestats.figures.plots` show as images in a fresh kernel with no
+magic (each draws itself as a PNG); a plain `matplotlib.figure.Figure` built without
+pyplot needs ``%matplotlib inline`` first, or the page shows ``<Figure size ...>``.
 
 A notebook reads its data from where it stands, not from the folder it is rendered
 into: the notebooks of ``notebooks/`` open ``../results/...``, the committed results
