@@ -7,4 +7,7 @@
   re-enumerating only the components those cells touch.
 """
 
+# Kernels compile here and below: a first compilation says so, once, on stderr.
+import minestats.foundations.compiling  # noqa: F401
+
 __all__ = []

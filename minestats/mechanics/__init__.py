@@ -8,4 +8,7 @@
 - `perturb`: Tatham's perturbation move, which the ``perturb`` generator applies.
 """
 
+# Kernels compile here and below: a first compilation says so, once, on stderr.
+import minestats.foundations.compiling  # noqa: F401
+
 __all__ = []

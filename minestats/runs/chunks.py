@@ -26,6 +26,7 @@ from itertools import chain, islice
 import numpy as np
 
 from minestats.foundations.validation import check_count, quoted
+from minestats.runs.cluster import is_dask_client, warm_workers
 
 __all__ = ["CGROUP_CPU_MAX", "MAX_WORKERS", "PARENT_POLL_SECONDS", "WINDOW_PER_WORKER",
            "ChunkSizes", "available_cpus", "check_cluster_code", "check_workers", "chunk_seeds",
@@ -166,7 +167,8 @@ def _cgroup_quota() -> float | None:
         return None
 
 
-def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
+def map_chunks(function: Callable, tasks: Iterable, *, workers=-1,
+               warm_up: Callable[[], object] | None = None) -> Iterator:
     """Apply ``function`` to every task and yield the results in task order.
 
     Results are yielded in task order as soon as every earlier one is ready. On a
@@ -175,6 +177,13 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     chunk size, not by the number of chunks. On a Dask cluster the window follows the
     live cluster: workers that join after the call starts (``adapt()``, a job queue)
     get work as soon as they arrive.
+
+    ``warm_up`` compiles (or loads from numba's disk cache) the kernels the tasks
+    run, once, before the first task: a pool this call starts is forked after it ran
+    in this process, so its workers inherit the kernels instead of each compiling
+    them; on a Dask cluster it runs once on every worker
+    (`minestats.runs.cluster.warm_workers`). Work that runs here, or on a pool or map
+    the caller hands in, compiles on its first task as usual.
 
     Parameters
     ----------
@@ -188,6 +197,9 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
         method (a `concurrent.futures.Executor`, or a ``dask.distributed.Client``
         for a cluster) is used as the pool; a map-like callable (an executor's
         ``map``) is called as it is. Either way the caller owns the pool.
+    warm_up : callable, optional
+        Called with no argument before the first task goes to a pool this call
+        starts, or to a Dask cluster; a picklable function for a cluster.
 
     Returns
     -------
@@ -202,14 +214,21 @@ def map_chunks(function: Callable, tasks: Iterable, *, workers=-1) -> Iterator:
     if callable(workers):
         return iter(workers(function, tasks))
     if hasattr(workers, "submit"):
-        if hasattr(workers, "run") and hasattr(workers, "nthreads"):  # a Dask client
+        if is_dask_client(workers):
             check_cluster_code(workers)
+            tasks = iter(tasks)
+            head = list(islice(tasks, 1))
+            if head and warm_up is not None:  # nothing to warm when the store held it all
+                warm_workers(workers, warm_up)
+            tasks = chain(head, tasks)
         return _map_on_executor(function, iter(tasks), workers, lambda: _capacity(workers))
     count = check_workers(workers)
     tasks = iter(tasks)
     head = list(islice(tasks, 2))
     if count <= 1 or len(head) <= 1:
         return map(function, chain(head, tasks))
+    if warm_up is not None:
+        warm_up()  # here, once: the pool's workers are forked with the kernels loaded
     return _map_on_own_pool(function, chain(head, tasks), count)
 
 

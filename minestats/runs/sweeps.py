@@ -18,14 +18,13 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
-from tqdm import tqdm
 
 from minestats.foundations.seeds import as_seed_sequence
 from minestats.foundations.validation import quoted
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.runs.store import ChunkStore, job_key
 
-__all__ = ["grid_rows", "grid_seeds", "run_jobs"]
+__all__ = ["grid_rows", "grid_seeds", "progress_bar", "run_jobs", "warm_up_jobs"]
 
 
 def grid_seeds(seed, count: int) -> list[np.random.SeedSequence]:
@@ -74,6 +73,47 @@ def grid_rows(grid, *, required: tuple[str, ...], defaults: dict, function: str)
     return rows
 
 
+def progress_bar(progress, *, total: int):
+    """Return a progress bar of ``total`` boards on stderr: tqdm's, or one that shows nothing.
+
+    ``progress`` True shows it (`tqdm.auto`: a widget in a notebook that has
+    ipywidgets, text elsewhere), False never, None only when stderr is a terminal,
+    so a log file never fills with the carriage-return frames of a bar.
+
+    Examples
+    --------
+    >>> with progress_bar(False, total=10) as bar:
+    ...     bar.update(10)
+    >>> bar.disable
+    True
+    """
+    if progress is None:
+        progress = sys.stderr is not None and sys.stderr.isatty()
+    if not progress:
+        from tqdm import tqdm
+    else:  # imported only to show a bar: tqdm.auto warns in a notebook without ipywidgets
+        from tqdm.auto import tqdm
+    return tqdm(total=total, unit="board", unit_scale=True, disable=not progress,
+                file=sys.stderr, smoothing=0.1)
+
+
+def warm_up_jobs(chunk_function: Callable, configs: Sequence) -> None:
+    """Run one trial of each configuration here, so its compiled kernels are loaded.
+
+    Whatever a chunk of a configuration compiles (or loads from numba's disk cache),
+    a chunk of one trial does too, since numba compiles for the types of the
+    arguments, never their sizes. The trial's result is thrown away.
+
+    Examples
+    --------
+    >>> warm_up_jobs(lambda config, size, seed: print(config, size), ["a", "b"])
+    a 1
+    b 1
+    """
+    for config in configs:
+        chunk_function(config, 1, np.random.SeedSequence(0))
+
+
 def _run_tagged(chunk_function, task):
     tag, config, size, seed = task
     return tag, chunk_function(config, size, seed)
@@ -94,8 +134,12 @@ def _add_stored(total, stored, store, chunk):
 
 def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int],
              chunk_size: int, workers=-1, store: ChunkStore | str | os.PathLike | None = None,
-             progress: bool = False, per_chunk: bool = False) -> list:
+             progress: bool | None = False, per_chunk: bool = False) -> list:
     """Run ``n`` trials of every job in seeded chunks and add up each job's chunk results.
+
+    A pool this call starts, or a Dask cluster, gets its kernels compiled once: one
+    trial of every job runs first (`warm_up_jobs`), here before the pool is forked,
+    or once on each Dask worker (`minestats.runs.chunks.map_chunks`).
 
     Parameters
     ----------
@@ -116,8 +160,10 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
         Chunks already in the store are taken from it; every chunk computed is
         written to it as soon as it arrives, so an interrupted run resumes. A path is
         opened as a `ChunkStore` for this run and closed after it.
-    progress : bool, optional
-        Show a progress bar (tqdm, on stderr) with boards per second and an ETA.
+    progress : bool or None, optional
+        Show a progress bar on stderr with boards per second and an ETA
+        (`progress_bar`): True always, False (default) never, None when stderr is a
+        terminal.
     per_chunk : bool, optional
         Keep each chunk's result instead of adding them up: for results that do not
         add (one record per trial), and the chunk function need not return something
@@ -165,8 +211,7 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
         else:
             totals[job] = totals[job] + result
 
-    with tqdm(total=sum(counts), unit="board", unit_scale=True, disable=not progress,
-              file=sys.stderr, smoothing=0.1) as bar:
+    with progress_bar(progress, total=sum(counts)) as bar:
 
         def missing_chunks():
             for job, (config, job_seed) in enumerate(jobs):
@@ -180,8 +225,10 @@ def run_jobs(chunk_function: Callable, jobs: Sequence, *, n: int | Sequence[int]
                         collect(job, chunk, stored, stored=True)
                         bar.update(size)
 
+        warm_up = partial(warm_up_jobs, chunk_function, [config for config, _ in jobs])
         for (job, chunk, size), result in map_chunks(
-                partial(_run_tagged, chunk_function), missing_chunks(), workers=workers):
+                partial(_run_tagged, chunk_function), missing_chunks(), workers=workers,
+                warm_up=warm_up):
             if store is not None:
                 store.put(keys[job], chunk, size, result)
             collect(job, chunk, result, stored=False)
