@@ -20,16 +20,22 @@ import ast
 import json
 from pathlib import Path
 
+from minestats.foundations.validation import quoted
 from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
 from minestats.reproduction.registry import summary_tables as registered_summary_tables
 
-__all__ = ["check_results", "describe_result", "results_by_script", "results_index",
-           "script_title", "write_results_index"]
+__all__ = ["INDEX_MARK", "check_results", "describe_result", "is_results_index",
+           "results_by_script", "results_index", "script_title", "write_results_index"]
+
+INDEX_MARK = "<!-- minestats results index: rewritten by minestats reproduce -->"
+"""The first line of every index `write_results_index` writes: how it knows its own.
+
+An HTML comment, so the rendered page does not show it."""
 
 _TITLE = (
-    "# Results\n\nEvery table and figure in this folder, grouped by the script that writes "
-    "it. Each line gives its n, its seed, the commit whose code wrote it and the command "
-    "that regenerates it with that code (run from the "
+    f"{INDEX_MARK}\n# Results\n\nEvery table and figure in this folder, grouped by the "
+    "script that writes it. Each line gives its n, its seed, the commit whose code wrote "
+    "it and the command that regenerates it with that code (run from the "
     "repository root; `minestats reproduce --only NAME` does the same). The JSON sidecar "
     "beside each file has the rest: chunk size, versions, git revision, wall time.\n"
 )
@@ -217,8 +223,31 @@ def results_index(folder, *, repository=None) -> str:
     return "".join(parts)
 
 
+def is_results_index(path) -> bool:
+    """Return whether ``path`` is an index minestats wrote: its first line is `INDEX_MARK`.
+
+    A file that cannot be read as text, or does not exist, is not.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> notes = Path(tempfile.mkdtemp()) / "README.md"
+    >>> _ = notes.write_text("# My notes")
+    >>> is_results_index(notes), is_results_index(write_results_index(tempfile.mkdtemp()))
+    (False, True)
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.readline().rstrip("\n") == INDEX_MARK
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def write_results_index(folder, *, repository=None) -> Path:
     """Write `results_index` of ``folder`` to ``folder/README.md``, atomically.
+
+    Only an index this package wrote is replaced (`is_results_index`): a
+    ``README.md`` of the user's own is refused, and stays as it was.
 
     Parameters
     ----------
@@ -232,6 +261,11 @@ def write_results_index(folder, *, repository=None) -> Path:
     pathlib.Path
         ``folder/README.md``.
 
+    Raises
+    ------
+    ValueError
+        If ``folder/README.md`` exists and is not an index minestats wrote.
+
     Examples
     --------
     >>> import tempfile
@@ -244,9 +278,18 @@ def write_results_index(folder, *, repository=None) -> Path:
     ('README.md', '- [rates.csv](rates.csv): n 1,000, seed 42; `python experiments/rates.py`')
     >>> check_results(folder, summary_tables=())
     []
+    >>> _ = index.write_text("# My notes")
+    >>> write_results_index(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: '.../README.md' was not written by minestats (its first line is not ...
     """
-    return write_bytes(Path(folder) / "README.md",
-                       results_index(folder, repository=repository).encode())
+    index = Path(folder) / "README.md"
+    if index.exists() and not is_results_index(index):
+        raise ValueError(f"{quoted(str(index))} was not written by minestats (its first "
+                         f"line is not {INDEX_MARK}): move it away, or choose another "
+                         f"folder")
+    return write_bytes(index, results_index(folder, repository=repository).encode())
 
 
 def check_results(folder, *, summary_tables=None) -> list[str]:
