@@ -11,7 +11,7 @@ import pytest
 from minestats.foundations.board import Board
 from minestats.frontier.variations import variation_basis
 from minestats.inference import mine_probabilities
-from minestats.mechanics.game import neighbour_counts
+from minestats.mechanics.game import Game, neighbour_counts, neighbour_table
 from minestats.mechanics.rules import winxp_order
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import Strategy, kernel, play, play_games, win_rate
@@ -22,7 +22,7 @@ from minestats.players.fifty_fifty import (
     tile_influence,
     unavoidable_pair,
 )
-from minestats.players.player import FAST_BUDGET, GUESS_KINDS, Settings
+from minestats.players.player import FAST_BUDGET, GUESS_KINDS, Settings, tie_seed
 from minestats.solvers import SolverOptions, deduce
 from minestats.solvers.state import CheckedGame
 
@@ -111,6 +111,48 @@ def test_a_batch_plays_each_game_as_play_does():
         assert one.won == games.won[k] and one.guesses == games.guesses[k]
         assert cells == games.moves[k, :one.guesses].tolist()
         assert one.opened == games.opened[k]
+
+
+@numba.njit
+def seed_ties(seed):
+    np.random.seed(seed)  # noqa: NPY002 (numba's generator, which the kernel draws from)
+
+
+@pytest.mark.parametrize(("board", "rule", "policy"), [("16x16/40", "safe-click", "best"),
+                                                       ("9x9/10", "winxp", "best"),
+                                                       ("9x9/10", "safe-click", "safest")])
+def test_playing_on_from_the_first_click_plays_the_game_play_plays(board, rule, policy):
+    """`kernel.play_on` from the position the first click opens, the tie-breaks seeded as
+    a game's, makes the game's guesses and ends as it does."""
+    games = 12 if board == "16x16/40" else 40
+    layouts = sample_mines(board, games, rule=rule, click=(0, 0), seed=48)
+    seeds = np.random.SeedSequence(48).spawn(games)
+    height, width = layouts.shape[1:]
+    table = neighbour_table(width, height)
+    settings = Strategy().settings()
+    weighed = rule == "winxp"
+    relocation = winxp_order(width * height, 0) if weighed else np.empty(0, dtype=np.int64)
+    guesses = 0
+    for layout, seed in zip(layouts, seeds, strict=True):
+        game = play(layout, (0, 0), policy=policy, seed=seed, rule=rule)
+        clicked = Game(layout)
+        clicked.open((0, 0))
+        numbers, revealed = clicked.numbers.astype(np.int8), clicked.revealed.copy()
+        flagged = np.zeros_like(revealed)
+        moves = np.full(width * height, -1, dtype=np.int64)
+        chances, kinds = np.full(width * height, np.nan), np.full(width * height, -1, np.int8)
+        seed_ties(tie_seed(seed))
+        outcome, count, _, opened = kernel.play_on(
+            layout.ravel(), numbers, table, width, int(layout.sum()), revealed, flagged,
+            int(revealed.sum()), kernel.BEST if policy == "best" else kernel.SAFEST, True,
+            SolverOptions().max_configurations, settings, relocation, moves, chances, kinds,
+            kernel.new_position_memo())
+        assert (outcome == kernel.WON) == game.won and count == game.guesses
+        assert moves[:count].tolist() == [m.x + m.y * width for m in game.moves]
+        assert opened == game.opened == revealed[~layout.ravel()].sum()
+        assert (flagged <= layout.ravel()).all()
+        guesses += count
+    assert guesses > 10
 
 
 @pytest.mark.parametrize("clicks, seeds, message", [

@@ -4,7 +4,8 @@
 returns per game its outcome and its guesses; Python is entered once per chunk
 (and, through `numba.objmode`, for the rare position whose float search passes its
 budget: the exact big-integer engine, `minestats.inference.mine_probabilities`,
-answers it, as in the player's reference).
+answers it, as in the player's reference). `play_on` plays a game on from any
+position, the state a rollout continues from, and `choose` makes one guess.
 
 Each stall is analysed once (`minestats.frontier.engine.analyse_position`): the proven
 cells are opened and flagged until none is left, and the same pass gives the mine
@@ -50,8 +51,8 @@ from minestats.players.endgame import (
 )
 from minestats.players.fifty_fifty import fifty_fifty_outlook, tile_influence, unavoidable_pair
 
-__all__ = ["BEST", "BUG", "LOST", "MEMO_POSITIONS", "SAFEST", "WON", "Chunk",
-           "new_position_memo", "play_chunk"]
+__all__ = ["BEST", "BUG", "LOST", "MEMO_POSITIONS", "SAFEST", "WON", "Chunk", "choose",
+           "new_position_memo", "play_chunk", "play_on"]
 
 SAFEST, BEST = 0, 1
 """Policy codes (the order of `minestats.foundations.validation.POLICIES`)."""
@@ -1055,25 +1056,65 @@ def _single_point(layout, numbers, table, revealed, flagged, queue, opened, sett
 
 
 @compiled
-def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
-          max_configurations, settings, moves, chances, kinds, winxp, memo):
-    """Play one game: return ``(outcome, guesses, capped, opened)``.
+def choose(numbers, table, revealed, flagged, width, mines, probability, log_solutions,
+           policy, settings, relocation, memo):
+    """Return the guess a policy makes at a stall, as ``(cell, kind)``.
 
-    The guesses go to ``moves``, ``chances`` and ``kinds``.
+    ``policy`` is `SAFEST` (`_safest`) or `BEST`: an unavoidable 50/50 first when
+    ``settings.fifty_fifty_first`` is set (its safer half, ties at random), else
+    `_best`. ``probability`` holds the position's mine probabilities and
+    ``log_solutions`` the log of its (weighed) layouts, as `play_on` finds them;
+    ``relocation`` and ``memo`` are as for `play_on`. The kind is `FIFTY_FIFTY` for a
+    cell of an unavoidable 50/50, `FRONTIER` or `OFF_FRONTIER` for a heuristic guess
+    by where the cell lies, else `_best`'s (`ENDGAME` or `PSEUDO`). Tie-breaks draw
+    from numba's generator (seed it with ``np.random.seed`` in compiled code).
+    """
+    a, b = unavoidable_pair(numbers, table, revealed, flagged)
+    if policy == SAFEST:
+        cell = _safest(table, revealed, flagged, probability)
+        kind = FRONTIER
+    elif a >= 0 and settings.fifty_fifty_first:
+        # Alike under every rule but Windows XP's, which may weigh one half more.
+        pair = np.array([a, b])
+        cell, kind = _pick(pair, -probability[pair].reshape(1, 2)), FIFTY_FIFTY
+    else:
+        cell, kind = _best(numbers, table, revealed, flagged, width, mines, probability,
+                           log_solutions, settings, relocation, memo)
+    if a >= 0 and (cell == a or cell == b):
+        kind = FIFTY_FIFTY
+    elif kind == FRONTIER:
+        on_frontier = False
+        for t in range(table.shape[1]):
+            j = table[cell, t]
+            if j < 0:
+                break
+            if revealed[j] and numbers[j] > 0:
+                on_frontier = True
+        kind = FRONTIER if on_frontier else OFF_FRONTIER
+    return cell, kind
+
+
+@compiled
+def play_on(layout, numbers, table, width, mines, revealed, flagged, opened, policy,
+            use_mine_count, max_configurations, settings, relocation, moves, chances, kinds,
+            memo):
+    """Play a game on from a position to its end: return ``(outcome, guesses, capped, opened)``.
+
+    The state a rollout continues from: ``revealed`` and ``flagged`` (changed in
+    place as the game goes on; every flag must be a mine of ``layout``), and
+    ``opened``, the safe cells open. ``relocation`` is Windows XP's order of the cells
+    from the game's first click when its layouts are weighed by the rule
+    (`minestats.mechanics.rules.winxp_order`), else empty. The guesses from here go
+    to ``moves``, ``chances`` and ``kinds`` from their first entry, by `choose`; the
+    other arguments are `play_chunk`'s. A game's first click followed by this is
+    `_play`.
     """
     cells = layout.size
-    revealed = np.zeros(cells, dtype=np.bool_)
-    flagged = np.zeros(cells, dtype=np.bool_)
     queue = np.empty(cells, dtype=np.int64)
     probability = np.empty(cells)
     proven_safe = np.empty(cells, dtype=np.int64)
     proven_mine = np.empty(cells, dtype=np.int64)
-    settled = np.zeros(cells, dtype=np.bool_)
-    if layout[click]:
-        return LOST, 0, False, 0
-    relocation = winxp_order(cells, click) if winxp and settings.weigh_winxp else np.empty(
-        0, dtype=np.int64)
-    opened = _flood(click, numbers, table, revealed, queue)
+    settled = np.zeros(cells, dtype=np.bool_)  # `_single_point` marks them as it goes
     safe_cells = cells - mines
     guesses = 0
     capped = False
@@ -1109,28 +1150,8 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
         if status == OVER_BUDGET or (relocation.size and not revealed[relocation[0]]):
             log_solutions = _position(numbers, table, revealed, flagged, width, mines,
                                       settings.fast_budget, probability, relocation)
-        a, b = unavoidable_pair(numbers, table, revealed, flagged)
-        if policy == SAFEST:
-            cell = _safest(table, revealed, flagged, probability)
-            kind = FRONTIER
-        elif a >= 0 and settings.fifty_fifty_first:
-            # Alike under every rule but Windows XP's, which may weigh one half more.
-            pair = np.array([a, b])
-            cell, kind = _pick(pair, -probability[pair].reshape(1, 2)), FIFTY_FIFTY
-        else:
-            cell, kind = _best(numbers, table, revealed, flagged, width, mines, probability,
-                               log_solutions, settings, relocation, memo)
-        if a >= 0 and (cell == a or cell == b):
-            kind = FIFTY_FIFTY
-        elif kind == FRONTIER:
-            on_frontier = False
-            for t in range(table.shape[1]):
-                j = table[cell, t]
-                if j < 0:
-                    break
-                if revealed[j] and numbers[j] > 0:
-                    on_frontier = True
-            kind = FRONTIER if on_frontier else OFF_FRONTIER
+        cell, kind = choose(numbers, table, revealed, flagged, width, mines, probability,
+                            log_solutions, policy, settings, relocation, memo)
         moves[guesses] = cell
         chances[guesses] = probability[cell]
         kinds[guesses] = kind
@@ -1138,6 +1159,26 @@ def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
         if layout[cell]:
             return LOST, guesses, capped, opened
         opened = _flood(cell, numbers, table, revealed, queue, opened)
+
+
+@compiled
+def _play(layout, numbers, table, width, mines, click, policy, use_mine_count,
+          max_configurations, settings, moves, chances, kinds, winxp, memo):
+    """Play one game, its first click then `play_on`: ``(outcome, guesses, capped, opened)``.
+
+    The guesses go to ``moves``, ``chances`` and ``kinds``.
+    """
+    cells = layout.size
+    if layout[click]:
+        return LOST, 0, False, 0
+    revealed = np.zeros(cells, dtype=np.bool_)
+    flagged = np.zeros(cells, dtype=np.bool_)
+    relocation = winxp_order(cells, click) if winxp and settings.weigh_winxp else np.empty(
+        0, dtype=np.int64)
+    opened = _flood(click, numbers, table, revealed, np.empty(cells, dtype=np.int64))
+    return play_on(layout, numbers, table, width, mines, revealed, flagged, opened, policy,
+                   use_mine_count, max_configurations, settings, relocation, moves, chances,
+                   kinds, memo)
 
 
 @compiled
