@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser, format_proportion, row_seeds, worker_pool
+from common import base_parser, format_proportion, recorded_workers, row_seeds, worker_pool
 
 from minestats.drivers.bbbv_histograms import DEFAULT_CHUNK_SIZE, bbbv_histogram
 from minestats.figures.plots import plot_distributions
@@ -80,7 +80,7 @@ def main(argv=None):
         extra={"click": CLICK, "seeds": {f"{result.board} {result.rule}": result.seed
                                          for result in results},
                "quantiles": "inverted CDF: smallest 3BV whose cumulative share >= q",
-               "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
+               "confidence_level": CONFIDENCE_LEVEL, "workers": recorded_workers(args)})
     paths = [write_csv(histogram, args.out / "bbbv_histogram.csv", metadata=metadata),
              write_csv(summary, args.out / "bbbv_summary.csv", metadata=metadata,
                        summary=True),

@@ -1,21 +1,25 @@
 """What the experiment scripts share: options, seeds per row, one worker pool, timing.
 
-Every script takes ``--seed``, ``--workers`` and ``--out``. ``--seed S`` is the root of
-the whole project: the script draws from its own stream, child ``k`` of ``S``
+Every script takes ``--seed``, ``--workers``, ``--scheduler`` and ``--out``. ``--seed S``
+is the root of the whole project: the script draws from its own stream, child ``k`` of ``S``
 (`minestats.reproduction.registry.Experiment.stream`), so two experiments never draw the
 same boards, and ``args.seed`` holds that stream's label ``"S/k"``. Each row of its
 table (a board and rule) draws from its own child of the stream, spawned once for the
 whole table, and records that child's label (``"42/1/3"`` is row 3 of experiment 1 under
 seed 42); any such label, passed back as a seed, repeats the row. One process pool
 serves the whole script, created after the compiled kernels are loaded so the forked
-workers inherit them instead of loading them again.
+workers inherit them instead of loading them again. With ``--scheduler ADDRESS`` (or
+``DASK_SCHEDULER_ADDRESS``) ``args.workers`` is a client of that Dask cluster instead,
+connected once for the whole script; the chunks run there, the files are written here.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +35,7 @@ from minestats.io.results import sidecar_path
 from minestats.mechanics.rules import RULES
 from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
+from minestats.runs.cluster import connect_scheduler, is_dask_client
 from minestats.runs.store import ChunkStore
 from minestats.stats import bonferroni_level, format_p_value, wilson_interval
 
@@ -45,7 +50,9 @@ __all__ = [
     "format_pairs",
     "format_proportion",
     "p_text",
+    "parallelism",
     "pass_rate_groups",
+    "recorded_workers",
     "row_seeds",
     "solver_pool",
     "worker_map",
@@ -64,6 +71,12 @@ class _ExperimentParser(argparse.ArgumentParser):
         parsed = super().parse_args(args, namespace)
         parsed.root_seed = parsed.seed
         parsed.seed = f"{parsed.seed}/{self.stream}"
+        if parsed.scheduler:
+            try:
+                parsed.workers = connect_scheduler(parsed.scheduler)
+            except ValueError as error:
+                self.error(str(error))
+            atexit.register(parsed.workers.close)
         return parsed
 
 
@@ -91,6 +104,10 @@ def base_parser(description: str, *, experiment: str) -> argparse.ArgumentParser
                              "(default 42)")
     parser.add_argument("--workers", type=int, default=-1,
                         help="processes: -1 all cores (default), 1 this process only")
+    parser.add_argument("--scheduler", default=os.environ.get("DASK_SCHEDULER_ADDRESS"),
+                        metavar="ADDRESS",
+                        help="Dask scheduler address (default $DASK_SCHEDULER_ADDRESS): run "
+                             "the chunks on that cluster instead of --workers processes")
     parser.add_argument("--out", type=Path, default=Path("results"),
                         help="output folder (default results/)")
     return parser
@@ -115,14 +132,31 @@ def board_slug(board: Board) -> str:
     return str(board).replace("/", "-")
 
 
+def recorded_workers(args) -> int | str:
+    """Return what a sidecar records of the workers: their count, or the Dask scheduler."""
+    return f"dask {args.scheduler}" if args.scheduler else args.workers
+
+
+def parallelism(workers) -> int:
+    """Return how many chunks ``workers`` (a count or a Dask client) runs at once."""
+    if is_dask_client(workers):
+        return max(sum(workers.nthreads().values()), 1)
+    return check_workers(workers)
+
+
 @contextlib.contextmanager
-def worker_pool(workers: int, *, warm_up: Callable[[], object]):
-    """Yield a map-like callable for the library's ``workers``: one pool per script.
+def worker_pool(workers, *, warm_up: Callable[[], object]):
+    """Yield what to pass as the library's ``workers``: one pool per script, or the cluster.
 
     ``warm_up()`` runs first, in this process, so the compiled kernels it touches
     are loaded (compiled on the first run, read from numba's disk cache afterwards)
-    before the pool forks and its workers inherit them.
+    before the pool forks and its workers inherit them. Every sweep of the script
+    then shares that pool. A Dask client (``--scheduler``) is yielded as it is: the
+    library warms each worker before its first chunk.
     """
+    if is_dask_client(workers):
+        yield workers
+        return
     count = check_workers(workers)
     warm_up()
     if workers == 1:
@@ -130,7 +164,7 @@ def worker_pool(workers: int, *, warm_up: Callable[[], object]):
         return
     # process_pool: the workers exit with the script, even when it is killed with -9
     with process_pool(count) as pool:
-        yield pool.map
+        yield pool
 
 
 def worker_map(workers: int, *, click):

@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, exact_in_interval, p_text, row_seeds, worker_map
+from common import base_parser, exact_in_interval, p_text, recorded_workers, row_seeds, worker_map
 
 from minestats.drivers.opening_simulation import DEFAULT_CHUNK_SIZE, simulate_opening
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
@@ -114,7 +114,7 @@ def main(argv=None):
         extra={"row_seeds": dict(zip(table["board"] + " " + table["rule"], table["seed"],
                                      strict=True)),
                "click": "centre", "confidence_level": CONFIDENCE_LEVEL, "holm_alpha": ALPHA,
-               "workers": args.workers})
+               "workers": recorded_workers(args)})
     path = write_csv(table, args.out / "first_click.csv", metadata=metadata, summary=True)
     print(format_table(table, seed=args.seed, n=args.n, chunk_size=args.chunk_size))
     print(f"Wrote {path} and its sidecar; {time.perf_counter() - start:.1f} s wall")

@@ -79,13 +79,19 @@ Usage: ``python experiments/no_guess_bias.py [--seed 42] [--n 2000]
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, board_slug, row_seeds, worker_pool
+from common import (
+    base_parser,
+    board_slug,
+    parallelism,
+    recorded_workers,
+    row_seeds,
+    worker_pool,
+)
 from scipy import stats as scipy_stats
 
 from minestats.drivers.no_guess import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
@@ -292,7 +298,7 @@ def analyse(*, seed, n, permutations, workers, n_dense_reference=200):
     """
     boards = (*BOARDS, *DENSE)
     tests, effects, profiles, figures, reference_draws = [], [], [], [], {}
-    round_chunks = 1 if workers == 1 else (os.cpu_count() or 1) if workers == -1 else workers
+    round_chunks = parallelism(workers)
     with worker_pool(workers, warm_up=lambda: generate_no_guess_batch(
             Board(5, 5, 5), CLICK, n=2, seed=0, workers=1)) as pool_map:
         for board, board_seed in zip(boards, row_seeds(seed, len(boards)), strict=True):
@@ -436,7 +442,7 @@ def main(argv=None):
                "holm_family": f"p_holm: all {len(tests)} omnibus tests of no_guess_bias.csv",
                "p_value_floor": P_VALUE_FLOOR, "n_dense_reference": args.n_dense_reference,
                "reference_draws": draws, "confidence_level": CONFIDENCE_LEVEL,
-               "workers": args.workers})
+               "workers": recorded_workers(args)})
     paths = [write_csv(tests, args.out / "no_guess_bias.csv", metadata=metadata, summary=True),
              write_csv(effects, args.out / "no_guess_bias_effects.csv", metadata=metadata,
                        summary=True),

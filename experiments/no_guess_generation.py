@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser, row_seeds, worker_pool
+from common import base_parser, recorded_workers, row_seeds, worker_pool
 
 from minestats.drivers.no_guess import (
     DEFAULT_BATCH_CHUNK_SIZE,
@@ -124,7 +124,7 @@ def main(argv=None):
                                      strict=True)),
                "rule": RULE, "click": CLICK, "solver": SOLVER, "use_mine_count": True,
                "max_tries": args.max_tries, "timeout_s": args.timeout,
-               "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
+               "confidence_level": CONFIDENCE_LEVEL, "workers": recorded_workers(args)})
     path = write_csv(table, args.out / "no_guess_generation.csv", metadata=metadata,
                      summary=PRINTED_COLUMNS)
     print(f"No-guess generation, {RULE}, {CLICK} click, solver {SOLVER} with the mine count; "

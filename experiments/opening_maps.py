@@ -55,7 +55,14 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, board_slug, exact_in_interval, row_seeds, worker_map
+from common import (
+    base_parser,
+    board_slug,
+    exact_in_interval,
+    recorded_workers,
+    row_seeds,
+    worker_map,
+)
 
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.figures.plots import plot_probability_map, plot_z_map
@@ -186,7 +193,7 @@ def main(argv=None):
                                        "1 - (1 - power) ** (1 / n) where p = 1",
                "neighbour_z_correlation": "Pearson correlation of the z-scores of cells "
                                           "sharing a side",
-               "workers": args.workers})
+               "workers": recorded_workers(args)})
     write_csv(pd.concat([frame for _, frame, _ in runs], ignore_index=True),
               maps / "monte_carlo.csv", metadata=mc_meta)
     holm = pd.DataFrame([holm_summary(result, frame) for result, frame, _ in runs])

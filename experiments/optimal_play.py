@@ -21,7 +21,14 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import add_store_option, base_parser, open_store, row_seeds, store_metadata
+from common import (
+    add_store_option,
+    base_parser,
+    open_store,
+    recorded_workers,
+    row_seeds,
+    store_metadata,
+)
 
 from minestats.io.results import collect_metadata, write_csv
 from minestats.mechanics.rules import RULES
@@ -67,7 +74,7 @@ def main(argv=None):
                            store=store)
     metadata = collect_metadata(seed=args.seed, n=args.n, chunk_size=CHUNK_SIZE,
                                 wall_time_s=time.perf_counter() - start,
-                                extra={"click": list(CLICK), "workers": args.workers,
+                                extra={"click": list(CLICK), "workers": recorded_workers(args),
                                        **store_metadata(store)})
     path = write_csv(table, args.out / "optimal_play.csv", metadata=metadata, summary=True)
     print(f"Exact optimal play from the corner against the policies (n = {args.n:,} games a "

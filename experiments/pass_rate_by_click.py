@@ -44,6 +44,7 @@ from common import (
     format_proportion,
     p_text,
     pass_rate_groups,
+    recorded_workers,
     solver_pool,
 )
 
@@ -112,7 +113,7 @@ def main(argv=None):
         wall_time_s=time.perf_counter() - start,
         extra={"rule": RULE, "solver": SOLVER, "use_mine_count": True,
                "seeds": f"board i, cell j = x + y * width: {args.seed}/i/j",
-               "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
+               "confidence_level": CONFIDENCE_LEVEL, "workers": recorded_workers(args)})
     path = write_csv(table, args.out / "pass_rate_by_click.csv", metadata=metadata)
     classes = class_table(table)
     classes = classes[["board"] + [c for c in classes.columns if c != "board"]]

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, pass_rate_groups, solver_pool
+from common import base_parser, pass_rate_groups, recorded_workers, solver_pool
 
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
@@ -73,7 +73,7 @@ def main(argv=None):
         extra={"rule": "safe-opening", "click": "centre", "densities": DENSITIES.tolist(),
                "row_seeds": dict(zip(table["board"] + " " + table["solver"], table["seed"],
                                      strict=True)),
-               "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers})
+               "confidence_level": CONFIDENCE_LEVEL, "workers": recorded_workers(args)})
     path = write_csv(table, args.out / "pass_rate_by_density.csv", metadata=metadata)
     figure = plot_proportion_bands(
         table.assign(size=table["size"] + " board"), x="density", series="solver",

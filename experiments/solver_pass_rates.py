@@ -53,6 +53,7 @@ from common import (
     format_proportion,
     p_text,
     pass_rate_groups,
+    recorded_workers,
     row_seeds,
     solver_pool,
 )
@@ -232,7 +233,7 @@ def main(argv=None):
     extra = {"row_seeds": dict(zip(
         table["board"] + " " + table["rule"] + " " + table["click"] + " " + table["solver"]
         + np.where(table["use_mine_count"], "", " (no mine count)"), table["seed"],
-        strict=True)), "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers}
+        strict=True)), "confidence_level": CONFIDENCE_LEVEL, "workers": recorded_workers(args)}
     inputs = {"seed": args.seed, "chunk_size": args.chunk_size,
               "n": {"single-point": args.n_single_point, "subset": args.n, "logic": args.n},
               "wall_time_s": time.perf_counter() - start}
@@ -253,7 +254,8 @@ def main(argv=None):
         metadata=collect_metadata(**inputs | {"n": args.n_paired}, extra={
             "row_seeds": dict(zip(paired["board"] + " " + paired["rule"] + " "
                                   + paired["click"], paired["seed"], strict=True)),
-            "confidence_level": CONFIDENCE_LEVEL, "workers": args.workers, "holm_alpha": ALPHA,
+            "confidence_level": CONFIDENCE_LEVEL, "workers": recorded_workers(args),
+            "holm_alpha": ALPHA,
             **PAIRED_METHODS}))
     print(f"Solver pass rates: n = {args.n_single_point:,} boards per single-point row, "
           f"{args.n:,} per subset and logic row; seed stream {args.seed} (solver group i, row j:"

@@ -74,6 +74,7 @@ from common import (
     format_proportion,
     open_store,
     p_text,
+    recorded_workers,
     row_seeds,
     store_metadata,
     worker_pool,
@@ -307,7 +308,7 @@ def main(argv=None):
     metadata = collect_metadata(
         seed=args.seed, n=n_record, chunk_size=args.chunk_size,
         wall_time_s=time.perf_counter() - start,
-        extra={"policy": POLICY, "workers": args.workers,
+        extra={"policy": POLICY, "workers": recorded_workers(args),
                "seeds": f"board i, rule r (RULES index), cell j: {args.seed}/(4i + r)/j; "
                         f"paired comparison on board i: {args.seed}/(12 + i)"}
         | store_metadata(store))

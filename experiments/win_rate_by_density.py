@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser
+from common import base_parser, recorded_workers
 
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
@@ -49,7 +49,7 @@ def main(argv=None):
     metadata = collect_metadata(seed=args.seed, n=args.n, chunk_size=CHUNK_SIZE,
                                 wall_time_s=time.perf_counter() - start,
                                 extra={"rule": "safe-click", "click": [0, 0],
-                                       "workers": args.workers})
+                                       "workers": recorded_workers(args)})
     path = write_csv(table, args.out / "win_rate_by_density.csv", metadata=metadata)
     figure = plot_proportion_bands(
         table, x="density", series="policy", y="win_rate",

@@ -1,9 +1,12 @@
+import json
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,6 +18,7 @@ from minestats.players import win_rate, win_rate_sweep
 from minestats.runs.store import ChunkStore
 from minestats.runs.sweeps import grid_seeds, run_jobs
 
+EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
 def trials(config, size, seed_sequence):
     return np.array([size, config])
@@ -182,13 +186,24 @@ def test_executor_objects_give_the_serial_numbers():
     assert (serial.counts == pooled.counts).all()
 
 
-def test_local_dask_cluster_gives_the_serial_numbers():
+def test_local_dask_cluster_gives_the_serial_numbers(tmp_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
+    from minestats.reproduction import runner
+    from minestats.runs.chunks import map_chunks
+
     grid = [{"board": "9x9/10", "solver": "single-point"},
             {"board": "8x8/10", "solver": "logic", "rule": "safe-click", "click": "corner"}]
     serial_map = simulate_opening("expert", rule="winxp", n=100_000, seed=5, chunk_size=10_000,
                                   workers=1)
     serial_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=1)
+    experiment = [sys.executable, str(EXPERIMENTS / "bbbv.py"), "--n", "300", "--seed", "7"]
+    subprocess.run([*experiment, "--out", str(tmp_path / "here"), "--workers", "1"],
+                   check=True, capture_output=True, timeout=600)
+
+    def warm_up():  # pickled by value: each worker appends its pid to a file of its own
+        with open(tmp_path / f"warmed-{os.getpid()}", "a") as handle:
+            handle.write("once\n")
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
@@ -196,8 +211,43 @@ def test_local_dask_cluster_gives_the_serial_numbers():
         dask_map = simulate_opening("expert", rule="winxp", n=100_000, seed=5,
                                     chunk_size=10_000, workers=client)
         dask_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=client)
+        # every worker is warmed once before the first chunk
+        assert list(map_chunks(abs, [-1, 2, -3], workers=client, warm_up=warm_up)) == [1, 2, 3]
+        warmed = {int(path.name.split("-")[1]): path.read_text()
+                  for path in tmp_path.glob("warmed-*")}
+        assert warmed == dict.fromkeys(client.run(os.getpid).values(), "once\n")
+        # an experiment sends its chunks to the cluster: the same tables as here
+        subprocess.run([*experiment, "--out", str(tmp_path / "there"), "--scheduler",
+                        cluster.scheduler_address], check=True, capture_output=True,
+                       timeout=600)
+        # reproduce checks the cluster, then hands each script its address
+        started = []
+        monkeypatch.setattr(runner.subprocess, "run", lambda command, **options: (
+            started.append(command), subprocess.CompletedProcess(command, 0))[1])
+        runner.reproduce(["bbbv"], repository=EXPERIMENTS.parent, out=tmp_path / "out",
+                         scheduler=cluster.scheduler_address, progress=lambda line: None)
+        assert started[0][-2:] == ["--scheduler", cluster.scheduler_address]
     assert (serial_map.counts == dask_map.counts).all()
     assert serial_rates["successes"].tolist() == dask_rates["successes"].tolist()
+    for name in ("bbbv_histogram.csv", "bbbv_summary.csv"):
+        assert (tmp_path / "here" / name).read_bytes() == (tmp_path / "there" / name).read_bytes()
+    recorded = json.loads((tmp_path / "there" / "bbbv_summary.csv.json").read_text())
+    assert recorded["workers"] == f"dask {cluster.scheduler_address}"
+
+
+def test_reproduce_refuses_a_scheduler_that_does_not_answer(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from functools import partial
+
+    from minestats.reproduction import runner
+
+    # Nothing listens on port 9; the wait is cut to 2 s, as the command's tests cut it.
+    monkeypatch.setattr(runner, "connect_scheduler", partial(runner.connect_scheduler,
+                                                             seconds=2))
+    with pytest.raises(ValueError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
+        runner.reproduce(["bbbv"], repository=EXPERIMENTS.parent, out=tmp_path / "out",
+                         scheduler="tcp://127.0.0.1:9", progress=lambda line: None)
+    assert list(tmp_path.iterdir()) == []  # nothing ran, nothing was written
 
 
 def test_no_guess_batch_resumes_from_its_store(tmp_path):

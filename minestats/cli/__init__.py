@@ -1,7 +1,9 @@
 """The ``minestats`` command: parse the flags, call the library, print the answer.
 
 No mathematics lives here. Every error a user can cause ends the command with one
-line on stderr and exit status 2; a search that gives up at its configuration cap
+line on stderr and exit status 2; output that cannot be written (standard output
+closed or on a full disk, `minestats.cli.streams`) with one line and status 1; a
+search that gives up at its configuration cap
 (``reconstruct``) ends with one line on stderr and exit status 3
 (`minestats.cli.commands.CAPPED`). `parser` holds the flags, `commands` one function
 per subcommand (returning None, or an exit status), `output` the printing and
@@ -10,7 +12,6 @@ reading.
 
 from __future__ import annotations
 
-import os
 import sys
 
 from minestats.cli.parser import build_parser
@@ -31,12 +32,19 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     # The library is imported only once the flags parse: `--help` stays fast.
     from minestats.cli.commands import COMMANDS
-    from minestats.cli.output import say_when_compiling
+    from minestats.cli.streams import StdoutFailed, checked_stdout, discard_stdout
+    from minestats.foundations.compiling import say_when_compiling
 
-    if not getattr(args, "quiet", False):
-        say_when_compiling()
+    if getattr(args, "quiet", False):
+        say_when_compiling(False)
     try:
-        status = COMMANDS[args.command](args)
+        with checked_stdout():
+            status = COMMANDS[args.command](args)
+    except StdoutFailed as error:
+        print(f"minestats {args.command}: error: cannot write to standard output: {error}",
+              file=sys.stderr)
+        discard_stdout()
+        return 1
     except ValueError as error:
         print(f"minestats {args.command}: error: {error}", file=sys.stderr)
         return 2
@@ -45,7 +53,7 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         # The reader (e.g. `head`) closed the pipe: stop quietly, as Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        discard_stdout()
         return 1
     if getattr(args, "drawn_seed", False) and not args.quiet:
         print(f"seed {args.seed} (drawn: --seed {args.seed} repeats this run)",

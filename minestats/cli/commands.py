@@ -27,7 +27,9 @@ from minestats.drivers.comparisons import compare
 from minestats.drivers.no_guess import generate_no_guess
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
+from minestats.drivers.warmup import cache_folder, warm_up_kernels
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.compiling import say_when_compiling
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_ALPHA,
@@ -90,7 +92,9 @@ def _run_context(args):
     chunk = {} if args.chunk_size is None else {"chunk_size": args.chunk_size}
     with workers_for(args) as workers, contextlib.ExitStack() as stack:
         store = None if args.store is None else stack.enter_context(ChunkStore(args.store))
-        yield {"workers": workers, "store": store, "progress": not args.quiet, **chunk}
+        # A bar only on a terminal, unless asked for: a log file gets no \r frames.
+        progress = False if args.quiet else True if args.progress else None
+        yield {"workers": workers, "store": store, "progress": progress, **chunk}
 
 
 def run_opening(args) -> None:
@@ -571,9 +575,23 @@ def run_win_rate(args) -> None:
 
 
 def run_reproduce(args) -> None:
+    scheduler = args.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
     index = reproduce(args.only, repository=args.repository, out=args.out, seed=args.seed,
-                      workers=args.workers, full=args.full, quiet=args.quiet)
+                      workers=args.workers, full=args.full, quiet=args.quiet,
+                      scheduler=scheduler)
     print(f"== index of every table and figure: {index}", file=sys.stderr)
+
+
+def run_warmup(args) -> None:
+    say_when_compiling(False)  # each group says it below
+
+    def report(warmed):
+        done = (f"{warmed.compiled} kernels compiled" if warmed.compiled
+                else "loaded from the cache")
+        print(f"{warmed.group}: {done} in {warmed.seconds:.1f} s", flush=True)
+
+    warm_up_kernels(report=report)
+    print(f"numba's cache: {cache_folder()}")
 
 COMMANDS = {
     "opening": run_opening, "opening-map": run_opening_map, "simulate": run_simulate,
@@ -581,5 +599,5 @@ COMMANDS = {
     "generate": run_generate, "bbbv": run_bbbv, "reconstruct": run_reconstruct,
     "probabilities": run_probabilities, "play": run_play, "win-rate": run_win_rate,
     "compare": run_compare,
-    "reproduce": run_reproduce,
+    "reproduce": run_reproduce, "warmup": run_warmup,
 }

@@ -15,7 +15,6 @@ import select
 import stat
 import sys
 import textwrap
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -23,61 +22,17 @@ import pandas as pd
 
 from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
+from minestats.runs.cluster import SCHEDULER_SECONDS, connect_scheduler
 
-__all__ = ["COMPILING", "MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table",
+__all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table",
            "format_count", "format_fraction", "print_grid", "rate_table", "read_board_file",
-           "read_bytes", "read_text", "say_when_compiling", "use_colour", "workers_for"]
+           "read_bytes", "read_text", "use_colour", "workers_for"]
 
-SCHEDULER_SECONDS = 10
-"""How long the command waits for a Dask scheduler to answer before it gives up."""
 FIFO_SECONDS = 10
 """How long an input FIFO may stay silent before the command gives up on its writer."""
 MAX_INPUT_BYTES = 16 * 2**20
 """The most bytes an input file may hold (16 MiB, far above any board the library can
 solve): a bigger or endless one (``/dev/zero``) is refused, never read whole."""
-
-
-COMPILING = ("minestats: compiling the kernels for this machine, once (about two minutes; "
-             "cached afterwards)")
-"""What a run says when it compiles a kernel the disk cache does not hold (a first run)."""
-
-
-def say_when_compiling(stream=None) -> None:
-    """Say `COMPILING` on ``stream`` (stderr) when numba first compiles in this process.
-
-    Numba announces a compilation only when its disk cache misses, so a warm cache
-    stays silent. Only a person at a terminal is told (like a progress bar): piped
-    or captured stderr keeps its one line per error.
-
-    Examples
-    --------
-    >>> import io, numba
-    >>> said = io.StringIO()
-    >>> said.isatty = lambda: True
-    >>> say_when_compiling(said)
-    >>> numba.njit(lambda x: x + 1)(1), numba.njit(lambda x: x + 2)(1)
-    (2, 3)
-    >>> said.getvalue().splitlines() == [COMPILING]  # once, for two compilations
-    True
-    """
-    from numba.core import event
-
-    stream = sys.stderr if stream is None else stream
-    if not stream.isatty():
-        return
-
-    class Compiling(event.Listener):
-        said = False
-
-        def on_start(self, _):
-            if not self.said:
-                self.said = True
-                print(COMPILING, file=stream, flush=True)
-
-        def on_end(self, _):
-            pass
-
-    event.register("numba:compile", Compiling())
 
 
 def _plain(value):
@@ -357,37 +312,6 @@ def workers_for(args):
         check_workers(args.workers)  # before any work or progress bar
         yield args.workers
         return
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ValueError("--scheduler needs dask.distributed: pip install "
-                         "'minestats[dask]'") from None
-    client = _connect_within(Client, address, SCHEDULER_SECONDS)
+    client = connect_scheduler(address, seconds=SCHEDULER_SECONDS)
     with client:
         yield client
-
-
-def _connect_within(client_class, address: str, seconds: float):
-    """Connect to a Dask scheduler, or fail in one line within ``seconds``.
-
-    A server that is not a Dask scheduler (an HTTP server, or one that never answers)
-    can stall the handshake past the client's own time-out, so the connection is
-    made in a helper thread and abandoned when it takes longer.
-    """
-    outcome = {}
-
-    def connect():
-        try:
-            outcome["client"] = client_class(address, timeout=f"{seconds}s")
-        except BaseException as error:  # noqa: BLE001 (reported below, in this thread)
-            outcome["error"] = error
-
-    thread = threading.Thread(target=connect, daemon=True)
-    thread.start()
-    thread.join(seconds + 1)
-    if "client" in outcome:
-        return outcome["client"]
-    error = outcome.get("error")
-    reason = (f"no Dask scheduler answered within {seconds:g} s" if error is None
-              else " ".join(str(error).split()) or type(error).__name__)
-    raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {reason}")

@@ -172,6 +172,9 @@ def _run_options(parser, *, n_required, n_help="boards to simulate"):
                         help="SQLite file keeping finished chunks: a rerun with the same "
                              "flags resumes; needs --seed (without one each run draws a "
                              "new seed and could never reuse a chunk)")
+    parser.add_argument("--progress", action="store_true",
+                        help="show the progress bar even when stderr is not a terminal "
+                             "(by default only a terminal gets one, so logs stay clean)")
     _quiet(parser)
 
 
@@ -416,6 +419,17 @@ def build_parser() -> argparse.ArgumentParser:
     reproduce.add_argument("--seed", type=int, default=42, help="root seed (default 42)")
     reproduce.add_argument("--workers", type=int, default=-1,
                            help="worker processes (-1: all cores)")
+    reproduce.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                           help="Dask scheduler address (default $DASK_SCHEDULER_ADDRESS): "
+                                "every experiment sends its chunks to that cluster; its "
+                                "stores stay here, in --out")
     reproduce.add_argument("--quiet", action="store_true", help="do not echo the scripts' "
                                                                 "tables")
+
+    warmup = command("warmup", "compile every kernel ahead, once per machine",
+                     "Compile (or load from numba's disk cache) every compiled kernel, and "
+                     "say for each group whether it compiled and how long it took. A first "
+                     "run on a machine otherwise waits for the compiler; set "
+                     "NUMBA_CACHE_DIR to keep the cache somewhere shared.")
+    _quiet(warmup)
     return parser

@@ -5,21 +5,32 @@ checkout runs in its own process, in the order of
 `minestats.reproduction.registry.EXPERIMENTS`, with the root seed, the workers and
 (``full``) its paper-grade arguments; then the notebooks are rendered, and the
 folder's index is written. Everything a script would refuse is checked before the
-first one starts.
+first one starts, and so is the folder: it must be writable (a probe file is created
+and removed), and a file there that the run would replace must be one this package
+wrote (a results file has its sidecar; the index starts with
+`minestats.reproduction.index.INDEX_MARK`). A README.md of the user's own is never
+replaced.
+
+With a Dask scheduler, every script sends its chunks to that cluster (whose workers
+must run this code); the scripts, their chunk stores and their files stay here.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from minestats.foundations.validation import quoted
-from minestats.reproduction.index import write_results_index
+from minestats.io.results import TABLE_TWINS, sidecar_path
+from minestats.reproduction.index import is_results_index, write_results_index
 from minestats.reproduction.notebooks import render_notebooks
 from minestats.reproduction.registry import EXPERIMENTS, experiment
-from minestats.runs.chunks import check_workers
+from minestats.runs.chunks import check_cluster_code, check_workers
+from minestats.runs.cluster import connect_scheduler
 
 __all__ = ["NOTEBOOKS", "reproduce"]
 
@@ -32,10 +43,12 @@ def _say(line: str) -> None:
 
 
 def _command(script: Path, name: str, *, out: Path, seed: int, workers: int,
-             full: bool) -> list[str]:
+             full: bool, scheduler: str | None = None) -> list[str]:
     """Return the command line of one experiment; a full run's stores go into ``out``."""
     command = [sys.executable, str(script), "--out", str(out), "--seed", str(seed),
                "--workers", str(workers)]
+    if scheduler:
+        command += ["--scheduler", scheduler]
     if full:
         arguments = experiment(name).full_arguments
         command += [str(out / Path(value).name) if i and arguments[i - 1] == "--store"
@@ -43,8 +56,45 @@ def _command(script: Path, name: str, *, out: Path, seed: int, workers: int,
     return command
 
 
+def _check_own_files(out: Path, names: Sequence[str]) -> None:
+    """Refuse a folder where the run would replace a file this package did not write."""
+    index = out / "README.md"
+    if index.exists() and not is_results_index(index):
+        raise ValueError(f"{quoted(str(index))} was not written by minestats: reproduce "
+                         "would replace it with its index; move it away, or choose another "
+                         "--out")
+    for name in names:
+        for table in (experiment(name).summary_tables if name != NOTEBOOKS else ()):
+            for path in (out / table, *((out / table).with_suffix(suffix)
+                                        for suffix in TABLE_TWINS)):
+                if path.exists() and not sidecar_path(path).is_file():
+                    raise ValueError(f"{quoted(str(path))} was not written by minestats (it "
+                                     f"has no {sidecar_path(path).name} beside it): "
+                                     f"experiment {name} would replace it; move it away, "
+                                     f"or choose another --out")
+
+
+def _probe(out: Path) -> None:
+    """Create ``out`` if needed, then a file in it, and remove the file: or one line why not."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        descriptor, probe = tempfile.mkstemp(dir=out, prefix=".minestats-probe-")
+        os.close(descriptor)
+        os.unlink(probe)
+    except OSError as error:
+        raise ValueError(f"--out ({quoted(str(out))}) cannot be written: "
+                         f"{error.strerror or error}") from None
+
+
+def _check_scheduler(address: str) -> None:
+    """Refuse, in one line, a scheduler that does not answer or whose workers run other code."""
+    with connect_scheduler(address) as client:
+        check_cluster_code(client)
+
+
 def reproduce(names: Sequence[str] | None = None, *, repository=".", out="results",
               seed: int = 42, workers: int = -1, full: bool = False, quiet: bool = False,
+              scheduler: str | None = None,
               progress: Callable[[str], None] = _say) -> Path:
     """Run experiments (and render the notebooks) of a checkout; return the index written.
 
@@ -67,6 +117,9 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
         ``out``.
     quiet : bool, optional
         Do not echo the scripts' printed tables.
+    scheduler : str, optional
+        A Dask scheduler's address: every script runs its chunks on that cluster
+        (``--scheduler``), its workers checked to run this code before the first.
     progress : callable, optional
         Called with one line as each step starts (default: printed to stderr).
 
@@ -79,8 +132,10 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
     ------
     ValueError
         Before anything runs, for an unknown name, a bad seed or worker count, an
-        ``out`` that is not a folder, or a ``repository`` without ``experiments/``;
-        after, if a script fails (the message names it).
+        ``out`` that is not a folder or cannot be written, a file there the run would
+        replace that this package did not write, a ``repository`` without
+        ``experiments/``, or a scheduler that does not answer; after, if a script
+        fails (the message names it).
 
     Examples
     --------
@@ -108,12 +163,16 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
         raise ValueError(f"no experiments/ folder in {quoted(str(repository.resolve()))}: run "
                          "reproduce at the root of a source checkout of minestats, or name "
                          "one with --repository")
+    _check_own_files(out, names)
+    if scheduler:
+        _check_scheduler(scheduler)
+    _probe(out)
     for name in known:  # in the registry's order, whatever the order asked
         if name not in names or name == NOTEBOOKS:
             continue
         progress(f"== {name}")
         run = subprocess.run(_command(scripts / f"{name}.py", name, out=out, seed=seed,
-                                      workers=workers, full=full),
+                                      workers=workers, full=full, scheduler=scheduler),
                              stdout=subprocess.DEVNULL if quiet else None)
         if run.returncode != 0:
             raise ValueError(f"experiment {name} failed with exit status {run.returncode}")
