@@ -61,6 +61,8 @@ _LOCATIONS = {
     "win_rate": "minestats.players",
     "win_rate_sweep": "minestats.players",
     "optimal_win_probability": "minestats.players",
+    "move_values": "minestats.players",
+    "MoveValues": "minestats.players",
     "RULES": "minestats.mechanics.rules",
     "ChunkStore": "minestats.runs.store",
     "sample_mines": "minestats.mechanics.sampling",

@@ -1,0 +1,275 @@
+"""The value of `best`'s guesses and of the cells it passed over, by rollouts, in pieces.
+
+Plays ``best`` on Expert (30x16/99, safe first click at the corner) on the
+experiment's own development stream and, at every guess it makes by its heuristic
+(a frontier or off-frontier cell; not an unavoidable 50/50, a pseudo-50/50 or an
+exact end-game move), values its pick and up to five other cells: the three safest
+other frontier cells and the two safest cells off the frontier (fewer of one kind
+leave room for more of the other; ties in an order shuffled by the piece's seed).
+Each candidate is opened on the same ``--layouts`` layouts drawn exactly from the
+position's posterior and ``best`` plays on (`minestats.players.values.rollouts`,
+common tie-break seeds), so the candidates are compared paired.
+
+The decisions are labels for a player that learns what `best`'s score misses
+(issue "Beyond Hill"). They cost about 3.6 s of one core each, so they are made in
+pieces of ``--games`` games, each piece a file of its own, committed as data:
+``<data>/piece-NNNNN.csv`` with its sidecar (seed, commit, sizes). A piece already
+written with the same settings is skipped, so the run adds up across sessions and
+machines: ``--pieces 0:40`` labels pieces 0 to 39, piece k drawing from child k of
+the stream. The pieces are independent, so ``--workers`` (or ``--scheduler``) runs
+them side by side.
+
+Every run then summarises all the pieces found (``<out>/move_labels.csv``): per kind
+of decision, the decisions labelled, the pick's mean value, and the room a player
+that chose by the labels would have: on each decision the candidate of best value on
+one half of the layouts is scored on the other half against the pick (and the
+halves swapped), which is free of the selection bias of taking the best of noisy
+values; its mean over decisions carries a t interval.
+
+Usage: ``python experiments/move_labels.py [--pieces A:B] [--games G] [--layouts L]
+[--data data/move_labels]``
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from common import base_parser, worker_pool
+from scipy import stats
+
+from minestats.foundations.board import Board
+from minestats.foundations.seeds import as_seed_sequence, seed_label
+from minestats.frontier.engine import analyse
+from minestats.frontier.posterior import draw_layouts
+from minestats.io.results import collect_metadata, sidecar_path, write_csv
+from minestats.mechanics.game import neighbour_counts, neighbour_table
+from minestats.mechanics.sampling import sample_mines
+from minestats.players.kernel import BEST, FRONTIER, OFF_FRONTIER
+from minestats.players.player import _position_memo, check_strategy, play_games, tie_seed
+from minestats.players.values import rollouts, stall_before_guess
+from minestats.runs.cluster import is_dask_client
+
+EXPERT = Board(30, 16, 99)
+RULE, CLICK = "safe-click", (0, 0)
+FRONTIER_OTHERS, OFF_FRONTIER_OTHERS = 3, 2
+"""Other candidates of each decision: the safest frontier cells and off-frontier cells."""
+KIND_NAMES = {FRONTIER: "frontier", OFF_FRONTIER: "off-frontier"}
+COLUMNS = ["piece", "game", "guess", "kind", "cell", "x", "y", "pick", "p_mine",
+           "on_frontier", "wins_a", "wins_b", "n", "only_this", "only_pick"]
+"""One row a candidate: ``wins_a`` and ``wins_b`` count its wins on each half of the
+layouts; ``only_this`` the layouts it won and the pick lost, ``only_pick`` the reverse."""
+
+
+def _on_frontier(cells, table, revealed, numbers):
+    """Whether each cell touches a revealed number."""
+    found = []
+    for cell in cells:
+        row = table[cell][table[cell] >= 0]
+        found.append(bool((revealed[row] & (numbers[row] > 0)).any()))
+    return np.array(found, dtype=bool)
+
+
+def candidates(pick, probability, revealed, flagged, numbers, table, rng):
+    """Return the pick, then the safest other frontier and off-frontier cells."""
+    others = np.flatnonzero(~revealed & ~flagged)
+    others = others[others != pick]
+    others = others[rng.permutation(others.size)]
+    others = others[np.argsort(probability[others], kind="stable")]
+    frontier = _on_frontier(others, table, revealed, numbers)
+    near, far = others[frontier], others[~frontier]
+    wanted = FRONTIER_OTHERS + OFF_FRONTIER_OTHERS
+    take_far = min(far.size, max(OFF_FRONTIER_OTHERS, wanted - near.size))
+    chosen = [*near[:wanted - take_far].tolist(), *far[:take_far].tolist()]
+    return np.array([pick, *chosen], dtype=np.int64)
+
+
+def label_piece(piece: int, *, seed: str, games: int, layouts: int) -> pd.DataFrame:
+    """Play piece ``piece``'s games and label each heuristic decision (one row a candidate)."""
+    sequence = as_seed_sequence(f"{seed}/{piece}")
+    deal_seed, tie_seeds, label_seeds = sequence.spawn(3)
+    width, height, mines = EXPERT.width, EXPERT.height, EXPERT.mines
+    dealt = sample_mines(EXPERT, games, rule=RULE, click=CLICK, seed=deal_seed)
+    click = CLICK[0] + CLICK[1] * width
+    played = play_games(dealt, [click] * games, policy="best", seeds=tie_seeds.spawn(games))
+    table = neighbour_table(width, height)
+    flat = dealt.reshape(games, -1)
+    numbers = neighbour_counts(dealt).reshape(games, -1).astype(np.int8)
+    settings = check_strategy(None).settings()
+    memo = _position_memo(width, height, mines, settings, False)
+    half = layouts // 2
+    rows = []
+    for game in range(games):
+        for guess in range(int(played.guesses[game])):
+            kind = int(played.kinds[game, guess])
+            if kind not in KIND_NAMES:
+                continue
+            decision = label_seeds.spawn(1)[0]
+            draw_seed, order_seed, rollout_seed = decision.spawn(3)
+            revealed, flagged = stall_before_guess(flat[game], numbers[game], table, width,
+                                                   click, played.moves[game], guess)
+            shown = np.where(revealed, numbers[game], 0).astype(np.int8)
+            analysis = analyse(shown, table, revealed, flagged, width, mines, budget=200_000)
+            pick = int(played.moves[game, guess])
+            cells = candidates(pick, analysis.probability, revealed, flagged, shown, table,
+                               np.random.default_rng(order_seed))
+            drawn = draw_layouts(shown, table, revealed, flagged, width, mines, layouts,
+                                 tie_seed(draw_seed))
+            seeds = np.array([tie_seed(s) for s in rollout_seed.spawn(layouts)],
+                             dtype=np.int64)
+            won, sound = rollouts(drawn, table, width, mines, revealed, flagged, cells, BEST,
+                                  settings, seeds, memo)
+            if not sound:
+                raise RuntimeError(f"piece {piece}, game {game}: a deduction contradicted a "
+                                   f"drawn layout (a bug)")
+            frontier = _on_frontier(cells, table, revealed, shown)
+            for k, cell in enumerate(cells.tolist()):
+                rows.append({
+                    "piece": piece, "game": game, "guess": guess, "kind": KIND_NAMES[kind],
+                    "cell": cell, "x": cell % width, "y": cell // width, "pick": k == 0,
+                    "p_mine": float(analysis.probability[cell]),
+                    "on_frontier": bool(frontier[k]), "wins_a": int(won[:half, k].sum()),
+                    "wins_b": int(won[half:, k].sum()), "n": layouts,
+                    "only_this": int((won[:, k] & ~won[:, 0]).sum()),
+                    "only_pick": int((~won[:, k] & won[:, 0]).sum())})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _piece_path(data: Path, piece: int) -> Path:
+    return data / f"piece-{piece:05d}.csv"
+
+
+def _settings(seed, games, layouts) -> dict:
+    """Return what makes two pieces of the same number the same piece."""
+    return {"stream": seed, "games": games, "layouts": layouts, "board": str(EXPERT),
+            "rule": RULE, "click": list(CLICK)}
+
+
+def _sidecar(path: Path) -> dict:
+    return json.loads(sidecar_path(path).read_text(encoding="utf-8"))
+
+
+def _done(data: Path, piece: int, settings: dict) -> bool:
+    """Whether the piece is written with these settings (another setting is refused)."""
+    path = _piece_path(data, piece)
+    if not path.exists():
+        return False
+    found = _sidecar(path).get("piece_settings")
+    if found != settings:
+        raise SystemExit(f"{path} was labelled with other settings ({found}); "
+                         f"move it away or run with its settings")
+    return True
+
+
+def _label(task):
+    """Label one piece (in a worker): the piece, its rows and its seconds."""
+    piece, seed, games, layouts = task
+    start = time.perf_counter()
+    frame = label_piece(piece, seed=seed, games=games, layouts=layouts)
+    return piece, frame, time.perf_counter() - start
+
+
+def _labelled(pool, tasks):
+    """Yield each task's result as it comes, from a pool, ``map`` or a Dask client."""
+    if is_dask_client(pool):
+        from distributed import as_completed
+
+        for future in as_completed(pool.map(_label, tasks, pure=False)):
+            yield future.result()
+    else:
+        yield from (pool(_label, tasks) if pool is map else pool.map(_label, tasks))
+
+
+def split_half_gain(frame: pd.DataFrame) -> pd.Series:
+    """Per decision: the gain of choosing by one half of the layouts, scored on the other."""
+    gains = {}
+    for key, decision in frame.groupby(["piece", "game", "guess"], sort=True):
+        a = decision["wins_a"].to_numpy()
+        b = decision["wins_b"].to_numpy()
+        half_a = decision["n"].iloc[0] // 2
+        half_b = decision["n"].iloc[0] - half_a
+        by_a, by_b = int(np.argmax(a)), int(np.argmax(b))
+        gains[key] = ((b[by_a] - b[0]) / half_b + (a[by_b] - a[0]) / half_a) / 2
+    return pd.Series(gains, dtype=float)
+
+
+def summarise(frame: pd.DataFrame, games: int) -> pd.DataFrame:
+    """One row per kind of decision (and all): decisions, pick's value, the room to gain."""
+    rows = []
+    for kind, part in [*frame.groupby("kind"), ("all", frame)]:
+        picks = part[part["pick"]]
+        gains = split_half_gain(part)
+        n = len(gains)
+        mean = float(gains.mean()) if n else np.nan
+        half = (float(stats.t.ppf(0.975, n - 1) * gains.std(ddof=1) / np.sqrt(n))
+                if n > 1 else np.nan)
+        rows.append({
+            "kind": kind, "decisions": n, "games": games,
+            "decisions_per_game": n / games if games else np.nan,
+            "candidates_per_decision": len(part) / n if n else np.nan,
+            "layouts_per_candidate": int(part["n"].iloc[0]) if n else 0,
+            "pick_value": float((picks["wins_a"] + picks["wins_b"]).sum() / picks["n"].sum())
+            if n else np.nan,
+            "split_half_gain": mean, "gain_ci_low": mean - half, "gain_ci_high": mean + half,
+            "gain_per_game": mean * n / games if games else np.nan})
+    return pd.DataFrame(rows)
+
+
+def _pieces(text: str) -> range:
+    start, _, stop = text.partition(":")
+    try:
+        return range(int(start), int(stop))
+    except ValueError:
+        raise SystemExit(f"--pieces ({text!r}) must be START:STOP, two integers") from None
+
+
+def main(argv=None):
+    start = time.perf_counter()
+    parser = base_parser(__doc__.splitlines()[0], experiment="move_labels")
+    parser.add_argument("--pieces", default="0:0", help="pieces to label, START:STOP "
+                        "(default none: summarise the pieces found)")
+    parser.add_argument("--games", type=int, default=10, help="games a piece (default 10)")
+    parser.add_argument("--layouts", type=int, default=300,
+                        help="posterior layouts a candidate (default 300)")
+    parser.add_argument("--data", type=Path, default=Path("data/move_labels"),
+                        help="folder of the pieces (default data/move_labels)")
+    args = parser.parse_args(argv)
+    pieces = _pieces(args.pieces)
+    settings = _settings(args.seed, args.games, args.layouts)
+    todo = [piece for piece in pieces if not _done(args.data, piece, settings)]
+    if todo:
+        args.data.mkdir(parents=True, exist_ok=True)
+        tasks = [(piece, args.seed, args.games, args.layouts) for piece in todo]
+        with worker_pool(args.workers, warm_up=lambda: label_piece(
+                0, seed="warm-up", games=1, layouts=2)) as pool:
+            for piece, frame, seconds in _labelled(pool, tasks):
+                metadata = collect_metadata(
+                    seed=seed_label(as_seed_sequence(f"{args.seed}/{piece}")), n=args.games,
+                    chunk_size=args.games, wall_time_s=seconds,
+                    extra={"piece": piece, "piece_settings": settings})
+                write_csv(frame, _piece_path(args.data, piece), metadata=metadata)
+                print(f"piece {piece}: {frame['pick'].sum()} decisions labelled in "
+                      f"{seconds:.0f} s ({time.perf_counter() - start:.0f} s)", flush=True)
+    paths = sorted(args.data.glob("piece-*.csv")) if args.data.exists() else []
+    frames = [pd.read_csv(path) for path in paths]
+    games = sum(_sidecar(path)["n"] for path in paths)
+    frame = pd.concat(frames) if frames else pd.DataFrame(columns=COLUMNS)
+    table = summarise(frame, games)
+    metadata = collect_metadata(seed=args.seed, n=games, chunk_size=args.games,
+                                wall_time_s=time.perf_counter() - start,
+                                extra={"pieces": len(paths), "piece_settings": settings,
+                                       "data": str(args.data)})
+    path = write_csv(table, args.out / "move_labels.csv", metadata=metadata, summary=True)
+    for row in table.itertuples():
+        print(f"  {row.kind:13} {row.decisions:6,} decisions, pick wins {row.pick_value:.3f}; "
+              f"choosing by half the layouts gains {row.split_half_gain:+.4f} "
+              f"[{row.gain_ci_low:+.4f}, {row.gain_ci_high:+.4f}] a decision on the other "
+              f"half ({row.gain_per_game:+.4f} a game), {games:,} games, stream {args.seed}")
+    print(f"Wrote {path}; {time.perf_counter() - start:.1f} s wall")
+
+
+if __name__ == "__main__":
+    main()
