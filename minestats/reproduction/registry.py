@@ -99,6 +99,9 @@ EXPERIMENTS = (
                ("policy_ablation.csv",)),
     Experiment("winxp_player", 15, ("--n", "100000", "--store", "results/winxp_player.sqlite"),
                ("winxp_player.csv",)),
+    # Summarises the committed pieces of data/move_labels; the labelling itself is run by
+    # hand, in pieces across sessions (``--pieces A:B``), never by ``reproduce``.
+    Experiment("move_labels", 19, (), ("move_labels.csv",)),
 )
 """Every experiment, in the order `minestats reproduce` runs them (a table before the
 scripts that read it: ``pass_rate_fits`` after ``pass_rate_by_density``,
