@@ -134,6 +134,10 @@ def results_by_script(folder) -> dict[str, list[tuple[str, dict, list[str]]]]:
 def describe_result(meta: dict) -> str:
     """Return how a result was made, from its sidecar: n and seed, or its notebook.
 
+    A value the sidecar does not record is said in words, never as ``None``: a table
+    computed exactly gives its method and "nothing sampled", one drawn from the
+    tables of another run has "no seed of its own".
+
     Parameters
     ----------
     meta : dict
@@ -149,9 +153,19 @@ def describe_result(meta: dict) -> str:
     --------
     >>> describe_result({"n": 1000, "seed": "42/7", "git_revision": "060f342c0ffee"})
     'n 1,000, seed 42/7, git 060f342'
+    >>> describe_result({"n": None, "seed": None, "method": "closed forms"})
+    'closed forms, nothing sampled'
+    >>> describe_result({"n": {"logic": 5000}, "seed": None})
+    'n logic: 5,000, no seed of its own'
     """
-    made = (f"rendered from {meta['notebook']} (n and seeds in its cells)"
-            if "notebook" in meta else f"n {_format_n(meta.get('n'))}, seed {meta.get('seed')}")
+    if "notebook" in meta:
+        return f"rendered from {meta['notebook']} (n and seeds in its cells)" + _revision(meta)
+    n, seed, method = meta.get("n"), meta.get("seed"), meta.get("method")
+    if n is None and seed is None:
+        made = f"{method}, nothing sampled" if method else "n and seed not recorded"
+    else:
+        made = (f"n {_format_n(n)}" if n is not None else "n not recorded") + (
+            f", seed {seed}" if seed is not None else ", no seed of its own")
     return made + _revision(meta)
 
 
