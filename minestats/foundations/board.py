@@ -247,9 +247,13 @@ PRESETS = {name: Board(*size) for name, size in PRESET_SIZES.items()}
 """The preset boards by name (sizes in `minestats.foundations.validation.PRESET_SIZES`)."""
 
 BEGINNER = PRESETS["beginner"]
+"""Beginner: 9x9 with 10 mines."""
 INTERMEDIATE = PRESETS["intermediate"]
+"""Intermediate: 16x16 with 40 mines."""
 EXPERT = PRESETS["expert"]
+"""Expert: 30 columns, 16 rows, 99 mines."""
 CLASSIC_BEGINNER = PRESETS["classic-beginner"]
+"""The pre-2000 Windows Beginner: 8x8 with 10 mines (many published tables use it)."""
 
 
 def resolve_board(board) -> Board:
