@@ -33,6 +33,8 @@ nitpicky = True
 
 html_theme = "pydata_sphinx_theme"
 html_title = "minestats"
+html_static_path = ["_static"]
+html_css_files = ["minestats.css"]  # findings boxes, small multiples, the gallery
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "_templates", "results/_files"]
 nb_execution_mode = "off"
