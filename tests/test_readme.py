@@ -1,15 +1,18 @@
 """The code blocks of the README and of the documentation site's pages work as written.
 
-Python blocks run as extracted scripts, in order, each in a fresh namespace inside a
-temporary folder (a block may write files such as a chunk store). The pages are the
-Markdown sources under ``docs/`` (not the generated API and results listings). Shell blocks are
-checked without running hours of work: the set-up block is exactly the two make
-commands, every ``minestats`` line parses with the command's own parser and runs as
-written (in a copy of ``examples/``, with ``-n`` cut to `QUICK_N`: the same code path in
-a second), and so does every example of ``minestats --help``; every ``make`` target
-named exists in the Makefile.
+Session blocks (``pycon``: ``>>>`` lines, each with the output it prints below it) run
+as doctests and must print what they show. Python blocks run as extracted scripts, in
+order, each in a fresh namespace inside a temporary folder (a block may write files
+such as a chunk store). The pages are the Markdown sources under ``docs/`` (not the
+generated API and results listings). Shell blocks are checked without running hours
+of work: the set-up block is exactly the two make commands, every ``minestats`` line
+parses with the command's own parser and runs as written (in a copy of ``examples/``,
+with ``-n`` cut to `QUICK_N`: the same code path in a second), and so does every
+example of ``minestats --help``; every ``make`` target named exists in the Makefile.
 """
 
+import doctest
+import io
 import re
 import shlex
 import shutil
@@ -39,6 +42,9 @@ def blocks(language, documents=("README.md",)):
 
 PYTHON_BLOCKS = [(document, index) for document in DOCUMENTS
                  for index in range(len(blocks("python", [document])))]
+SESSION_BLOCKS = [(document, index) for document in DOCUMENTS
+                  for index in range(len(blocks("pycon", [document])))]
+"""Blocks shown as a Python session (``pycon``): each line's output under it."""
 
 
 def test_readme_starts_with_the_name_a_line_and_the_two_set_up_commands():
@@ -62,6 +68,24 @@ def test_python_blocks_run_as_written(document, index, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code = blocks("python", [document])[index]
     exec(compile(code, f"{document} python block {index}", "exec"), {"__name__": "readme"})
+
+
+def test_the_tour_shows_what_each_block_prints():
+    assert ("docs/getting-started.md", 3) in SESSION_BLOCKS
+    assert blocks("python", ["docs/getting-started.md"]) == []
+
+
+@pytest.mark.parametrize(("document", "index"), SESSION_BLOCKS)
+def test_session_blocks_print_what_they_show(document, index, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    session = blocks("pycon", [document])[index]
+    test = doctest.DocTestParser().get_doctest(session, {"__name__": "readme"},
+                                               f"{document} session {index}", document, 0)
+    assert test.examples and any(example.want for example in test.examples)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report = io.StringIO()
+    runner.run(test, out=report.write)
+    assert runner.failures == 0, report.getvalue()
 
 
 def shell_lines():
