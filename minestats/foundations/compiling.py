@@ -16,7 +16,7 @@ from numba.core import event
 
 __all__ = ["COMPILING", "say_when_compiling"]
 
-COMPILING = ("minestats: compiling the kernels for this machine, once (about 3 minutes of "
+COMPILING = ("minestats: compiling the kernels for this machine, once (about 2 minutes of "
              "CPU; cached afterwards, and `minestats warmup` does it ahead)")
 """What a run says when a kernel misses numba's disk cache (a first run on a machine)."""
 
