@@ -14,7 +14,16 @@ from minestats.inference import mine_probabilities
 from minestats.mechanics.game import Game, neighbour_counts, neighbour_table
 from minestats.mechanics.rules import winxp_order
 from minestats.mechanics.sampling import sample_mines
-from minestats.players import Strategy, kernel, play, play_games, win_rate
+from minestats.players import (
+    Strategy,
+    candidates,
+    chooser,
+    kernel,
+    play,
+    play_games,
+    scoring,
+    win_rate,
+)
 from minestats.players.endgame import endgame_move
 from minestats.players.fifty_fifty import (
     ENABLER_SHARE,
@@ -407,7 +416,7 @@ def test_each_cells_fifty_fifty_tally_is_counted_as_brute_force_counts_it():
 
 def reference_candidates(safety, crowd, frontier, boost, share, most, off_frontier_most,
                          two_step, two_step_most):
-    """`kernel._candidates` in plain Python: the safest first (fewest unknown
+    """`candidates.rank_candidates` in plain Python: the safest first (fewest unknown
     neighbours breaking ties, at most ``off_frontier_most`` off the frontier), then
     up to ``two_step_most`` of the ``two_step`` cells in the same order, then the
     cells whose boost lifts them over the bar, by safety plus boost."""
@@ -442,16 +451,17 @@ def test_the_fifty_fifty_weight_adds_candidates_and_never_displaces_one(two_step
         two_step = ~frontier & (rng.random(size) < 0.5)
         boost = np.where(rng.random(size) < 0.3, rng.random(size) * 0.2, 0.0)
         for weight in (0.0, 1.0):
-            ranks, first = kernel._candidates(safety, crowd, frontier, weight * boost, 0.9, 6,
-                                              2, two_step, two_step_most)
+            ranks, first = candidates.rank_candidates(safety, crowd, frontier, weight * boost,
+                                                      0.9, 6, 2, two_step, two_step_most)
             expected, expected_first = reference_candidates(
                 safety, crowd, frontier, weight * boost, 0.9, 6, 2, two_step, two_step_most)
             assert ranks.tolist() == expected and first == expected_first
-        plain, _ = kernel._candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2, two_step,
-                                      two_step_most)
+        plain, _ = candidates.rank_candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2,
+                                              two_step, two_step_most)
         assert ranks[:plain.size].tolist() == plain.tolist()  # the weight only adds
         added += ranks.size > plain.size
-        fewer, _ = kernel._candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2, two_step, 0)
+        fewer, _ = candidates.rank_candidates(safety, crowd, frontier, 0 * boost, 0.9, 6, 2,
+                                              two_step, 0)
         assert plain[:fewer.size].tolist() == fewer.tolist()  # so do the two-step cells
         stepped += plain.size > fewer.size
     assert added > 20
@@ -474,7 +484,7 @@ def test_the_cells_two_steps_out_are_those_in_line_with_a_live_number():
             abs(c % width - j % width) + abs(c // width - j // width) == 2
             and (c % width == j % width or c // width == j // width) for j in live)
             for i, c in enumerate(unknown)]
-        found = kernel._two_steps_out(unknown, frontier, state.numbers, table, state.revealed,
+        found = candidates.two_steps_out(unknown, frontier, state.numbers, table, state.revealed,
                                       state.flagged, width)
         assert found.tolist() == expected, state
         checked += 1
@@ -499,7 +509,7 @@ def test_the_compiled_winxp_weighing_equals_the_exact_one():
     own deals in test_probabilities.py; and past the float budget (1) the same."""
     from minestats.inference import mine_probabilities
     from minestats.mechanics.rules import winxp_order
-    from minestats.players.kernel import _position
+    from minestats.players.weighing import weigh_position
 
     rng = np.random.default_rng(21)
     checked = 0
@@ -518,7 +528,7 @@ def test_the_compiled_winxp_weighing_equals_the_exact_one():
         order = winxp_order(width * height, board.index(click))
         for budget in (100_000, 1):
             probability = np.empty(width * height)
-            _position(state.numbers, state.table, state.revealed, state.flagged, width,
+            weigh_position(state.numbers, state.table, state.revealed, state.flagged, width,
                       board.mines, budget, probability, order)
             np.testing.assert_allclose(probability, exact.probability.ravel(), rtol=1e-9)
         checked += 1
@@ -539,7 +549,7 @@ def _exact_probability(state, flagged):
 
 def _safe_whenever(state, probability, cell, other):
     """Whether ``other`` is safer than ``cell`` by the margin and safe whenever it is."""
-    if not probability[other] < probability[cell] - kernel.DOMINANCE_MARGIN:
+    if not probability[other] < probability[cell] - candidates.DOMINANCE_MARGIN:
         return False
     flagged = state.flagged.copy()
     flagged[other] = True  # other a mine: then cell must be one too
@@ -574,14 +584,14 @@ def test_dominance_changes_a_guess_only_for_a_move_that_dominates_it():
 
 
 def test_a_region_cut_off_from_the_rest_is_played_as_the_whole_end_game_plays_it():
-    """Where `kernel._isolated_move` solves a region apart, brute force finds the same
+    """Where `candidates.isolated_move` solves a region apart, brute force finds the same
     mines in it in every layout that fits, and its cells are among the exact end
     game's best moves for the whole position (a best move of one independent part is
     one of the whole)."""
     checked = 0
     for state in stall_positions(4000, 17):
         height, width = state.board.shape
-        cells, found = kernel._isolated_move(state.numbers, state.table, state.revealed,
+        cells, found = candidates.isolated_move(state.numbers, state.table, state.revealed,
                                              state.flagged, width, 20, 750)
         if not found:
             continue
@@ -618,7 +628,7 @@ def test_cells_off_the_frontier_are_in_reach_only_above_their_share_of_the_safes
         for share in (0.9, 0.95, 1.0):
             off = safety[~frontier]
             expected = off.size > 0 and off.max() >= share * safety.max() - 1e-12
-            assert kernel._off_frontier_in_reach(safety, frontier, share) == expected
+            assert candidates.off_frontier_in_reach(safety, frontier, share) == expected
 
 
 def reference_space(cell, table, revealed):
@@ -643,7 +653,8 @@ def test_a_cell_is_in_a_large_space_as_a_plain_flood_counts_it():
         for cell in np.flatnonzero(~state.revealed & ~state.flagged):
             size = len(reference_space(int(cell), state.table, state.revealed))
             for threshold in (2, 5, 8):
-                found = kernel._in_large_space(int(cell), state.table, state.revealed, threshold)
+                found = candidates.in_large_space(int(cell), state.table, state.revealed,
+                                                  threshold)
                 assert found == (size >= threshold), (state, cell, threshold)
                 large += found
                 small += not found
@@ -671,7 +682,7 @@ def _reveals(layouts, cell, table):
 
 
 def _reply_next(grand, reply, unknown, opened, state, living):
-    """The next move's score after ``reply`` is opened too, as `_outlook` ranks it."""
+    """The next move's score after ``reply`` is opened too, as `outlook` ranks it."""
     rest = unknown[unknown != reply]
     if not living:
         return _blended_next(grand, rest)
@@ -680,8 +691,14 @@ def _reply_next(grand, reply, unknown, opened, state, living):
     return _next_living(grand, rest, state.table, after, state.flagged)[0]
 
 
+def position_of(state):
+    """The kernel's `scoring.Position` of a stall."""
+    return scoring.Position(state.numbers, state.table, state.revealed, state.flagged,
+                            state.board.shape[1], state.board.mines)
+
+
 def reference_look_ahead(state, layouts, cell, living=False):
-    """Brute force of `kernel._look_ahead`: over the numbers ``cell`` may show, their
+    """Brute force of `scoring._look_ahead`: over the numbers ``cell`` may show, their
     chance times the best one-step score of the next guess among the `REPLIES` safest
     cells (fewest unknown neighbours, then the lowest index, first among equals), or 1
     when a cell is proven safe (with ``living``, a living one; dead cells proven safe
@@ -710,14 +727,14 @@ def reference_look_ahead(state, layouts, cell, living=False):
         elif order and order[0][0] == 0:
             survive += len(child) / total
             continue
-        if len(order) > kernel.REPLIES and abs(
-                order[kernel.REPLIES][0] - order[kernel.REPLIES - 1][0]) < 1e-9:
+        if len(order) > scoring.REPLIES and abs(
+                order[scoring.REPLIES][0] - order[scoring.REPLIES - 1][0]) < 1e-9:
             return None
         best = 1.0 if not order else max(
             sum(len(grand) / len(child) * _reply_next(grand, reply, unknown, opened, state,
                                                       living)
                 for grand in _reveals(child, reply, state.table).values())
-            for _, _, reply in order[:kernel.REPLIES])
+            for _, _, reply in order[:scoring.REPLIES])
         survive += len(child) / total * best
     return survive
 
@@ -733,10 +750,9 @@ def test_the_look_ahead_scores_two_reveals_as_brute_force_does(living):
             expected = reference_look_ahead(state, layouts, cell, living)
             if expected is None:
                 continue
-            found = kernel._look_ahead(state.numbers, state.table, state.revealed,
-                                       state.flagged, width, state.board.mines, cell,
-                                       np.log(len(layouts)), FAST_BUDGET, True,
-                                       np.empty(0, dtype=np.int64), basis, living)
+            found = scoring._look_ahead(position_of(state), cell, np.log(len(layouts)),
+                                        Strategy(living_next=living).settings(),
+                                        np.empty(0, dtype=np.int64), basis)
             assert found == pytest.approx(expected, abs=1e-9), (state, cell)
             checked += 1
     assert checked >= 100
@@ -782,11 +798,10 @@ def test_the_next_move_counts_living_cells_as_brute_force_does():
                 progress += chance * living_clear
                 everywhere += chance * _blended_next(child, unknown)
                 dead_clears += (child[:, unknown].mean(axis=0) == 0).any() and not living_clear
-            found = {living: kernel._outlook(
-                state.numbers, state.table, state.revealed, state.flagged, width,
-                state.board.mines, cell, np.log(len(layouts)), FAST_BUDGET, True,
-                np.empty(0, dtype=np.int64), basis, untracked, 1 - probability[cell], 1.0,
-                0.0, -np.inf, living) for living in (False, True)}
+            found = {living: scoring.outlook(
+                position_of(state), cell, np.log(len(layouts)),
+                Strategy(living_next=living).settings(), np.empty(0, dtype=np.int64), basis,
+                untracked, 1 - probability[cell], 1.0, 0.0, -np.inf) for living in (False, True)}
             assert found[True][0] == pytest.approx(survive, abs=1e-9), (state, cell)
             assert found[True][1] == pytest.approx(progress, abs=1e-9), (state, cell)
             assert found[False][0] == pytest.approx(everywhere, abs=1e-9), (state, cell)
@@ -810,13 +825,13 @@ def test_a_small_board_position_key_tells_every_position_apart():
         flagged = ~revealed & (rng.random(32) < 0.2)
         click = int(rng.choice([-1, 0, 15, 16, 31]))
         order = winxp_order(32, click) if click >= 0 else np.empty(0, dtype=np.int64)
-        keys.append(kernel._position_key(numbers, revealed, flagged, order))
+        keys.append(chooser._position_key(numbers, revealed, flagged, order))
         plain.append((revealed.tobytes(), flagged.tobytes(),
                       np.where(revealed, numbers, -1).tobytes(), click))
         # the same position from another click, and without Windows XP's weighing
         for other in {-1, 31 - max(click, 0)} - {click}:
             moved = winxp_order(32, other) if other >= 0 else np.empty(0, dtype=np.int64)
-            keys.append(kernel._position_key(numbers, revealed, flagged, moved))
+            keys.append(chooser._position_key(numbers, revealed, flagged, moved))
             plain.append((revealed.tobytes(), flagged.tobytes(),
                           np.where(revealed, numbers, -1).tobytes(), other))
         # a variant that differs in one revealed number only, in the upper word
@@ -824,7 +839,7 @@ def test_a_small_board_position_key_tells_every_position_apart():
             cell = 16 + int(np.flatnonzero(revealed[16:])[0])
             numbers = numbers.copy()
             numbers[cell] = (numbers[cell] + 1) % 9
-            keys.append(kernel._position_key(numbers, revealed, flagged, order))
+            keys.append(chooser._position_key(numbers, revealed, flagged, order))
             plain.append((revealed.tobytes(), flagged.tobytes(),
                           np.where(revealed, numbers, -1).tobytes(), click))
     pairs = dict(zip(keys, plain, strict=True))

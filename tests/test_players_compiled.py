@@ -1,10 +1,16 @@
 """The player's disk cache is keyed to the code it compiles in (`minestats.players.compiled`)."""
 
+import importlib
+import pkgutil
 import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
+import pytest
+
+from minestats import players
 from minestats.players import kernel
 from minestats.players.compiled import PACKAGE, SOURCES, CodeKeyedCache, code_fingerprint
 
@@ -44,6 +50,36 @@ def test_the_kernels_cache_is_stamped_with_the_fingerprint():
     cache = kernel.play_chunk._cache
     assert isinstance(cache, CodeKeyedCache)
     assert cache._cache_file._source_stamp[1] == code_fingerprint(PACKAGE, SOURCES)
+
+
+def compiled_modules():
+    """The player's modules that define a function compiled by `compiled`, by file."""
+    found = {}
+    for info in pkgutil.iter_modules(players.__path__, "minestats.players."):
+        module = importlib.import_module(info.name)
+        if any(isinstance(getattr(value, "_cache", None), CodeKeyedCache)
+               and value.py_func.__module__ == info.name for value in vars(module).values()):
+            found[info.name] = Path(module.__file__)
+    return found
+
+
+def test_the_kernels_modules_are_all_found():
+    assert {"minestats.players.kernel", "minestats.players.chooser",
+            "minestats.players.scoring"} <= set(compiled_modules())
+
+
+@pytest.mark.parametrize("module", sorted(compiled_modules()))
+def test_a_change_in_any_module_of_the_kernel_changes_the_key(tmp_path, module):
+    """Every module whose functions `compiled` compiles is under `SOURCES`: a byte
+    changed there changes the key every kernel's cache is stamped with."""
+    root = copy_sources(tmp_path)
+    code_fingerprint.cache_clear()
+    before = code_fingerprint(root, SOURCES)
+    path = root / compiled_modules()[module].relative_to(PACKAGE)
+    path.write_text(path.read_text() + "\n")
+    code_fingerprint.cache_clear()
+    assert code_fingerprint(root, SOURCES) != before
+    code_fingerprint.cache_clear()
 
 
 INNER = "import numba\n\n@numba.njit(cache=True)\ndef value():\n    return {}\n"

@@ -547,7 +547,7 @@ def analyse_position(numbers, table, revealed, flagged, width, mines, budget, us
         Cells flagged or off the frontier, in order; empty for layouts alike. Else a
         layout weighs 1 + the number of cells of ``run`` it mines before its first
         safe one, in the probabilities and ``log_solutions``: Windows XP's weighing
-        along a stretch of its order (`minestats.players.kernel`).
+        along a stretch of its order (`minestats.players.weighing`).
 
     Returns
     -------

@@ -318,7 +318,7 @@ def exact_probabilities(numbers, *, unknown=None, flags=None, mines=None,
 
     Each float is the exact fraction rounded once, so two positions with the same
     fractions get the same floats; the player's way out past its compiled budget
-    (`minestats.players.kernel`) relies on that to play the same games.
+    (`minestats.players.weighing`) relies on that to play the same games.
 
     Examples
     --------

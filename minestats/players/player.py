@@ -406,14 +406,14 @@ passes it through compiled code as a typed tuple.
 
 MEMO_BOARDS = 8
 """Boards (with mine count and weighing) whose end-game memo a process keeps, each of
-at most `minestats.players.kernel.MEMO_POSITIONS` positions (about 70 MB when full)."""
+at most `minestats.players.chooser.MEMO_POSITIONS` positions (about 70 MB when full)."""
 _position_memos: dict = {}
 
 
 def _position_memo(width: int, height: int, mines: int, settings: Settings, weighed: bool):
     """Return the memo of the end game's answers by position for this board.
 
-    One memo (`minestats.players.kernel.new_position_memo`) serves every batch on the
+    One memo (`minestats.players.chooser.new_position_memo`) serves every batch on the
     same board, mine count and weighing, so a position a small board reaches again is
     never searched twice; the process keeps the `MEMO_BOARDS` most recent. On a
     board the end game does not play from the first guess, an empty memo that stays
