@@ -49,7 +49,8 @@ TASKS = {
         "generate_no_guess", "generate_no_guess_batch", "NoGuessResult", "NoGuessBatch"],
     "Playing and win rates": [
         "POLICIES", "Strategy", "play", "play_games", "GameResult", "win_rate",
-        "win_rate_sweep", "WinRate", "optimal_win_probability"],
+        "win_rate_sweep", "WinRate", "optimal_win_probability", "move_values",
+        "MoveValues"],
     "Comparing solvers or players on the same boards": [
         "compare", "Comparison", "PairedComparison"],
     "Statistics and long runs": ["ConfidenceInterval", "wilson_interval", "ChunkStore"],
