@@ -43,6 +43,7 @@ from scipy import stats
 
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import as_seed_sequence, seed_label
+from minestats.foundations.validation import DEFAULT_MAX_CONFIGURATIONS
 from minestats.frontier.engine import analyse
 from minestats.frontier.posterior import draw_layouts
 from minestats.io.results import collect_metadata, sidecar_path, write_csv
@@ -112,7 +113,8 @@ def label_piece(piece: int, *, seed: str, games: int, layouts: int) -> pd.DataFr
             revealed, flagged = stall_before_guess(flat[game], numbers[game], table, width,
                                                    click, played.moves[game], guess)
             shown = np.where(revealed, numbers[game], 0).astype(np.int8)
-            analysis = analyse(shown, table, revealed, flagged, width, mines, budget=200_000)
+            analysis = analyse(shown, table, revealed, flagged, width, mines,
+                               budget=DEFAULT_MAX_CONFIGURATIONS)
             pick = int(played.moves[game, guess])
             cells = candidates(pick, analysis.probability, revealed, flagged, shown, table,
                                np.random.default_rng(order_seed))

@@ -25,7 +25,12 @@ import pandas as pd
 
 from minestats.foundations.grids import parse_position
 from minestats.foundations.seeds import resolve_seed
-from minestats.foundations.validation import check_n, check_policy, quoted
+from minestats.foundations.validation import (
+    DEFAULT_MAX_CONFIGURATIONS,
+    check_n,
+    check_policy,
+    quoted,
+)
 from minestats.frontier.engine import analyse
 from minestats.frontier.posterior import draw_layouts
 from minestats.mechanics.game import _flood, neighbour_table
@@ -40,8 +45,6 @@ __all__ = ["DEFAULT_CANDIDATES", "MoveValues", "move_values", "rollouts", "stall
 
 DEFAULT_CANDIDATES = 10
 """Cells valued when none are named: the policy's own pick and the safest others."""
-_BUDGET = 200_000
-"""The continuation's deduction budget per stall (the player's default)."""
 
 
 @compiled
@@ -106,8 +109,8 @@ def rollouts(layouts, table, width, mines, revealed, flagged, candidates, policy
             np.random.seed(seeds[d])  # noqa: NPY002 (numba's generator: common ties)
             opened = _flood(candidates[c], numbers, table, open_cells, queue, opened_before)
             outcome, _, _, _ = play_on(layout, numbers, table, width, mines, open_cells, flags,
-                                       opened, policy, True, _BUDGET, settings, no_relocation,
-                                       moves, chances, kinds, memo)
+                                       opened, policy, True, DEFAULT_MAX_CONFIGURATIONS,
+                                       settings, no_relocation, moves, chances, kinds, memo)
             if outcome == BUG:
                 return won, False
             won[d, c] = outcome == WON
@@ -164,8 +167,8 @@ def stall_before_guess(layout, numbers, table, width, click, moves, guess):
         if layout[cell]:
             raise ValueError(f"the game's move {cell} before guess {guess} opens a mine")
         _flood(int(cell), numbers, table, revealed, queue)
-        _, capped, bad, _ = logic_game(layout, numbers, table, width, True, _BUDGET,
-                                       revealed, flagged)
+        _, capped, bad, _ = logic_game(layout, numbers, table, width, True,
+                                       DEFAULT_MAX_CONFIGURATIONS, revealed, flagged)
         if capped or bad >= 0:
             raise ValueError(f"the stall after move {cell} passes the search budget")
     return revealed, flagged
@@ -388,7 +391,8 @@ def move_values(numbers, *, mines, unknown=None, flags=None, candidates=None, n=
     table = neighbour_table(width, height)
     revealed, flagged = ~unknown.ravel(), flags.ravel()
     flat = grid.ravel()
-    analysis = analyse(flat, table, revealed, flagged, width, mines, budget=_BUDGET)
+    analysis = analyse(flat, table, revealed, flagged, width, mines,
+                       budget=DEFAULT_MAX_CONFIGURATIONS)
     if analysis.status != 0:
         raise ValueError("no layout fits the position" if analysis.status == 1 else
                          "the position's deductions pass their search budget")
