@@ -75,6 +75,7 @@ _LOCATIONS = {
     "SearchBudgetExceeded": "minestats.foundations.validation",
     "ConfidenceInterval": "minestats.stats",
     "wilson_interval": "minestats.stats",
+    "load_results": "minestats.reproduction.published",
 }
 
 __all__ = sorted(_LOCATIONS, key=lambda name: (not name.isupper(), not name[0].isupper(),

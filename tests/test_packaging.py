@@ -15,10 +15,15 @@ after the environment's own site-packages and their own ``.pth`` files are not r
 the checkout's editable install stays out: the commands run from outside the checkout,
 and the test checks that ``minestats`` is imported from the fresh environment.
 
+The summary tables of ``results/`` travel too, as package data (``setup.py`` maps them
+to ``minestats/_results/``): the wheel holds exactly the committed ones, and the
+installed package reads them there.
+
 The version is written in ``pyproject.toml``; the files a citation is taken from
 (``CITATION.cff``, the changelog, the site's page on citing) must name the same one.
 """
 
+import json
 import os
 import re
 import shutil
@@ -36,18 +41,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "minestats")
-"""What the sdist is built from: the project's metadata, its readme and licence, the package."""
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "minestats", "results")
+"""What the sdist is built from: the project's metadata and build step, its readme and
+licence, the package, and the results whose summary tables it ships."""
 
 
-def run(*command, cwd=None):
-    """Run ``command`` with no PYTHONPATH; return its stdout, failing on a non-zero exit."""
+def run(*command, cwd=None, status=0):
+    """Run ``command`` with no PYTHONPATH; return its stdout, failing on another exit status.
+
+    A command expected to fail (``status`` not 0) returns its stderr instead."""
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTHONPATH", "PYTHONHOME")}
     done = subprocess.run([str(part) for part in command], capture_output=True, text=True,
                           cwd=cwd, env=env)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+    assert done.returncode == status, done.stderr
+    return done.stdout if status == 0 else done.stderr
 
 
 def test_the_citation_changelog_and_cite_page_name_the_version_in_pyproject():
@@ -67,7 +75,7 @@ def dist(tmp_path_factory):
     for name in SOURCES:
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, source / name,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+                            ignore=shutil.ignore_patterns("__pycache__", "*.sqlite"))
         else:
             shutil.copy2(ROOT / name, source / name)
     out = tmp_path_factory.mktemp("dist")
@@ -104,6 +112,19 @@ def test_the_wheel_ships_the_license_py_typed_and_every_module(wheel):
     assert {name for name in names if name.endswith(".py")} == modules
 
 
+def test_the_wheel_ships_every_committed_summary_table_with_its_sidecar(wheel):
+    from minestats.reproduction.registry import summary_tables
+
+    committed = [table for table in summary_tables() if (ROOT / "results" / table).is_file()]
+    assert "win_rates.csv" in committed
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = {name.removeprefix("minestats/_results/"): archive.read(name)
+                   for name in archive.namelist() if name.startswith("minestats/_results/")}
+    assert sorted(shipped) == sorted(name for table in committed
+                                     for name in (table, f"{table}.json"))
+    assert all(data == (ROOT / "results" / name).read_bytes() for name, data in shipped.items())
+
+
 def test_the_sdist_ships_the_license_and_py_typed(sdist):
     top = f"minestats-{VERSION}"
     with tarfile.open(sdist) as archive:
@@ -133,3 +154,21 @@ def test_the_installed_wheel_runs_outside_the_checkout(wheel, tmp_path):
     assert version == VERSION
     # Expert is 30x16 with 99 mines; the centre's closed neighbourhood has 9 cells.
     assert Fraction(probability) == Fraction(comb(480 - 9, 99), comb(480 - 1, 99))
+
+    table = tmp_path / "win_rates.csv"
+    attrs = run(python, "-c", "import json, minestats\n"
+                f"table = minestats.load_results('win_rates')\ntable.to_csv({str(table)!r}, "
+                "index=False)\nprint(json.dumps(table.attrs))", cwd=tmp_path)
+    committed = ROOT / "results" / "win_rates.csv"
+    assert table.read_text() == committed.read_text()
+    sidecar = json.loads(Path(f"{committed}.json").read_text())
+    assert json.loads(attrs) == {"name": "win_rates", "n": sidecar["n"], "seed": sidecar["seed"],
+                                 "chunk_size": sidecar["chunk_size"],
+                                 "commit": sidecar["git_revision"],
+                                 "command": sidecar["command"]}
+    listing = json.loads(run(venv / "bin" / "minestats", "results", "list", "--json",
+                             cwd=tmp_path))
+    assert json.loads(attrs) in listing
+    refused = run(python, "-c", "import minestats\nminestats.load_results('win_rate')",
+                  cwd=tmp_path, status=1).splitlines()[-1]
+    assert refused.startswith("ValueError: unknown results table 'win_rate'; choose from ")

@@ -54,6 +54,7 @@ TASKS = {
     "Comparing solvers or players on the same boards": [
         "compare", "Comparison", "PairedComparison"],
     "Statistics and long runs": ["ConfidenceInterval", "wilson_interval", "ChunkStore"],
+    "The published tables": ["load_results"],
 }
 """The names of ``minestats``, grouped by the task they serve (each in exactly one)."""
 

@@ -52,6 +52,7 @@ from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
 from minestats.mechanics.sampling import chunk_games, chunk_layouts
 from minestats.players import play, win_rate
+from minestats.reproduction.published import published_results
 from minestats.reproduction.runner import reproduce
 from minestats.runs.store import ChunkStore
 from minestats.solvers import SolverOptions, solve
@@ -582,6 +583,36 @@ def run_reproduce(args) -> None:
     print(f"== index of every table and figure: {index}", file=sys.stderr)
 
 
+def _n_in_words(n) -> str:
+    """One table's n in a few words: ``1,000,000``, ``100,000-1,000,000 (5 parts)``.
+
+    Examples
+    --------
+    >>> _n_in_words(2000), _n_in_words({"a": 10, "b": 1000}), _n_in_words(None)
+    ('2,000', '10-1,000 (2 parts)', 'nothing sampled')
+    """
+    if n is None:
+        return "nothing sampled"
+    if not isinstance(n, dict):
+        return format_count(n) if isinstance(n, int) else str(n)
+    counts = [value for value in n.values() if isinstance(value, int)]
+    if len(counts) < len(n):
+        return f"{len(n)} parts (see its attrs)"
+    low, high = min(counts), max(counts)
+    spread = format_count(low) if low == high else f"{format_count(low)}-{format_count(high)}"
+    return f"{spread} ({len(n)} parts)"
+
+
+def run_results(args) -> None:
+    listing = published_results()
+    text = pd.DataFrame({
+        "name": listing["name"], "n": listing["n"].map(_n_in_words),
+        "seed": listing["seed"].map(lambda seed: "none of its own" if seed is None else seed),
+        "commit": listing["commit"].map(lambda sha: sha[:7] if sha else "not recorded")})
+    emit_table(listing, args, text=text,
+               title=f"{len(listing)} published tables; minestats.load_results(NAME) reads one")
+
+
 def run_warmup(args) -> None:
     say_when_compiling(False)  # each group says it below
 
@@ -599,5 +630,5 @@ COMMANDS = {
     "generate": run_generate, "bbbv": run_bbbv, "reconstruct": run_reconstruct,
     "probabilities": run_probabilities, "play": run_play, "win-rate": run_win_rate,
     "compare": run_compare,
-    "reproduce": run_reproduce, "warmup": run_warmup,
+    "reproduce": run_reproduce, "results": run_results, "warmup": run_warmup,
 }

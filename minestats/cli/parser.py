@@ -37,6 +37,7 @@ EXAMPLES = """examples:
   minestats probabilities examples/position.txt --mines 10 --html position.html
   minestats win-rate --board beginner --rule safe-click --click corner -n 2000 --seed 1
   minestats reproduce --quiet
+  minestats results list
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
   minestats pass-rate --board expert --solver logic -n 1000000 --seed 3 --store run.sqlite
   minestats compare --board expert --solvers logic logic:no-mine-count -n 20000 --seed 5
@@ -425,6 +426,13 @@ def build_parser() -> argparse.ArgumentParser:
                                 "stores stay here, in --out")
     reproduce.add_argument("--quiet", action="store_true", help="do not echo the scripts' "
                                                                 "tables")
+
+    results = command("results", "the published summary tables, as this install has them",
+                      "List the committed summary tables this copy of minestats carries (the "
+                      "results/ of a checkout, or the tables a wheel ships) with the n, seed "
+                      "and commit that made each; minestats.load_results(NAME) reads one.")
+    results.add_argument("action", choices=["list"], help="list: one line per table")
+    _output(results)
 
     warmup = command("warmup", "compile every kernel ahead, once per machine",
                      "Compile (or load from numba's disk cache) every compiled kernel, and "
