@@ -42,17 +42,17 @@ Policies (`POLICIES`):
     progress, then as for ``safest``. ``fifty_fifty_weight`` credits a candidate for the
     50/50s it may stop from forming, by its own tally of them with ``long_term_risk``
     (`minestats.players.fifty_fifty.tile_influence`): on by default, and worth 0.16
-    points on paired development games (see `Strategy`). ``pseudo_first`` guesses a
-    pseudo-50/50 (a cell that is safe or else one half of a 50/50) before the
-    candidates: a switch, off by default (measured no help here). ``dominance`` plays,
-    instead of the choice, a candidate safer by more than 0.001 that is safe in every
-    layout where the choice is (opening it first gives up nothing). ``two_step_cells``
-    adds candidates off the frontier two steps in line from a number, as Hill's player
-    does; ``small_space`` puts off candidates in small covered spaces and
-    ``off_frontier_share`` holds cells off the frontier to a higher bar, as it also
-    does. ``isolated_cells`` plays a region that no number ties to the rest, and whose
-    mine count every layout agrees on, by the exact end game on it alone (on by
-    default).
+    points on paired development games (:doc:`/guide/how-best-was-chosen`).
+    ``pseudo_first`` guesses a pseudo-50/50 (a cell that is safe or else one half of a
+    50/50) before the candidates: a switch, off by default (measured no help here).
+    ``dominance`` plays, instead of the choice, a candidate safer by more than 0.001
+    that is safe in every layout where the choice is (opening it first gives up
+    nothing). ``two_step_cells`` adds candidates off the frontier two steps in line
+    from a number, as Hill's player does; ``small_space`` puts off candidates in small
+    covered spaces and ``off_frontier_share`` holds cells off the frontier to a higher
+    bar, as it also does. ``isolated_cells`` plays a region that no number ties to the
+    rest, and whose mine count every layout agrees on, by the exact end game on it
+    alone (on by default).
 """
 
 from __future__ import annotations
@@ -170,9 +170,10 @@ class Strategy:
         When the two best candidates score within ``look_ahead_margin`` of each other,
         rescore this many of the best two steps on: each number the cell may show
         followed by the best one-step score of the next guess among the 3 safest cells
-        then (default 0, off; 1 changes nothing, 2 was the default for a while, see the
-        notes). It looks among the candidates the score kept: one whose score bound fell
-        below a better candidate's score is not rescored (``dominance`` keeps all).
+        then (default 0, off; 1 changes nothing, 2 was the default for a while, see
+        :doc:`/guide/how-best-was-chosen`). It looks among the candidates the score
+        kept: one whose score bound fell below a better candidate's score is not
+        rescored (``dominance`` keeps all).
         Layouts weighed by Windows XP's rule are not looked ahead on.
     look_ahead_margin : float, optional
         How close, as a share of the best score, the second best must be for the
@@ -195,105 +196,14 @@ class Strategy:
 
     Notes
     -----
-    The defaults are those of the strongest published player's guessing (Hill's
-    JSMinesweeper: blended safety, 50/50s at once, progress only as a tie-break, its
-    weight there being 0.001). On 50,000 paired Expert games of a development stream
-    (seed 99, not the stream of any result) blended safety and 50/50s first each
-    moved the win rate by less than its standard error (about 0.15 points);
-    ``results/policy_ablation.csv`` measures each on 100,000 held-out games.
-    Progress in the score at weight 0.1, the default until 2026-12, lost 0.07 points
-    [0.01, 0.13] on 550,000 paired Expert games of development streams 97 to 99,
-    0.05 on 40,000 of stream 96 and 0.11 [-0.03, +0.25] on the 100,000 held-out
-    games of the ablation run of 671cdbc, so its weight is now 0; with the 50/50
-    tally on it cost 0.22 [0.09, 0.36] there in the run of fab8fac, 0.19 [0.07,
-    0.32] in that of 2e89d3e and 0.22 [0.09, 0.35] in that of c477407.
-    Pseudo-50/50s first is built but off by default. On 12,000 paired games of the
-    same stream it changed 38 games (19 won either way: +0.00 points) and cost a
-    quarter of the speed; on the held-out games of ``results/policy_ablation.csv``
-    it changed nothing (-0.02 points [-0.05, +0.01] in the run of fab8fac; in that
-    of 2e89d3e it won 40 games alone against 40, in that of c477407 29 against 22).
-    The 50/50 weight is on since 2026-12, with each candidate's own tally
-    (``long_term_risk``), as in Hill's Java solver (weight 0.9 there). On 300,000
-    paired Expert games of development streams 81 (100,000) and 80 (200,000), the
-    default won 469 more games than the player without the weight: 11,063 won by
-    it alone against 10,594, +0.16 points (standard error 0.05). The weight alone,
-    with the sweep's influence (shapes next to the revealed area, at most one
-    closing cell unknown for a pair, two for a box), had cost 0.29 points [0.03,
-    0.55] on the held-out games of the ablation run of 671cdbc; which difference
-    carries the gain (the shapes far from the numbers, in corners and along walls,
-    or those with more closing cells unknown) is not measured. When the weight also
-    ranked the candidates (in the run of 1fbaac0) a trace of influence displaced
-    the corners chosen to represent the cells off the frontier and cost 0.61
-    points, so the sweep's influence only adds candidates.
-    Wider candidate lists (up to 12, 4 off the frontier, as Hill's player looks at
-    every cell within 0.9 of the safest) are not the default: on paired Expert games
-    of development streams 82 and 84 (100,000 each) they moved the win rate by +0.11
-    points [-0.05, +0.26] and -0.01 [-0.15, +0.16], and cost about 15 % of the speed.
-    ``dominance`` on top of them changed 2 of the 100,000 games of stream 84 (both
-    lost by it): off by default.
-    The end game from 1,000 layouts rather than 750 (the issue's figure) changed 69
-    of 100,000 paired Expert games of development stream 85, 37 won by it and 32 by
-    the default: +0.005 points [-0.011, +0.021], McNemar p 0.63, for about 18 % more
-    CPU time; 750 stays the default.
-    Up to 4 cells two steps from the frontier (``two_step_cells=4``) changed 623 of
-    100,000 paired Expert games of development stream 87, 317 won by them and 306
-    by the default: +0.011 points [-0.038, +0.060], McNemar p 0.69, for about 3 %
-    more CPU time; off by default.
-    Regions solved apart (``isolated_cells=40``) changed 603 of 200,000 paired Expert
-    games of development stream 126, 325 won by them and 278 without: +0.024 points
-    [-0.001, +0.048], McNemar p 0.06, at the same speed. Exact play of an independent
-    part can only gain on the heuristic's there, so it is on by default.
-    Two more of Hill's rules moved nothing on 200,000 paired Expert games of
-    development stream 123 and stay off: small spaces put off (``small_space=8``,
-    30 games changed, 20 won by it: +0.005 points [-0.000, +0.010]) and cells off
-    the frontier only within 0.95 of the safest (``off_frontier_share=0.95``, 342
-    changed: -0.004 [-0.022, +0.014]). On stream 124 (200,000 each, paired) the
-    50/50 weight at 0.6 lost 0.19 points [0.01, 0.36] and at 1.3 lost 0.09 [0.02,
-    0.15] against 0.9; ``candidate_share=0.85`` moved +0.009 [-0.006, +0.024] and 8
-    candidates (3 off the frontier) -0.06 [-0.17, +0.05]: 0.9 and 6 stay.
-    The four small gains together (end game from 1,000 layouts, ``candidate_share=0.85``,
-    ``two_step_cells=4``, ``small_space=8``) moved +0.02 points [-0.02, +0.06] on
-    200,000 paired Expert games of development stream 141 (826 games won by them alone
-    against 785, McNemar p 0.32), and with the wider lists on top -0.01 [-0.12, +0.10]:
-    short of the +0.03 with an interval above zero set before the run, so they stay off.
-    The look-ahead was on for a while in 2026-12 (``look_ahead=2``): on 200,000 paired
-    Expert games of development stream 144 it moved +0.06 points [-0.01, +0.13] (2,567
-    games won by it alone against 2,442), and the 3 best within 3% of each other +0.03
-    [-0.05, +0.11]; on 400,000 of stream 145, set before that run as the check, +0.06
-    [+0.01, +0.11] (5,185 against 4,940, McNemar p 0.015); over the 600,000, +0.06
-    [+0.02, +0.10], p 0.003 (a figure the choice made on stream 144 inflates), for about
-    a third more CPU time a game. On the held-out games of ``results/win_rates.csv``
-    (10^6 at the Expert safe corner, seed 42/10/25) the player with it won 411,017,
-    without it (0362ee2's run) 411,050: -0.003 points, so the development gain did not
-    show there; nor on the 100,000 held-out games of ``results/policy_ablation.csv``
-    (2e89d3e's run, stream 42/14): -0.04 points [-0.14, +0.06], 1,224 games won by it
-    alone against 1,263. A last check on a fresh development stream was set before it
-    ran: keep the look-ahead only if it gained at least +0.03 points with an interval
-    above zero. On 400,000 paired Expert games of stream 148 it moved +0.015 points
-    [-0.034, +0.064] (4,950 games won by it alone against 4,890, McNemar p 0.55), so it
-    is off by default since: the player is the same without it and a quarter faster.
-    Switched back on in the held-out ablation of c477407 it moved -0.05 points [-0.15,
-    +0.04] (1,189 games won by it alone against 1,243).
-    The next move ranked among living cells (``living_next``) was set, before its check
-    ran, to be on by default unless it lost on 400,000 paired Expert games of
-    development stream 150 (it is the issue's rule and Hill's, at no measurable cost).
-    On 200,000 of stream 149 it moved +0.022 points [-0.005, +0.049] (402 games won by
-    it alone against 358, McNemar p 0.12), and on stream 150 +0.012 [-0.007, +0.031]
-    (768 against 719, p 0.21): it changes few games, and is on. In the held-out
-    ablation of c477407 it moved +0.02 points [-0.02, +0.05] (193 against 176).
-
-    On small boards the heuristic's guesses are measurably worse than optimal. Over
-    2,000 games of 4x4/6 with a safe first click in the corner (development stream
-    152), the exact value of each of its guesses (`minestats.players.optimal`'s
-    search) fell short of the best move's by 1.00 points a game in all (standard
-    error 0.03), all of it at guesses off the frontier, where it prefers a corner to
-    an edge cell; under Windows XP's rule 4x5/5 lost 1.57 points (0.03), half at the
-    frontier and half off it.
-    ``results/optimal_play.csv`` (100,000 games a row, c477407's player, before
-    ``small_board_cells``) had found ``best`` below optimal on six of its 24 rows
-    by 0.5 to 1.6 points. Larger boards are left to the heuristic: their positions
-    hardly recur, and the search beyond 750 layouts costs more than it gains on Expert
-    (see the end game from 1,000 layouts above).
+    The defaults are the guessing of the strongest published player, Hill's
+    JSMinesweeper (blended safety, 50/50s at once, progress only as a tie-break, the
+    next move among living cells), with the 50/50 tally of his Java solver and regions
+    solved apart by the exact end game. Each default, and each switch left off, was
+    set by paired runs on the same games, on development streams and then on held-out
+    games (``results/policy_ablation.csv`` measures each component on 100,000):
+    :doc:`/guide/how-best-was-chosen` gives every measurement, with its stream, its
+    games, the difference and its interval.
 
     Examples
     --------
