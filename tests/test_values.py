@@ -1,12 +1,13 @@
-"""Move values by rollouts, against exact optimal play on small boards."""
+"""Move values by rollouts, and best's own move, against exact optimal play on small boards."""
 
 import numpy as np
 import pytest
 
 from minestats.foundations.board import resolve_board
-from minestats.mechanics.game import neighbour_counts, reveal
+from minestats.inference import mine_probabilities
+from minestats.mechanics.game import neighbour_counts, neighbour_table, reveal
 from minestats.players.optimal import LayoutSolver, _enumerate, _numbers
-from minestats.players.values import move_values
+from minestats.players.values import best_move, move_values, stall_before_guess
 
 
 def _position(board, layout, clicks):
@@ -92,3 +93,78 @@ def test_bad_input_is_one_clear_line(kwargs, message):
     arguments = {"mines": 3, "n": 10, "seed": 1, **kwargs}
     with pytest.raises(ValueError, match=message):
         move_values("0111\n????\n????\n????", **arguments)
+
+
+# best_move -----------------------------------------------------------------------------
+def _small_positions(board_name, seeds):
+    """Positions after a safe first click on small boards, with something left to open."""
+    board = resolve_board(board_name)
+    for seed in seeds:
+        rng = np.random.default_rng([50, seed])
+        layout = np.zeros(board.cells, dtype=bool)
+        layout[rng.choice(board.cells, board.mines, replace=False)] = True
+        y, x = divmod(int(rng.choice(np.flatnonzero(~layout))), board.width)
+        numbers, revealed = _position(board, layout, [(x, y)])
+        if (~revealed & ~layout).any():
+            yield board, numbers, revealed
+
+
+@pytest.mark.parametrize("board_name", ["4x4/3", "5x4/4"])
+def test_best_move_is_an_optimal_move_where_best_plays_the_exact_end_game(board_name):
+    # On at most 20 cells `best` guesses by the exact end game, and a proven safe cell
+    # loses nothing: its move's exact winning chance is the position's best.
+    checked = guessed = 0
+    for board, numbers, revealed in _small_positions(board_name, range(12)):
+        move = best_move(numbers, mines=board.mines, seed=1)
+        unknown = np.flatnonzero(~revealed)
+        exact = _exact_values(board, numbers, revealed, unknown)
+        chosen = exact[list(unknown).index(move.x + move.y * board.width)]
+        assert chosen == pytest.approx(max(exact), abs=1e-12), (numbers, move)
+        expected = mine_probabilities(numbers, mines=board.mines).probability[move.y, move.x]
+        assert move.mine_probability == pytest.approx(expected, abs=1e-12)
+        assert (move.kind == "safe") == (expected == 0)
+        checked += 1
+        guessed += move.kind != "safe"
+    assert checked >= 8 and guessed >= 2
+
+
+def test_best_move_weighs_by_windows_xp_when_asked():
+    # 9x9/10 games stalled after their first click (perfect logic, `stall_before_guess`)
+    # with the corner (0, 0), the first cell XP moves a mine to, still hidden: best's
+    # cell carries XP's probability (the exact engine's), not that of layouts alike.
+    rng = np.random.default_rng(5)
+    board = resolve_board("9x9/10")
+    table = neighbour_table(board.width, board.height)
+    checked = differ = 0
+    for _ in range(30):
+        layout = np.zeros(board.cells, dtype=bool)
+        layout[rng.choice(board.cells, board.mines, replace=False)] = True
+        click = int(rng.choice(np.flatnonzero(~layout & (np.arange(board.cells) > 20))))
+        numbers = neighbour_counts(layout.reshape(board.shape)).ravel().astype(np.int8)
+        revealed, flagged = stall_before_guess(layout, numbers, table, board.width, click,
+                                               np.empty(0, dtype=np.int64), 0)
+        if revealed[0] or (revealed | layout).all():
+            continue
+        shown = np.where(revealed, numbers, -1).reshape(board.shape)
+        flags = flagged.reshape(board.shape)
+        xy = (click % board.width, click // board.width)
+        move = best_move(shown, flags=flags, mines=board.mines, rule="winxp", click=xy, seed=2)
+        xp = mine_probabilities(shown, flags=flags, mines=board.mines, rule="winxp",
+                                click=xy).probability
+        alike = mine_probabilities(shown, flags=flags, mines=board.mines).probability
+        assert move.kind != "safe"
+        assert move.mine_probability == pytest.approx(xp[move.y, move.x], abs=1e-9)
+        checked += 1
+        differ += abs(xp[move.y, move.x] - alike[move.y, move.x]) > 1e-6
+    assert checked >= 10 and differ >= 5
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"rule": "winxp"}, r"click \(None\) must be the first click \(x, y\) of the 4x4"),
+    ({"rule": "winxp", "click": (4, 0)}, r"click \(\(4, 0\)\) must be the first click"),
+    ({"rule": "xp"}, "xp"),
+    ({"mines": 0}, "no layout fits the position"),
+])
+def test_best_move_refuses_bad_input_in_one_line(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        best_move("0111\n????\n????\n????", **{"mines": 3, **kwargs})

@@ -14,11 +14,17 @@ values' own.
 Every layout that fits counts alike (the rules that deal layouts alike: not Windows
 XP's relocation). ``tests/test_values.py`` checks the values against exact optimal
 play on small boards, where ``best`` itself plays the exact end game.
+
+`best_move` answers the question one step short of that: the cell ``best`` would open
+in a position, as a game of its own would (a proven safe cell while there is one, else
+its guess, weighed by Windows XP's rule when asked), for a reader of played games
+(`minestats.drivers.game_analysis`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -29,19 +35,29 @@ from minestats.foundations.validation import (
     DEFAULT_MAX_CONFIGURATIONS,
     check_n,
     check_policy,
+    check_rule_name,
     quoted,
 )
 from minestats.frontier.engine import analyse
 from minestats.frontier.posterior import draw_layouts
 from minestats.mechanics.game import _flood, neighbour_table
+from minestats.mechanics.rules import winxp_order
 from minestats.players.compiled import compiled
-from minestats.players.kernel import BUG, WON, choose, play_on
-from minestats.players.player import POLICIES, _position_memo, check_strategy, tie_seed
+from minestats.players.kernel import BEST, BUG, WON, choose, play_on
+from minestats.players.player import (
+    GUESS_KINDS,
+    POLICIES,
+    _position_memo,
+    check_strategy,
+    tie_seed,
+)
+from minestats.players.weighing import weigh_position
 from minestats.solvers.logic import logic_game
 from minestats.stats.intervals import paired_difference_interval
 from minestats.stats.proportions import ProportionResult
 
-__all__ = ["DEFAULT_CANDIDATES", "MoveValues", "move_values", "rollouts", "stall_before_guess"]
+__all__ = ["DEFAULT_CANDIDATES", "BestMove", "MoveValues", "best_move", "move_values",
+           "rollouts", "stall_before_guess"]
 
 DEFAULT_CANDIDATES = 10
 """Cells valued when none are named: the policy's own pick and the safest others."""
@@ -119,12 +135,15 @@ def rollouts(layouts, table, width, mines, revealed, flagged, candidates, policy
 
 @compiled
 def _pick(numbers, table, revealed, flagged, width, mines, probability, log_solutions, policy,
-          settings, seed, memo):
-    """Return the cell the policy would guess in the position, ties seeded by ``seed``."""
+          settings, relocation, seed, memo):
+    """Return the guess ``(cell, kind)`` of the policy in the position, ties seeded by ``seed``.
+
+    ``relocation`` is Windows XP's order of the cells when the layouts are weighed by
+    its rule, else empty (as for `minestats.players.kernel.play_on`).
+    """
     np.random.seed(seed)  # noqa: NPY002 (numba's generator)
-    cell, _ = choose(numbers, table, revealed, flagged, width, mines, probability,
-                     log_solutions, policy, settings, np.empty(0, dtype=np.int64), memo)
-    return cell
+    return choose(numbers, table, revealed, flagged, width, mines, probability,
+                  log_solutions, policy, settings, relocation, memo)
 
 
 def stall_before_guess(layout, numbers, table, width, click, moves, guess):
@@ -290,6 +309,126 @@ def _read_position(numbers, unknown, flags):
     return np.where(unknown, 0, grid).astype(np.int8), unknown, flags
 
 
+def _board_position(numbers, unknown, flags, mines):
+    """Return the checked position, flat: ``grid, width, table, revealed, flagged, analysis``.
+
+    ``analysis`` is `minestats.frontier.engine.analyse`'s (its proofs and the mine
+    probabilities with every layout alike); a position no layout fits, or one whose
+    deductions pass the search budget, is refused.
+    """
+    if isinstance(mines, bool) or not isinstance(mines, int | np.integer) or mines < 0:
+        raise ValueError(f"mines ({quoted(mines)}) must be a non-negative integer")
+    grid, unknown, flags = _read_position(numbers, unknown, flags)
+    height, width = grid.shape
+    if mines > grid.size:
+        raise ValueError(f"mines ({mines}) must be at most the board's {grid.size} cells")
+    table = neighbour_table(width, height)
+    revealed, flagged = ~unknown.ravel(), flags.ravel()
+    analysis = analyse(grid.ravel(), table, revealed, flagged, width, mines,
+                       budget=DEFAULT_MAX_CONFIGURATIONS)
+    if analysis.status != 0:
+        raise ValueError("no layout fits the position" if analysis.status == 1 else
+                         "the position's deductions pass their search budget")
+    return grid, width, table, revealed, flagged, analysis
+
+
+class BestMove(NamedTuple):
+    """The move ``best`` makes in a position (`best_move`).
+
+    ``x``, ``y``: the cell; ``mine_probability``: its chance of being a mine, under
+    the weighing ``best`` used; ``kind``: ``"safe"`` for a proven safe cell, else the
+    guess's kind (`minestats.players.GUESS_KINDS`).
+    """
+
+    x: int
+    y: int
+    mine_probability: float
+    kind: str
+
+
+def best_move(numbers, *, mines, unknown=None, flags=None, rule=None, click=None, seed=None,
+              strategy=None) -> BestMove:
+    r"""Return the cell ``best`` would open next in a position, and its mine probability.
+
+    As in a game of ``best``'s own: while some cell is proven safe it opens one (the
+    first in reading order here; it opens them all before it guesses, so which is
+    first does not matter); else it flags the proven mines and guesses as at any stall
+    (`minestats.players.chooser.choose`).
+
+    Parameters
+    ----------
+    numbers : array_like of int, shape (height, width), or str
+        The position as for `minestats.mine_probabilities`: revealed numbers and -1 on
+        unknown cells, or its text (`minestats.parse_position`).
+    mines : int
+        The board's total of mines, flags included.
+    unknown, flags : array_like of bool, optional
+        As for `minestats.mine_probabilities`; flags are taken to be mines.
+    rule : {None, 'uniform', 'safe-click', 'safe-opening', 'winxp'}, optional
+        The rule that dealt the board. Only ``winxp`` changes the answer: ``best``
+        then weighs the layouts by it, as it does in its own games (``click`` needed).
+    click : tuple of (int, int), optional
+        The game's first click ``(x, y)``, for ``rule="winxp"``.
+    seed : int, str or numpy.random.SeedSequence, optional
+        Seeds the tie-breaks between guesses that score alike.
+    strategy : Strategy, optional
+        How ``best`` guesses (the default `minestats.Strategy` when None).
+
+    Returns
+    -------
+    BestMove
+
+    Raises
+    ------
+    ValueError
+        For bad input, or a position no layout fits.
+
+    Examples
+    --------
+    The 3 proves the three cells below (2, 0) mines, so (2, 0) is safe:
+
+    >>> best_move("???10\n???20\n???30\n???20", mines=4)
+    BestMove(x=2, y=0, mine_probability=0.0, kind='safe')
+
+    A 50/50 that no further cell can settle: ``best`` takes it at once.
+
+    >>> best_move("1?\n1?", mines=1, seed=3).kind
+    'fifty-fifty'
+    """
+    if rule is not None:
+        rule = check_rule_name(rule)
+    grid, width, table, revealed, flagged, analysis = _board_position(numbers, unknown, flags,
+                                                                      mines)
+    height = grid.shape[0]
+    if rule == "winxp" and (
+            not isinstance(click, tuple | list) or len(click) != 2
+            or not all(isinstance(v, int | np.integer) for v in click)
+            or not (0 <= click[0] < width and 0 <= click[1] < height)):
+        raise ValueError(f"click ({quoted(click)}) must be the first click (x, y) of the "
+                         f"{width}x{height} board: rule 'winxp' weighs layouts by it")
+    if analysis.safe.size:
+        cell = int(analysis.safe.min())
+        return BestMove(cell % width, cell // width, 0.0, "safe")
+    settings = check_strategy(strategy).settings()
+    flagged = flagged.copy()
+    flagged[analysis.mines] = True  # as a game of best's own flags them before it guesses
+    probability, log_solutions = analysis.probability.copy(), analysis.log_solutions
+    relocation = np.empty(0, dtype=np.int64)
+    if rule == "winxp" and settings.weigh_winxp:
+        relocation = winxp_order(grid.size, int(click[0]) + int(click[1]) * width)
+        if not revealed[relocation[0]]:  # else no layout has a leading run: alike
+            log_solutions = weigh_position(grid.ravel(), table, revealed, flagged, width,
+                                           mines, settings.fast_budget, probability,
+                                           relocation)
+    memo = _position_memo(width, height, mines, settings, relocation.size > 0)
+    cell, kind = _pick(grid.ravel(), table, revealed, flagged, width, mines, probability,
+                       log_solutions, BEST, settings, relocation,
+                       tie_seed(resolve_seed(seed)[0]), memo)
+    cell = int(cell)
+    return BestMove(cell % width, cell // width, float(probability[cell]),
+                    GUESS_KINDS[int(kind)])
+
+
 def _cells(candidates, width, height, open_cells):
     """Return the candidates ``(x, y)`` as linear indices of unknown, unflagged cells."""
     cells = []
@@ -379,31 +518,21 @@ def move_values(numbers, *, mines, unknown=None, flags=None, candidates=None, n=
     """
     check_policy(continuation)
     n = check_n(n)
-    if isinstance(mines, bool) or not isinstance(mines, int | np.integer) or mines < 0:
-        raise ValueError(f"mines ({quoted(mines)}) must be a non-negative integer")
-    grid, unknown, flags = _read_position(numbers, unknown, flags)
-    height, width = grid.shape
-    if mines > grid.size:
-        raise ValueError(f"mines ({mines}) must be at most the board's {grid.size} cells")
+    grid, width, table, revealed, flagged, analysis = _board_position(numbers, unknown, flags,
+                                                                      mines)
+    height = grid.shape[0]
     settings = check_strategy(strategy).settings()
     sequence, label = resolve_seed(seed)
     layout_seed, pick_seed, tie_seeds = sequence.spawn(3)
-    table = neighbour_table(width, height)
-    revealed, flagged = ~unknown.ravel(), flags.ravel()
     flat = grid.ravel()
-    analysis = analyse(flat, table, revealed, flagged, width, mines,
-                       budget=DEFAULT_MAX_CONFIGURATIONS)
-    if analysis.status != 0:
-        raise ValueError("no layout fits the position" if analysis.status == 1 else
-                         "the position's deductions pass their search budget")
     open_cells = ~revealed & ~flagged
     memo = _position_memo(width, height, mines, settings, False)
     policy = POLICIES.index(continuation)
     if candidates is None:
         pick = int(_pick(flat, table, revealed, flagged, width, mines,
-                         analysis.probability.copy(),
-                         analysis.log_solutions, policy, settings,
-                         tie_seed(pick_seed), memo))
+                         analysis.probability.copy(), analysis.log_solutions, policy,
+                         settings, np.empty(0, dtype=np.int64), tie_seed(pick_seed),
+                         memo)[0])
         others = [cell for cell in np.argsort(np.where(open_cells, analysis.probability, 2.0),
                                               kind="stable")[:DEFAULT_CANDIDATES]
                   if open_cells[cell] and cell != pick]
