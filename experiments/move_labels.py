@@ -49,7 +49,7 @@ from minestats.frontier.posterior import draw_layouts
 from minestats.io.results import collect_metadata, sidecar_path, write_csv
 from minestats.mechanics.game import neighbour_counts, neighbour_table
 from minestats.mechanics.sampling import sample_mines
-from minestats.players.kernel import BEST, FRONTIER, OFF_FRONTIER
+from minestats.players.chooser import BEST, FRONTIER, OFF_FRONTIER
 from minestats.players.player import _position_memo, check_strategy, play_games, tie_seed
 from minestats.players.values import rollouts, stall_before_guess
 from minestats.runs.cluster import is_dask_client

@@ -1,0 +1,68 @@
+"""The labels of best's decisions: pieces written once, checked on resume, summarised."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+
+from tests.test_experiments import EXPERIMENTS, run_script, sidecar
+
+
+def test_a_piece_is_labelled_once_resumed_by_its_settings_and_summarised(tmp_path):
+    data = tmp_path / "data"
+    options = ("--pieces", "0:1", "--games", "2", "--layouts", "6", "--data", str(data))
+    run_script("move_labels.py", tmp_path, *options)
+    piece = data / "piece-00000.csv"
+    labels = pd.read_csv(piece)
+    assert sidecar(piece)["seed"] == "7/19/0" and sidecar(piece)["n"] == 2
+    decisions = labels.groupby(["game", "guess"], sort=False)
+    assert len(decisions) > 0
+    for _, decision in decisions:
+        assert decision["pick"].tolist() == [True] + [False] * (len(decision) - 1)
+        assert 2 <= len(decision) <= 6 and decision["cell"].is_unique
+        assert set(decision["kind"]) <= {"frontier", "off-frontier"}
+    wins = labels["wins_a"] + labels["wins_b"]
+    assert ((wins >= 0) & (wins <= labels["n"])).all()
+    picks = labels[labels["pick"]]
+    assert (picks["only_this"] == 0).all() and (picks["only_pick"] == 0).all()
+    # a candidate's wins differ from its pick's by exactly the layouts only one of them won
+    pick_wins = wins[labels["pick"]].reindex(labels.index, method="ffill")
+    assert (wins - pick_wins == labels["only_this"] - labels["only_pick"]).all()
+    assert ((labels["x"] + 30 * labels["y"]) == labels["cell"]).all()
+    # resumed: the piece is not labelled again, and other settings are refused
+    before = piece.stat().st_mtime_ns
+    out = run_script("move_labels.py", tmp_path, *options)
+    assert piece.stat().st_mtime_ns == before and "piece 0:" not in out
+    summary = pd.read_csv(tmp_path / "move_labels.csv").set_index("kind")
+    assert summary.loc["all", "decisions"] == len(decisions)
+    assert summary.loc["all", "games"] == 2
+    assert np.isclose(summary.loc["all", "pick_value"], wins[labels["pick"]].sum()
+                      / labels.loc[labels["pick"], "n"].sum())
+
+
+def test_other_settings_for_a_written_piece_are_refused(tmp_path):
+    data = tmp_path / "data"
+    run_script("move_labels.py", tmp_path, "--pieces", "0:1", "--games", "1", "--layouts", "4",
+               "--data", str(data))
+    command = [sys.executable, str(EXPERIMENTS / "move_labels.py"), "--out", str(tmp_path),
+               "--seed", "7", "--workers", "1", "--pieces", "0:1", "--games", "1",
+               "--layouts", "8", "--data", str(data)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert run.returncode != 0
+    assert "piece-00000.csv was labelled with other settings" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_choosing_by_one_half_gains_nothing_when_every_candidate_wins_alike():
+    sys.path.insert(0, str(EXPERIMENTS))
+    try:
+        import move_labels
+    finally:
+        sys.path.remove(str(EXPERIMENTS))
+    same = pd.DataFrame({"piece": 0, "game": 0, "guess": 0, "wins_a": [3, 3, 3],
+                         "wins_b": [2, 2, 2], "n": 10})
+    assert move_labels.split_half_gain(same).tolist() == [0.0]
+    # the alternative wins more on both halves: chosen by either half, it gains there
+    better = same.assign(wins_a=[3, 5, 1], wins_b=[2, 4, 2])
+    assert move_labels.split_half_gain(better).tolist() == [((4 - 2) / 5 + (5 - 3) / 5) / 2]
