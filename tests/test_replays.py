@@ -198,6 +198,10 @@ def test_toollib_games_read_as_toollib_parses_them(tmp_path, seed):
         numbers = np.where(shown <= 8, shown, -1)
         expected = mine_probabilities(numbers, mines=int(layout.sum()), exact=True)
         assert row["mine_probability"] == float(expected.fractions[row["y"], row["x"]])
+        # best's move: a proven safe cell while one exists, and its exact chance
+        assert row["best_probability"] == float(expected.fractions[row["best_y"],
+                                                                   row["best_x"]])
+        assert (row["best_kind"] == "safe") == row["safe_existed"]
 
 
 # chords opening two uncertain cells: the exact engine against brute force -------------

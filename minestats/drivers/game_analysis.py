@@ -10,7 +10,11 @@ player's own flags are beliefs, not information, so they are left out), gives:
   chance that any cell it opens is a mine (the exact engine counts the layouts that
   leave them all safe; under ``winxp`` with two or more uncertain cells it is NaN);
 - ``safe_existed``: whether some hidden cell was certainly safe;
-- ``guess``: the click could open a mine; ``forced``: a guess with no safe cell left.
+- ``guess``: the click could open a mine; ``forced``: a guess with no safe cell left;
+- ``best_x``, ``best_y``, ``best_kind``: the move ``best`` would have made there
+  (`minestats.players.values.best_move`: a proven safe cell while one exists, else
+  its guess, weighed by Windows XP's rule under ``winxp`` as in its own games), and
+  ``best_probability``, that cell's exact mine probability.
 
 A game's luck is the product of its clicks' survival chances, ``1 - mine_probability``;
 a loss is forced when the click that lost was a forced guess. The first click is not
@@ -29,6 +33,7 @@ import pandas as pd
 
 from minestats.foundations.board import Board
 from minestats.foundations.result import Result, setting_columns
+from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_EXACT_CONFIGURATIONS,
@@ -40,12 +45,14 @@ from minestats.inference.consistency import board_constraints
 from minestats.inference.engine import solve_constraints
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.recorded_games import RecordedGame, replay_actions
+from minestats.players.values import best_move
 from minestats.stats import wilson_interval
 
 __all__ = ["CLICK_COLUMNS", "GameAnalysis", "analyse_game", "summarise_games"]
 
 CLICK_COLUMNS = ("number", "seconds", "kind", "x", "y", "mine_probability", "safe_existed",
-                 "guess", "forced", "hit_mine")
+                 "guess", "forced", "hit_mine", "best_x", "best_y", "best_kind",
+                 "best_probability")
 """The columns of `GameAnalysis.per_click`, one row a click after the first."""
 
 
@@ -54,7 +61,10 @@ class GameAnalysis(Result):
     """A played game, click by click: how safe each was, the forced guesses, the luck.
 
     ``clicks`` is `per_click`'s table; ``outcome`` is ``won``, ``lost`` or
-    ``unfinished``.
+    ``unfinished``; ``seed`` seeded the tie-breaks of ``best``'s moves. With
+    ``analyse_game(..., positions=True)``, ``positions`` holds, for each row of
+    ``clicks``, the numbers the player saw (-1 hidden) and every hidden cell's mine
+    probability, both ``(height, width)``; else it is empty.
     """
 
     board: Board
@@ -63,6 +73,8 @@ class GameAnalysis(Result):
     source: str
     outcome: str
     clicks: pd.DataFrame
+    seed: int | str
+    positions: tuple = ()
 
     @property
     def guesses(self) -> int:
@@ -95,7 +107,7 @@ class GameAnalysis(Result):
         return setting_columns(self.board, self.rule, self.click) | {
             "source": self.source, "outcome": self.outcome, "clicks": len(self.clicks),
             "guesses": self.guesses, "forced_guesses": self.forced_guesses,
-            "luck": self.luck, "loss_forced": self.loss_forced}
+            "luck": self.luck, "loss_forced": self.loss_forced, "seed": self.seed}
 
 
 def _chord_risk(numbers, unknown, cells, probability, mines, rule, max_configurations):
@@ -119,7 +131,7 @@ def _chord_risk(numbers, unknown, cells, probability, mines, rule, max_configura
     return float(1 - Fraction(safe.count, every.count))
 
 
-def analyse_game(game: RecordedGame, *, rule=None,
+def analyse_game(game: RecordedGame, *, rule=None, seed=0, positions=False,
                  max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> GameAnalysis:
     """Analyse every click of a played game after the first: its risk, and the game's luck.
 
@@ -131,6 +143,12 @@ def analyse_game(game: RecordedGame, *, rule=None,
         The rule that dealt the board, when known: only ``winxp`` changes the
         probabilities (its layouts weigh unequally); None weighs every layout that
         fits alike.
+    seed : int, str or numpy.random.SeedSequence, optional
+        Seeds the tie-breaks of ``best``'s moves (click k draws from the k-th child
+        of its sequence), so the same game and seed give the same answer.
+    positions : bool, optional
+        Keep each analysed position and its probabilities (`GameAnalysis.positions`),
+        to draw the game; off by default, to keep a folder's games small.
     max_configurations : int or None, optional
         The exact search's budget per position, as in `mine_probabilities`.
 
@@ -160,6 +178,9 @@ def analyse_game(game: RecordedGame, *, rule=None,
     >>> result.per_click()[["x", "y", "mine_probability", "safe_existed", "forced"]]
        x  y  mine_probability  safe_existed  forced
     0  2  0               0.5         False    True
+    >>> result.per_click()[["best_x", "best_y", "best_kind", "best_probability"]]
+       best_x  best_y    best_kind  best_probability
+    0       2       0  fifty-fifty               0.5
     >>> result.outcome, result.forced_guesses, result.luck
     ('won', 1, 0.5)
     """
@@ -169,7 +190,9 @@ def analyse_game(game: RecordedGame, *, rule=None,
     board = Board(width, height, int(layout.sum()))
     turns, end = replay_actions(game)
     numbers = neighbour_counts(layout)
-    rows = []
+    sequence, label = resolve_seed(seed)
+    ties = sequence.spawn(len(turns) + 1)
+    rows, kept = [], []
     for number, turn in enumerate(turns, start=1):
         action = turn.action
         if action.kind not in ("open", "chord") or not turn.revealed.any():
@@ -191,16 +214,24 @@ def analyse_game(game: RecordedGame, *, rule=None,
                            max_configurations)
         safe_existed = bool(np.any(probability[hidden] == 0))
         guess = not risk == 0
+        best = best_move(shown, mines=board.mines, unknown=hidden, rule=rule,
+                         click=game.click, seed=ties[number])
         rows.append({"number": number, "seconds": action.seconds, "kind": action.kind,
                      "x": action.x, "y": action.y, "mine_probability": risk,
                      "safe_existed": safe_existed, "guess": guess,
                      "forced": guess and not safe_existed,
-                     "hit_mine": bool(layout.flat[list(turn.opened)].any())})
+                     "hit_mine": bool(layout.flat[list(turn.opened)].any()),
+                     "best_x": best.x, "best_y": best.y, "best_kind": best.kind,
+                     "best_probability": float(probability[best.y, best.x])})
+        if positions:
+            kept.append((shown, probability))
     outcome = "won" if end.won else "lost" if end.lost else "unfinished"
     clicks = pd.DataFrame(rows, columns=list(CLICK_COLUMNS)).astype(
         {"number": int, "seconds": float, "x": int, "y": int, "mine_probability": float,
-         "safe_existed": bool, "guess": bool, "forced": bool, "hit_mine": bool})
-    return GameAnalysis(board, rule, tuple(game.click), game.source, outcome, clicks)
+         "safe_existed": bool, "guess": bool, "forced": bool, "hit_mine": bool,
+         "best_x": int, "best_y": int, "best_probability": float})
+    return GameAnalysis(board, rule, tuple(game.click), game.source, outcome, clicks, label,
+                        tuple(kept))
 
 
 def summarise_games(games, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
