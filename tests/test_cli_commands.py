@@ -103,7 +103,7 @@ def test_rate_tables_fit_100_columns_and_show_estimate_interval_n_and_seed(capsy
 @pytest.mark.parametrize("command", ["", "opening", "opening-map", "simulate", "solve",
                                      "pass-rate", "sweep", "generate", "bbbv", "reconstruct",
                                      "probabilities", "play", "win-rate", "compare",
-                                     "reproduce"])
+                                     "reproduce", "analyse"])
 def test_help_is_wrapped_to_100_columns_on_a_wide_terminal(capsys, monkeypatch, command):
     monkeypatch.setenv("COLUMNS", "300")
     status, out, _ = run(capsys, *[command][:bool(command)], "--help")

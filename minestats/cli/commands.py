@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import itertools
+import json
 import os
 import stat
 import sys
@@ -16,6 +17,7 @@ from minestats.cli.output import (
     emit_table,
     format_count,
     format_fraction,
+    json_records,
     print_grid,
     rate_table,
     read_board_file,
@@ -24,6 +26,7 @@ from minestats.cli.output import (
 )
 from minestats.drivers.bbbv_histograms import bbbv_histogram
 from minestats.drivers.comparisons import compare
+from minestats.drivers.game_analysis import analyse_game, summarise_games
 from minestats.drivers.no_guess import generate_no_guess
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
@@ -36,6 +39,7 @@ from minestats.foundations.validation import (
     SearchBudgetExceeded,
     check_n,
     check_policy,
+    check_rule_name,
 )
 from minestats.inference import mine_probabilities, reconstruct
 from minestats.inference.html import board_html, page
@@ -47,7 +51,10 @@ from minestats.io.boards import (
     to_mbf,
 )
 from minestats.io.games import GameRecord, format_game, game_html, parse_game, replay
+from minestats.io.replay_analysis import analyse_replays, analysis_html, describe
+from minestats.io.replays import read_replay
 from minestats.io.results import write_bytes
+from minestats.io.tables import markdown_table
 from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
 from minestats.mechanics.sampling import chunk_games, chunk_layouts
@@ -613,6 +620,144 @@ def run_results(args) -> None:
                title=f"{len(listing)} published tables; minestats.load_results(NAME) reads one")
 
 
+def _yes(flag) -> str:
+    return "yes" if flag else "no"
+
+
+def _chance(value) -> str:
+    """Write a probability in four decimals, a chord's risk not computed (NaN) ``n/a``."""
+    return "n/a" if value != value else f"{value:.4f}"
+
+
+SHORT_KINDS = {"fifty-fifty": "50/50", "pseudo-fifty-fifty": "pseudo-50/50",
+               "endgame": "end game"}
+"""The kinds of ``best``'s moves as the text output writes them, to keep 100 columns."""
+
+
+def _click_text(clicks: pd.DataFrame) -> pd.DataFrame:
+    """Return the per-click columns a person reads (within `TEXT_COLUMNS` on Expert)."""
+    return pd.DataFrame({
+        "move": clicks["number"], "time s": clicks["seconds"].map("{:.2f}".format),
+        "click": clicks["kind"],
+        "cell": [f"({x}, {y})" for x, y in zip(clicks["x"], clicks["y"], strict=True)],
+        "P(mine)": clicks["mine_probability"].map(_chance),
+        "safe existed": clicks["safe_existed"].map(_yes),
+        "guess": clicks["guess"].map(_yes), "forced": clicks["forced"].map(_yes),
+        "best": [f"({x}, {y})" for x, y in zip(clicks["best_x"], clicks["best_y"],
+                                                strict=True)],
+        "best P(mine)": clicks["best_probability"].map(_chance),
+        "best's kind": [SHORT_KINDS.get(kind, kind) for kind in clicks["best_kind"]]})
+
+
+def _game_text(name: str, analysis, args) -> None:
+    """Print one game: its file and setting, a line per click, then its verdict."""
+    header, *verdict = describe(analysis)
+    print(name)
+    print(header)
+    clicks = analysis.per_click()
+    if len(clicks):
+        emit_table(clicks, args, text=_click_text(clicks))
+    print("\n".join(verdict))
+    if analysis.rule == "winxp":
+        print("rule winxp: the probabilities and best's moves weigh each layout as Windows "
+              "XP deals it")
+
+
+def _analyse_file(args) -> int | None:
+    game = read_replay(args.replay)
+    try:
+        analysis = analyse_game(game, rule=args.rule, seed=args.seed,
+                                positions=args.html is not None,
+                                max_configurations=args.max_configurations)
+    except SearchBudgetExceeded as capped:
+        print(f"minestats analyse: capped: {args.replay}: {capped} (raise "
+              "--max-configurations to search further)", file=sys.stderr)
+        return CAPPED
+    except ValueError as error:
+        raise ValueError(f"{args.replay}: {error}") from None
+    if args.html is not None:
+        _write_html(args.html, page(analysis_html(game, analysis),
+                                    title=f"{args.replay}: a game, click by click"))
+    clicks = analysis.per_click()
+    if args.json:
+        print(json.dumps({"file": args.replay, "game": json_records(analysis.to_frame())[0],
+                          "clicks": json_records(clicks)}, indent=2, allow_nan=False))
+    elif args.csv:
+        clicks.to_csv(sys.stdout, index=False)
+    elif args.markdown:
+        print(markdown_table(_click_text(clicks)), end="")
+    else:
+        _game_text(args.replay, analysis, args)
+    return None
+
+
+def _summary_text(summary: pd.DataFrame) -> pd.DataFrame:
+    """Return the per-board summary a person reads: shares and means, with intervals."""
+    level = summary["confidence_level"].iloc[0]
+
+    def interval(value, low, high, fmt):
+        return "-" if value != value else (
+            f"{value:{fmt}}" if low != low else f"{value:{fmt}} [{low:{fmt}}, {high:{fmt}}]")
+
+    return pd.DataFrame({
+        "board": summary["board"], "games": summary["games"], "won": summary["won"],
+        "lost": summary["lost"], "forced losses": summary["forced_losses"],
+        f"share forced [{level:.0%}]": [interval(*row, ".3f") for row in zip(
+            summary["forced_loss_share"], summary["ci_low"], summary["ci_high"], strict=True)],
+        f"guesses/game [{level:.0%}]": [interval(*row, ".2f") for row in zip(
+            summary["guesses_per_game"], summary["guesses_ci_low"],
+            summary["guesses_ci_high"], strict=True)],
+        "forced/game": summary["forced_guesses_per_game"].map("{:.2f}".format),
+        "median luck": summary["median_luck"].map("{:.4g}".format)})
+
+
+def _analyse_folder(args) -> int | None:
+    if args.html is not None:
+        raise ValueError(f"--html draws one game: {args.replay!r} is a folder; give one of "
+                         "its replay files")
+    games, rows, bad = [], [], 0
+    for name, answer in analyse_replays(args.replay, rule=args.rule, seed=args.seed):
+        if isinstance(answer, str):
+            print(f"minestats analyse: {answer}", file=sys.stderr)
+            bad += 1
+            continue
+        games.append(answer)
+        rows.append({"file": os.path.basename(name)} | answer.to_dict())
+    table = pd.DataFrame(rows)
+    summary = summarise_games(games) if games else pd.DataFrame()
+    if args.json:
+        print(json.dumps({"folder": args.replay, "games": json_records(table),
+                          "summary": json_records(summary), "unread": bad},
+                         indent=2, allow_nan=False))
+    elif games and args.csv:
+        table.to_csv(sys.stdout, index=False)
+    elif games:
+        shown = pd.DataFrame({
+            "file": table["file"], "board": table["board"], "result": table["outcome"],
+            "clicks": table["clicks"], "guesses": table["guesses"],
+            "forced": table["forced_guesses"], "luck": table["luck"].map("{:.4g}".format),
+            "loss forced": table["loss_forced"].map(
+                lambda forced: "-" if forced is None else _yes(forced))})
+        title = f"{len(games)} game{'' if len(games) == 1 else 's'} of {args.replay}"
+        about = ("per board: losses that were forced, guesses per game (Wilson and Student "
+                 "intervals)")
+        if args.markdown:
+            print(f"{title}\n\n{markdown_table(shown)}\n{about}\n\n"
+                  f"{markdown_table(_summary_text(summary))}", end="")
+        else:
+            emit_table(table, args, text=shown, title=f"{title}, one row a game")
+            print()
+            emit_table(summary, args, text=_summary_text(summary), title=about)
+    return 2 if bad else None  # each bad file said why on stderr
+
+
+def run_analyse(args) -> int | None:
+    if args.rule is not None:
+        check_rule_name(args.rule)
+    _check_html(args.html)
+    return (_analyse_folder if os.path.isdir(args.replay) else _analyse_file)(args)
+
+
 def run_warmup(args) -> None:
     say_when_compiling(False)  # each group says it below
 
@@ -630,5 +775,6 @@ COMMANDS = {
     "generate": run_generate, "bbbv": run_bbbv, "reconstruct": run_reconstruct,
     "probabilities": run_probabilities, "play": run_play, "win-rate": run_win_rate,
     "compare": run_compare,
-    "reproduce": run_reproduce, "results": run_results, "warmup": run_warmup,
+    "analyse": run_analyse, "reproduce": run_reproduce, "results": run_results,
+    "warmup": run_warmup,
 }

@@ -25,8 +25,8 @@ from minestats.runs.chunks import check_workers
 from minestats.runs.cluster import SCHEDULER_SECONDS, connect_scheduler
 
 __all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table",
-           "format_count", "format_fraction", "print_grid", "rate_table", "read_board_file",
-           "read_bytes", "read_text", "use_colour", "workers_for"]
+           "format_count", "format_fraction", "json_records", "print_grid", "rate_table",
+           "read_board_file", "read_bytes", "read_text", "use_colour", "workers_for"]
 
 FIFO_SECONDS = 10
 """How long an input FIFO may stay silent before the command gives up on its writer."""
@@ -90,15 +90,25 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None,
     if getattr(args, "csv", False):
         frame.to_csv(sys.stdout, index=False)
     elif getattr(args, "json", False):
-        records = [{str(key): _plain(value) for key, value in row.items()}
-                   for row in frame.to_dict(orient="records")]
-        print(json.dumps(records, indent=2, allow_nan=False))
+        print(json.dumps(json_records(frame), indent=2, allow_nan=False))
     else:
         if title:
             print(title)
         with pd.option_context("display.width", TEXT_COLUMNS, "display.max_columns", 50,
                                "display.max_colwidth", 40):
             print((frame if text is None else text).to_string(index=False))
+
+
+def json_records(frame: pd.DataFrame) -> list[dict]:
+    """Return a table as JSON's list of row objects: NaN as null, numpy scalars as Python's.
+
+    Examples
+    --------
+    >>> json_records(pd.DataFrame({"x": [1], "p": [float("nan")]}))
+    [{'x': 1, 'p': None}]
+    """
+    return [{str(key): _plain(value) for key, value in row.items()}
+            for row in frame.to_dict(orient="records")]
 
 
 def format_count(count: int, *, grouped: bool = True) -> str:

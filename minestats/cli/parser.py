@@ -36,6 +36,8 @@ EXAMPLES = """examples:
   minestats play --replay game.json --html game.html
   minestats probabilities examples/position.txt --mines 10 --html position.html
   minestats win-rate --board beginner --rule safe-click --click corner -n 2000 --seed 1
+  minestats analyse game.evf --html game.html
+  minestats analyse replays/ --markdown
   minestats reproduce --quiet
   minestats results list
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786
@@ -195,6 +197,7 @@ def _output(parser):
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--csv", action="store_true", help="write CSV to stdout")
     group.add_argument("--json", action="store_true", help="write JSON to stdout")
+    return group
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -433,6 +436,30 @@ def build_parser() -> argparse.ArgumentParser:
                       "and commit that made each; minestats.load_results(NAME) reads one.")
     results.add_argument("action", choices=["list"], help="list: one line per table")
     _output(results)
+
+    analyse = command("analyse", "how safe each click of a played game was, from its replay",
+                      "Read a replay (AVF, EVF, MVF or RMV, by ms_toollib: pip install "
+                      "'minestats[replays]') and, for every click after the first, give the "
+                      "position's exact mine probability of the clicked cell, whether a "
+                      "certainly safe cell existed, whether the click was a guess or a "
+                      "forced guess, and the move best would have made; then the game's "
+                      "forced guesses, its luck (the product of its clicks' survival "
+                      "chances) and, on a loss, whether it was forced. A folder gives one "
+                      "row a game and a summary per board with intervals; each file that "
+                      "cannot be read is one line on stderr (exit status 2). Files are "
+                      "only read.")
+    analyse.add_argument("replay", metavar="REPLAY_OR_FOLDER",
+                         help="a replay file, or a folder of them (its sub-folders left out)")
+    analyse.add_argument("--rule", default=None,
+                         help=f"the rule that dealt the board, when known: {', '.join(RULES)} "
+                              "(default: not given; every layout alike). Only winxp weighs "
+                              "the layouts otherwise")
+    analyse.add_argument("--seed", type=seed_argument, default=0,
+                         help="seeds the tie-breaks of best's moves (default 0)")
+    _exact_budget(analyse)
+    _output(analyse).add_argument("--markdown", action="store_true",
+                                  help="write a Markdown table to stdout")
+    _html(analyse, "the game click by click (one replay file, not a folder)")
 
     warmup = command("warmup", "compile every kernel ahead, once per machine",
                      "Compile (or load from numba's disk cache) every compiled kernel, and "
