@@ -4,7 +4,8 @@
 - `pass_rates`: the share of boards a solver finishes without guessing, and sweeps;
 - `bbbv_histograms`: 3BV histograms over random boards, their summaries and shares;
 - `no_guess`: no-guess boards (retry, perturb) and batches of them;
-- `comparisons`: every solver or policy on the same boards, paired differences.
+- `comparisons`: every solver or policy on the same boards, paired differences;
+- `game_analysis`: a played game click by click (risk, forced guesses, best's move, luck).
 
 Win rates, the players' driver, live with the players (`minestats.players.winrate`).
 """

@@ -5,7 +5,8 @@
 - `opening_probabilities`: the closed forms of the first click's opening, exact and as
   maps;
 - `sampling`: compiled samplers of whole layouts by each rule's placement procedure;
-- `perturb`: Tatham's perturbation move, which the ``perturb`` generator applies.
+- `perturb`: Tatham's perturbation move, which the ``perturb`` generator applies;
+- `recorded_games`: a game a person played, its actions played again by the rules.
 """
 
 # Kernels compile here and below: a first compilation says so, once, on stderr.
