@@ -55,6 +55,8 @@ from minestats.players.values import rollouts, stall_before_guess
 from minestats.runs.cluster import is_dask_client
 
 EXPERT = Board(30, 16, 99)
+DATA = Path(__file__).resolve().parents[1] / "data" / "move_labels"
+"""The committed pieces, in the checkout this script belongs to."""
 RULE, CLICK = "safe-click", (0, 0)
 FRONTIER_OTHERS, OFF_FRONTIER_OTHERS = 3, 2
 """Other candidates of each decision: the safest frontier cells and off-frontier cells."""
@@ -236,8 +238,9 @@ def main(argv=None):
     parser.add_argument("--games", type=int, default=10, help="games a piece (default 10)")
     parser.add_argument("--layouts", type=int, default=300,
                         help="posterior layouts a candidate (default 300)")
-    parser.add_argument("--data", type=Path, default=Path("data/move_labels"),
-                        help="folder of the pieces (default data/move_labels)")
+    parser.add_argument("--data", type=Path, default=DATA,
+                        help="folder of the pieces (default data/move_labels of the "
+                             "checkout)")
     args = parser.parse_args(argv)
     pieces = _pieces(args.pieces)
     settings = _settings(args.seed, args.games, args.layouts)
