@@ -9,7 +9,7 @@ script does (written here from that description). Measured in the same process:
 2. the all-positions Expert opening map (uniform, safe-click, winxp), boards per
    second on one core, against the baseline recounting all 480 clicks per board;
 3. peak memory (RSS) of 10 thousand against 10 million Expert boards;
-4. wall time of ``experiments/first_click.py`` on the published rows (uniform and
+4. wall time of ``python -m minestats.experiments.first_click`` on the published rows (uniform and
    safe-click at the centre) as a whole process, against the published write-up's
    script when ``--published-script PATH`` names a copy of it (the repository does
    not carry it).
@@ -138,14 +138,16 @@ def whole_process(published_script: Path | None):
         return time.perf_counter() - start
 
     with tempfile.TemporaryDirectory() as out:
-        ours = wall([sys.executable, "experiments/first_click.py", "--out", out,
+        ours = wall([sys.executable, "-m", "minestats.experiments.first_click", "--out", out,
                      "--rules", "uniform", "safe-click"])
     if published_script is None:
-        print(f"experiments/first_click.py: {ours:.1f} s (no --published-script to compare)")
+        print(f"minestats.experiments.first_click: {ours:.1f} s (no --published-script to "
+              "compare)")
         return
     published = wall([sys.executable, str(published_script)])
-    print(f"whole process, the published 6 rows x 200,000 boards: experiments/first_click.py"
-          f" {ours:.1f} s, published script {published:.1f} s: ratio {published / ours:.1f}x")
+    print("whole process, the published 6 rows x 200,000 boards: "
+          f"minestats.experiments.first_click {ours:.1f} s, published script {published:.1f} s: "
+          f"ratio {published / ours:.1f}x")
 
 
 def main():

@@ -19,7 +19,7 @@ from minestats.mechanics.game import bbbv
 from minestats.solvers import SolverOptions, solve
 
 CHECKOUT = Path(__file__).resolve().parents[1]
-"""The source checkout these tests run in: its experiments/ and notebooks/."""
+"""The source checkout these tests run in: its notebooks/."""
 
 
 def run(capsys, *argv):
@@ -199,10 +199,14 @@ def test_store_without_a_seed_is_refused_before_anything_runs(capsys, tmp_path):
     assert not path.exists()
 
 
-def test_reproduce_runs_the_named_experiment(capsys, tmp_path):
-    status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", str(tmp_path),
-                         "--workers", "1", "--quiet", "--repository", str(CHECKOUT))
+def test_reproduce_runs_the_named_experiment(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the experiments are the package's, run in any folder
+    status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", "out",
+                         "--workers", "1", "--quiet")
     assert status == 0 and "== first_click" in err
+    tmp_path = tmp_path / "out"
+    assert json.loads((tmp_path / "first_click.csv.json").read_text())["command"].startswith(
+        "python -m minestats.experiments.first_click --out out ")
     assert (tmp_path / "first_click.csv").exists()
     from minestats.reproduction.index import check_results
 
@@ -228,20 +232,35 @@ def test_reproduce_full_puts_its_stores_in_the_output_folder(capsys, tmp_path, m
     status, _, _ = run(capsys, "reproduce", "--full", "--only", "policy_ablation", "win_rates",
                        "--out", str(out), "--repository", str(CHECKOUT))
     assert status == 0 and len(ran) == 2
-    # in the registry's order, whatever the order asked
-    assert [Path(command[1]).stem for command in ran] == ["win_rates", "policy_ablation"]
+    # in the registry's order, whatever the order asked, each as a module of the package
+    assert [command[1:3] for command in ran] == [
+        ["-m", "minestats.experiments.win_rates"], ["-m", "minestats.experiments.policy_ablation"]]
     for command in ran:
-        assert Path(command[1]).parent == CHECKOUT / "experiments"
         store = command[command.index("--store") + 1]
         assert store.startswith(str(out)) and store.endswith(".sqlite")
 
 
-def test_reproduce_outside_a_checkout_says_so_and_runs_nothing(capsys, tmp_path,
-                                                                monkeypatch):
+def test_reproduce_of_the_notebooks_outside_a_checkout_says_so_and_runs_nothing(
+        capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", "results")
-    assert status == 2 and "no experiments/ folder in" in err and "--repository" in err
+    status, _, err = run(capsys, "reproduce", "--only", "first_click", "notebooks", "--out",
+                         "results")
+    assert status == 2 and "no notebooks/ folder in" in err and "--repository" in err
     assert not (tmp_path / "results").exists()
+
+
+def test_reproduce_of_everything_outside_a_checkout_leaves_the_notebooks_out(
+        capsys, tmp_path, monkeypatch):
+    from minestats.reproduction import runner
+
+    ran = []
+    monkeypatch.setattr(runner.subprocess, "run", lambda command, **options: ran.append(
+        command) or runner.subprocess.CompletedProcess(command, 0))
+    monkeypatch.setattr(runner, "render_notebooks", lambda *args, **options: 1 / 0)
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, "reproduce", "--out", "results")
+    assert status == 0 and len(ran) == len(runner.EXPERIMENTS)
+    assert "the notebooks are left out" in err
 
 
 @pytest.mark.parametrize(

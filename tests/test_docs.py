@@ -137,7 +137,7 @@ def results_page(html, script):
 def test_every_committed_result_is_shown_on_a_results_page(site):
     _, html, _ = site
     groups = results_by_script(ROOT / "results")
-    assert "experiments/win_rates.py" in groups
+    assert "minestats/experiments/win_rates.py" in groups
     unshown = []
     for script, files in groups.items():
         text = results_page(html, script)

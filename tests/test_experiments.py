@@ -12,19 +12,24 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
+from minestats.experiments import common, no_guess_bias
+from minestats.experiments.common import base_parser, p_text, row_seeds
 from minestats.foundations.board import Board
+from minestats.reproduction.index import script_of
 from minestats.reproduction.registry import EXPERIMENTS as REGISTRY
 from minestats.reproduction.registry import experiment
 from minestats.runs.chunks import chunk_seeds
 from minestats.stats import format_p_value, ratio_interval
 
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
+ROOT = Path(__file__).resolve().parents[1]
+EXPERIMENTS = ROOT / "minestats" / "experiments"
 
 
 def run_script(name, tmp_path, *options):
-    command = [sys.executable, str(EXPERIMENTS / name), "--out", str(tmp_path), "--seed", "7",
-               "--workers", "1", *options]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    """Run ``EXPERIMENTS / name`` as ``reproduce`` does, ``python -m``, outside the checkout."""
+    command = [sys.executable, "-m", experiment(Path(name).stem).module, "--out", str(tmp_path),
+               "--seed", "7", "--workers", "1", *options]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path.parent)
     assert run.returncode == 0, run.stderr
     return run.stdout
 
@@ -36,8 +41,8 @@ def sidecar(path):
 def assert_sidecar(path, *, seed):
     """The sidecar records the experiment's own stream of root ``seed`` (None: exact)."""
     metadata = sidecar(path)
-    script = next(word for word in metadata["command"].split() if word.endswith(".py"))
-    stream = experiment(Path(script).stem).stream
+    assert metadata["command"].split()[1] == "-m"
+    stream = experiment(Path(script_of(metadata["command"])).stem).stream
     assert metadata["seed"] == (None if seed is None else f"{seed}/{stream}")
     assert {"n", "chunk_size", "versions", "git_revision", "wall_time_s"} <= set(metadata)
 
@@ -157,7 +162,7 @@ def test_pass_rate_by_density(tmp_path):
 
 def test_pass_rate_fits(tmp_path):
     # The committed pass rates, read from --out by default (as `minestats reproduce` runs it).
-    committed = EXPERIMENTS.parent / "results" / "pass_rate_by_density.csv"
+    committed = ROOT / "results" / "pass_rate_by_density.csv"
     table = pd.read_csv(committed)
     for suffix in ("", ".json"):
         shutil.copyfile(f"{committed}{suffix}", tmp_path / f"pass_rate_by_density.csv{suffix}")
@@ -328,17 +333,7 @@ def test_no_guess_bias(tmp_path):
     assert "Holm" in out and "compared with the rule's placement only" in out
 
 
-@pytest.fixture
-def common():
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        import common
-        yield common
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
-
-
-def test_the_extreme_cells_get_bonferroni_widened_intervals(common):
+def test_the_extreme_cells_get_bonferroni_widened_intervals():
     ys, xs = np.indices((4, 5))
     successes = np.arange(20) % 7
     rows = pd.DataFrame({"click_x": xs.ravel(), "click_y": ys.ravel(),
@@ -351,17 +346,7 @@ def test_the_extreme_cells_get_bonferroni_widened_intervals(common):
 
 
 
-@pytest.fixture
-def no_guess_bias():
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        import no_guess_bias
-        yield no_guess_bias
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
-
-
-def test_solvable_reference_takes_the_first_count_boards(no_guess_bias, monkeypatch):
+def test_solvable_reference_takes_the_first_count_boards(monkeypatch):
     # Chunks of 20 draws on 16x16/50 (about half solvable): the first 15 solvable boards
     # span chunks; they and the draws used do not depend on how many chunks run at once,
     # and they are the first 15 of every solvable board in whole chunks.
@@ -384,16 +369,11 @@ def test_solvable_reference_takes_the_first_count_boards(no_guess_bias, monkeypa
 
 
 def test_every_experiment_draws_from_its_own_stream():
-    scripts = {path.stem for path in EXPERIMENTS.glob("*.py")} - {"common"}
+    scripts = {path.stem for path in EXPERIMENTS.glob("*.py")} - {"__init__", "common"}
     names = [entry.name for entry in REGISTRY]
     assert set(names) == scripts and len(set(names)) == len(names)
     streams = [entry.stream for entry in REGISTRY]
     assert len(set(streams)) == len(streams)
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        from common import base_parser, row_seeds
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
     # first_click and bbbv both start with 9x9/10 under the first rule: they once drew the
     # same boards from the same root seed; each now has its own stream of root seed 42
     first_rows = {}
@@ -405,10 +385,5 @@ def test_every_experiment_draws_from_its_own_stream():
 
 
 def test_printed_p_values_have_a_floor():
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        from common import p_text
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
     assert p_text(5.58e-104) == "p < 1e-10" and p_text(0.0) == "p < 1e-10"
     assert p_text(0.04567) == "p = 0.0457" and p_text(0.04567, digits=2) == "p = 0.046"

@@ -15,7 +15,7 @@ from minestats.foundations.board import Board
 from minestats.players import win_rate
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
-from tests.test_experiments import EXPERIMENTS, assert_sidecar, assert_wilson, run_script
+from tests.test_experiments import assert_sidecar, assert_wilson, run_script
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}
@@ -115,7 +115,7 @@ def test_win_rates_replication_plays_the_expert_rows_on_its_own_stream(tmp_path)
     sidecar = json.loads((tmp_path / "win_rates_replication_agreement.csv.json").read_text())
     assert sidecar["input_metadata"]["seed"] == "7/10"
     missing = subprocess.run(
-        [sys.executable, str(EXPERIMENTS / "win_rates_replication.py"), "--out", str(tmp_path),
+        [sys.executable, "-m", experiment("win_rates_replication").module, "--out", str(tmp_path),
          "--n", "1", "--workers", "1", "--held-out", str(tmp_path / "none.csv")],
         capture_output=True, text=True, timeout=600)
     assert missing.returncode == 1

@@ -8,7 +8,7 @@ from scipy.stats import chi2
 
 from minestats.stats.fits import MODELS, PassRateCurve, fit_pass_rate_curve
 
-# The grid of experiments/pass_rate_by_density.py: 11 densities from 0.05 to 0.30.
+# The grid of minestats.experiments.pass_rate_by_density: 11 densities from 0.05 to 0.30.
 DENSITIES = np.round(np.arange(0.05, 0.30 + 1e-9, 0.025), 3)
 TRUE_ED50 = 0.17
 TRUE_SLOPE = -30.0  # logit P(pass) = -30 (density - 0.17)

@@ -28,7 +28,7 @@ LAYERS = [
     {"drivers"},  # random boards counted into results; paired comparisons
     {"io", "figures"},  # files; figures
     {"reproduction"},  # a checkout's experiments, their index and notebooks, run
-    {"cli"},  # the command
+    {"cli", "experiments"},  # the command; the experiments, each a script
     {"__main__"},  # ``python -m minestats``
 ]
 """The units of the package, lowest layer first."""

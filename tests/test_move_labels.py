@@ -6,7 +6,8 @@ import sys
 import numpy as np
 import pandas as pd
 
-from tests.test_experiments import EXPERIMENTS, run_script, sidecar
+from minestats.experiments import move_labels
+from tests.test_experiments import run_script, sidecar
 
 
 def test_a_piece_is_labelled_once_resumed_by_its_settings_and_summarised(tmp_path):
@@ -45,7 +46,7 @@ def test_other_settings_for_a_written_piece_are_refused(tmp_path):
     data = tmp_path / "data"
     run_script("move_labels.py", tmp_path, "--pieces", "0:1", "--games", "1", "--layouts", "4",
                "--data", str(data))
-    command = [sys.executable, str(EXPERIMENTS / "move_labels.py"), "--out", str(tmp_path),
+    command = [sys.executable, "-m", "minestats.experiments.move_labels", "--out", str(tmp_path),
                "--seed", "7", "--workers", "1", "--pieces", "0:1", "--games", "1",
                "--layouts", "8", "--data", str(data)]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -55,11 +56,6 @@ def test_other_settings_for_a_written_piece_are_refused(tmp_path):
 
 
 def test_choosing_by_one_half_gains_nothing_when_every_candidate_wins_alike():
-    sys.path.insert(0, str(EXPERIMENTS))
-    try:
-        import move_labels
-    finally:
-        sys.path.remove(str(EXPERIMENTS))
     same = pd.DataFrame({"piece": 0, "game": 0, "guess": 0, "wins_a": [3, 3, 3],
                          "wins_b": [2, 2, 2], "n": 10})
     assert move_labels.split_half_gain(same).tolist() == [0.0]

@@ -15,7 +15,9 @@ after the environment's own site-packages and their own ``.pth`` files are not r
 the checkout's editable install stays out: the commands run from outside the checkout,
 and the test checks that ``minestats`` is imported from the fresh environment.
 
-The summary tables of ``results/`` travel too, as package data (``setup.py`` maps them
+The experiments travel as modules of the package: ``minestats reproduce`` runs one from
+the installed wheel, in a folder outside the checkout. The summary tables of
+``results/`` travel too, as package data (``setup.py`` maps them
 to ``minestats/_results/``): the wheel holds exactly the committed ones, and the
 installed package reads them there.
 
@@ -172,3 +174,12 @@ def test_the_installed_wheel_runs_outside_the_checkout(wheel, tmp_path):
     refused = run(python, "-c", "import minestats\nminestats.load_results('win_rate')",
                   cwd=tmp_path, status=1).splitlines()[-1]
     assert refused.startswith("ValueError: unknown results table 'win_rate'; choose from ")
+
+    # The experiments are the package's: reproduce runs one in any folder, at its default
+    # size, and its table is the committed one, count for count.
+    run(venv / "bin" / "minestats", "reproduce", "--only", "first_click", "--out", "out",
+        "--workers", "1", "--quiet", cwd=tmp_path)
+    assert (tmp_path / "out" / "first_click.csv").read_bytes() == (
+        ROOT / "results" / "first_click.csv").read_bytes()
+    assert "python -m minestats.experiments.first_click --out out" in (
+        tmp_path / "out" / "README.md").read_text()

@@ -278,7 +278,7 @@ def test_git_revision_without_git_never_raises(tmp_path, monkeypatch):
 def test_results_index_lists_every_file_with_a_sidecar_under_its_script(tmp_path):
     from minestats.reproduction.index import write_results_index
 
-    scripts = tmp_path / "experiments"
+    scripts = tmp_path / "scripts"
     scripts.mkdir()
     (scripts / "rates.py").write_text('"""Win rates of every policy.\n\nMore."""\n')
     out = tmp_path / "results"
@@ -286,14 +286,14 @@ def test_results_index_lists_every_file_with_a_sidecar_under_its_script(tmp_path
     for name, n in (("rates.csv", {"small": 10, "big": 2000}), ("maps/a.png", 5)):
         (out / name).write_text("x")
         (out / f"{name}.json").write_text(json.dumps(
-            {"n": n, "seed": 42, "command": "python experiments/rates.py --seed 42"}))
+            {"n": n, "seed": 42, "command": "python scripts/rates.py --seed 42"}))
     (out / "orphan.csv.json").write_text("{}")  # a sidecar without its file is skipped
     (out / "broken.csv").write_text("x")
     (out / "broken.csv.json").write_text("{not json")
     text = write_results_index(out, repository=tmp_path).read_text()
-    assert "## Win rates of every policy." in text and "`experiments/rates.py`" in text
+    assert "## Win rates of every policy." in text and "`scripts/rates.py`" in text
     assert ("- [rates.csv](rates.csv): n small: 10; big: 2,000, seed 42; "
-            "`python experiments/rates.py --seed 42`") in text
+            "`python scripts/rates.py --seed 42`") in text
     assert "- [maps/a.png](maps/a.png): n 5, seed 42;" in text
     assert "orphan" not in text and "broken" not in text
 

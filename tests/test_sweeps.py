@@ -6,7 +6,6 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +17,6 @@ from minestats.players import win_rate, win_rate_sweep
 from minestats.runs.store import ChunkStore
 from minestats.runs.sweeps import grid_seeds, run_jobs
 
-EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
 
 def trials(config, size, seed_sequence):
     return np.array([size, config])
@@ -196,7 +194,7 @@ def test_local_dask_cluster_gives_the_serial_numbers(tmp_path, monkeypatch):
     serial_map = simulate_opening("expert", rule="winxp", n=100_000, seed=5, chunk_size=10_000,
                                   workers=1)
     serial_rates = pass_rate_sweep(grid, n=2_000, seed=6, chunk_size=500, workers=1)
-    experiment = [sys.executable, str(EXPERIMENTS / "bbbv.py"), "--n", "300", "--seed", "7"]
+    experiment = [sys.executable, "-m", "minestats.experiments.bbbv", "--n", "300", "--seed", "7"]
     subprocess.run([*experiment, "--out", str(tmp_path / "here"), "--workers", "1"],
                    check=True, capture_output=True, timeout=600)
 
@@ -224,8 +222,8 @@ def test_local_dask_cluster_gives_the_serial_numbers(tmp_path, monkeypatch):
         started = []
         monkeypatch.setattr(runner.subprocess, "run", lambda command, **options: (
             started.append(command), subprocess.CompletedProcess(command, 0))[1])
-        runner.reproduce(["bbbv"], repository=EXPERIMENTS.parent, out=tmp_path / "out",
-                         scheduler=cluster.scheduler_address, progress=lambda line: None)
+        runner.reproduce(["bbbv"], out=tmp_path / "out", scheduler=cluster.scheduler_address,
+                         progress=lambda line: None)
         assert started[0][-2:] == ["--scheduler", cluster.scheduler_address]
     assert (serial_map.counts == dask_map.counts).all()
     assert serial_rates["successes"].tolist() == dask_rates["successes"].tolist()
@@ -245,8 +243,8 @@ def test_reproduce_refuses_a_scheduler_that_does_not_answer(tmp_path, monkeypatc
     monkeypatch.setattr(runner, "connect_scheduler", partial(runner.connect_scheduler,
                                                              seconds=2))
     with pytest.raises(ValueError, match="cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'"):
-        runner.reproduce(["bbbv"], repository=EXPERIMENTS.parent, out=tmp_path / "out",
-                         scheduler="tcp://127.0.0.1:9", progress=lambda line: None)
+        runner.reproduce(["bbbv"], out=tmp_path / "out", scheduler="tcp://127.0.0.1:9",
+                         progress=lambda line: None)
     assert list(tmp_path.iterdir()) == []  # nothing ran, nothing was written
 
 

@@ -102,7 +102,7 @@ def test_counts_p_values_booleans_and_missing_values():
 
 
 def test_every_p_value_column_the_experiments_write_prints_with_the_floor():
-    """The test table of experiments/no_guess_bias.py: p_holm too prints '< 1e-10'."""
+    """The test table of minestats.experiments.no_guess_bias: p_holm too prints '< 1e-10'."""
     tests = pd.DataFrame({
         "board": ["9x9/10", "30x16/99"], "sample": ["retry", "perturb"],
         "reference": ["rule", "solvable-rule"], "n": [2000, 2000],

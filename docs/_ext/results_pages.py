@@ -48,7 +48,7 @@ _WORDS = {"z": "z-scores (Monte Carlo against exact)", "exact": "exact",
 
 
 def page_name(script: str) -> str:
-    """Return the results page of a script group: ``experiments/bbbv.py`` -> ``bbbv``."""
+    """Return the results page of a script group: ``minestats/experiments/bbbv.py`` -> ``bbbv``."""
     return "notebooks" if script == NOTEBOOKS else Path(script).stem
 
 

@@ -407,8 +407,9 @@ def build_parser() -> argparse.ArgumentParser:
     _output(compare)
 
     reproduce = command("reproduce", "regenerate every table and figure in results/",
-                        "Run every experiment script (experiments/*.py of a source checkout) "
-                        "and write its CSV, PNG and JSON files.")
+                        "Run every experiment (python -m minestats.experiments.NAME, in the "
+                        "current folder) and write its CSV, PNG and JSON files into --out; "
+                        "then render the notebooks of a source checkout, if there is one.")
     reproduce.add_argument("--full", action="store_true",
                            help="paper-grade sample sizes (hours, not minutes)")
     reproduce.add_argument("--only", nargs="+", default=None, metavar="NAME",
@@ -418,8 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
                                   "results/notebooks/ (last, by default)")
     reproduce.add_argument("--out", default="results", help="output folder (default results)")
     reproduce.add_argument("--repository", default=".",
-                           help="root of the source checkout whose experiments/ and "
-                                "notebooks/ run (default the current folder)")
+                           help="root of the source checkout whose notebooks/ are rendered "
+                                "(default the current folder)")
     reproduce.add_argument("--seed", type=int, default=42, help="root seed (default 42)")
     reproduce.add_argument("--workers", type=int, default=-1,
                            help="worker processes (-1: all cores)")

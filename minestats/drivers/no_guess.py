@@ -360,7 +360,7 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule=NO_G
     safe unknown neighbours, as it usually does, so mines drift away from the
     opened region. The boards are not uniform among solvable boards: at 30x16/130
     their mine frequencies differ from those of solvable rule boards, while on the
-    presets no difference shows (see ``experiments/no_guess_bias.py``).
+    presets no difference shows (see `minestats.experiments.no_guess_bias`).
 
     Examples
     --------

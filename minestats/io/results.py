@@ -148,7 +148,9 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
     wall_time_s : float
         Seconds the computation took.
     command : str, optional
-        The command line; default the interpreter's name and ``sys.argv``, shell-quoted.
+        The command line; default the interpreter's name and ``sys.argv``, shell-quoted,
+        with a module of this package run by ``python -m`` named as such
+        (``python -m minestats.experiments.bbbv --n 1000``).
     extra : mapping, optional
         Further JSON-serialisable entries (for example the confidence level).
 
@@ -169,7 +171,7 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
     Examples
     --------
     >>> meta = collect_metadata(seed=42, n=1000, chunk_size=500, wall_time_s=0.25,
-    ...                         command="python experiments/first_click.py",
+    ...                         command="python -m minestats.experiments.first_click",
     ...                         extra={"confidence_level": 0.95})
     >>> meta["seed"], meta["n"], meta["confidence_level"]
     (42, 1000, 0.95)
@@ -190,8 +192,7 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
         "n": n,
         "chunk_size": chunk_size,
         "wall_time_s": wall_time_s,
-        "command": (shlex.join([Path(sys.executable).name,
-                                *map(_relative_to_repository, sys.argv)])
+        "command": (shlex.join([Path(sys.executable).name, *_command_words(sys.argv)])
                     if command is None else str(command)),
         "timestamp_utc": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_revision": git_revision(),
@@ -204,15 +205,39 @@ def collect_metadata(*, seed, n, chunk_size, wall_time_s, command=None, extra=No
     return record
 
 
-def _relative_to_repository(argument: str) -> str:
-    """Make an absolute path inside the source checkout relative to its root.
+def _command_words(argv: list[str]) -> list[str]:
+    """Return ``argv`` as a sidecar records it: a module of this package as ``-m MODULE``.
 
-    Sidecars then name ``experiments/first_click.py``, not where one machine keeps it.
+    ``python -m minestats.experiments.bbbv`` leaves the module's file in ``sys.argv[0]``;
+    named as a module, the recorded command runs wherever the package is installed.
+    Other paths are made relative to the checkout (`_relative_to_repository`).
 
     Examples
     --------
-    >>> _relative_to_repository(str(_PACKAGE_ROOT.parents[1] / "experiments" / "bbbv.py"))
-    'experiments/bbbv.py'
+    >>> _command_words([str(_PACKAGE_ROOT.parent / "experiments" / "bbbv.py"), "--n", "9"])
+    ['-m', 'minestats.experiments.bbbv', '--n', '9']
+    >>> _command_words(["-c"]), _command_words([])
+    (['-c'], [])
+    """
+    words = [_relative_to_repository(argument) for argument in argv]
+    if argv and argv[0].endswith(".py") and Path(argv[0]).is_absolute():
+        try:
+            module = Path(argv[0]).resolve().relative_to(_PACKAGE_ROOT.parent)
+        except ValueError:
+            return words
+        words[:1] = ["-m", ".".join(("minestats", *module.with_suffix("").parts))]
+    return words
+
+
+def _relative_to_repository(argument: str) -> str:
+    """Make an absolute path inside the source checkout relative to its root.
+
+    Sidecars then name ``benchmarks/bench_bbbv.py``, not where one machine keeps it.
+
+    Examples
+    --------
+    >>> _relative_to_repository(str(_PACKAGE_ROOT.parents[1] / "benchmarks" / "bench_bbbv.py"))
+    'benchmarks/bench_bbbv.py'
     >>> _relative_to_repository("--seed")
     '--seed'
     """

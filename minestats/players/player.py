@@ -19,7 +19,7 @@ Policies (`POLICIES`):
     generator.
 ``best``
     Its `Strategy` sets every component, each a switch so that its worth is a paired
-    measurement (``experiments/policy_ablation.py``). An unavoidable 50/50 (two cells
+    measurement (`minestats.experiments.policy_ablation`). An unavoidable 50/50 (two cells
     sharing one mine that nothing can ever tell apart) is guessed at once when
     ``fifty_fifty_first`` is set: it must be guessed some time, and its answer may
     inform its neighbours. On a board of at most ``small_board_cells`` cells (20) every

@@ -22,10 +22,12 @@ from pathlib import Path
 
 from minestats.foundations.validation import quoted
 from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
+from minestats.reproduction.registry import PACKAGE
 from minestats.reproduction.registry import summary_tables as registered_summary_tables
 
 __all__ = ["INDEX_MARK", "check_results", "describe_result", "is_results_index",
-           "results_by_script", "results_index", "script_title", "write_results_index"]
+           "results_by_script", "results_index", "script_of", "script_title",
+           "write_results_index"]
 
 INDEX_MARK = "<!-- minestats results index: rewritten by minestats reproduce -->"
 """The first line of every index `write_results_index` writes: how it knows its own.
@@ -45,6 +47,10 @@ _NOTEBOOKS = "notebooks/"
 _NOTEBOOKS_TITLE = (
     "Notebooks, run top to bottom and rendered with their outputs (to run them live: "
     "`pip install -e \".[notebooks]\"`, then `jupyter lab notebooks/`)")
+
+
+_SOURCE = Path(__file__).resolve().parents[2]
+"""The folder holding the ``minestats`` package: a checkout's root, or site-packages."""
 
 
 def _format_n(n) -> str:
@@ -86,6 +92,35 @@ def _twin_of(name: str, meta: dict) -> str | None:
     return str(Path(name).with_name(primary).as_posix()) if isinstance(primary, str) else None
 
 
+def script_of(command: str) -> str:
+    """Return the script a sidecar's command ran, as a path in the source tree; "" if none.
+
+    An experiment is named by its module, ``minestats/experiments/NAME.py``, whether
+    the command runs it as a module (``python -m minestats.experiments.NAME``) or, as
+    the commands written before the experiments were part of the package do, as
+    ``experiments/NAME.py`` of a checkout. Any other script is its ``.py`` word.
+
+    Examples
+    --------
+    >>> script_of("python -m minestats.experiments.bbbv --n 1000")
+    'minestats/experiments/bbbv.py'
+    >>> script_of("python experiments/bbbv.py --n 1000")
+    'minestats/experiments/bbbv.py'
+    >>> script_of("python benchmarks/bench_bbbv.py"), script_of("minestats bbbv")
+    ('benchmarks/bench_bbbv.py', '')
+    """
+    words = command.split()
+    for word, following in zip(words, [*words[1:], ""], strict=True):
+        if word == "-m" and following.startswith(f"{PACKAGE}."):
+            return f"{following.replace('.', '/')}.py"
+        if word.endswith(".py"):
+            legacy = Path(word)
+            if legacy.parent.as_posix() == "experiments":
+                return f"{PACKAGE.replace('.', '/')}/{legacy.name}"
+            return word
+    return ""
+
+
 def results_by_script(folder) -> dict[str, list[tuple[str, dict, list[str]]]]:
     """Group the tables and figures under ``folder`` by the script that wrote them.
 
@@ -97,7 +132,7 @@ def results_by_script(folder) -> dict[str, list[tuple[str, dict, list[str]]]]:
     Returns
     -------
     dict
-        Script path as the sidecar's command names it (``"notebooks/"`` for rendered
+        The script that wrote them (`script_of` its command; ``"notebooks/"`` for rendered
         notebooks, ``""`` for a file whose command names none) -> a list, sorted by
         name, of ``(name, sidecar, twins)``: the file's path relative to ``folder``,
         its metadata and the paths of its twins (a figure's PDF, a table's LaTeX and
@@ -107,11 +142,11 @@ def results_by_script(folder) -> dict[str, list[tuple[str, dict, list[str]]]]:
     --------
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> sidecar = {"n": 1000, "seed": 42, "command": "python experiments/rates.py"}
+    >>> sidecar = {"n": 1000, "seed": 42, "command": "python scripts/rates.py"}
     >>> for name, twin_of in (("rates.csv", None), ("rates.md", "rates.csv")):
     ...     _ = (folder / name).write_text("a,b")
     ...     _ = (folder / f"{name}.json").write_text(json.dumps({**sidecar, "twin_of": twin_of}))
-    >>> [(name, twins) for name, _, twins in results_by_script(folder)["experiments/rates.py"]]
+    >>> [(name, twins) for name, _, twins in results_by_script(folder)["scripts/rates.py"]]
     [('rates.csv', ['rates.md'])]
     """
     entries = dict(_sidecars(Path(folder)))
@@ -124,9 +159,8 @@ def results_by_script(folder) -> dict[str, list[tuple[str, dict, list[str]]]]:
     for name, meta in entries.items():
         if _twin_of(name, meta) in entries:
             continue  # listed with its primary
-        command = str(meta.get("command", ""))
-        script = next((word for word in command.split() if word.endswith(".py")),
-                      _NOTEBOOKS if "notebook" in meta else "")
+        script = script_of(str(meta.get("command", ""))) or (
+            _NOTEBOOKS if "notebook" in meta else "")
         groups.setdefault(script, []).append((name, meta, twins.get(name, [])))
     return groups
 
@@ -206,20 +240,21 @@ def results_index(folder, *, repository=None) -> str:
     folder : str or pathlib.Path
         A results folder: files with a ``NAME.json`` sidecar beside them.
     repository : str or pathlib.Path, optional
-        Where the scripts the sidecars name live (default: the folder's parent).
+        Where the scripts the sidecars name live (default: the folder's parent); the
+        experiments (`script_of`) are read from the package, wherever it is installed.
 
     Examples
     --------
     >>> import tempfile
     >>> folder = Path(tempfile.mkdtemp())
-    >>> sidecar = {"n": 1000, "seed": 42, "command": "python experiments/rates.py"}
+    >>> sidecar = {"n": 1000, "seed": 42, "command": "python scripts/rates.py"}
     >>> for name, twin_of in (("rates.csv", None), ("rates.tex", "rates.csv"),
     ...                       ("rates.md", "rates.csv")):
     ...     _ = (folder / name).write_text("a,b")
     ...     _ = (folder / f"{name}.json").write_text(json.dumps({**sidecar, "twin_of": twin_of}))
     >>> print(results_index(folder).splitlines()[-1].replace("; ", ";\n"))
     - [rates.csv](rates.csv) ([md](rates.md), [tex](rates.tex)): n 1,000, seed 42;
-    `python experiments/rates.py`
+    `python scripts/rates.py`
     """
     folder = Path(folder)
     repository = folder.parent if repository is None else Path(repository)
@@ -231,7 +266,8 @@ def results_index(folder, *, repository=None) -> str:
             lines.append(f"- [{name}]({name})" + (f" ({links})" if links else "")
                          + f": {describe_result(meta)}; `{meta.get('command', '')}`")
         title = (_NOTEBOOKS_TITLE if script == _NOTEBOOKS else
-                 script_title(repository / script) if script else "other files")
+                 script_title((_SOURCE if script.startswith("minestats/") else repository)
+                              / script) if script else "other files")
         parts.append(f"\n## {title}\n\n" + (f"`{script}`\n\n" if script else "")
                      + "\n".join(lines) + "\n")
     return "".join(parts)

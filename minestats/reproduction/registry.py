@@ -1,9 +1,10 @@
-"""The experiments of ``experiments/``, each once: its seed stream, full sizes, summary tables.
+"""The experiments of `minestats.experiments`, each once: seed stream, full sizes, summary tables.
 
-Adding an experiment is one `Experiment` in `EXPERIMENTS`: `minestats reproduce`
-runs them in this order (``--full`` with their `Experiment.full_arguments`), the
-scripts draw from their `Experiment.stream` (``experiments/common.py``), and the
-results index checks their `Experiment.summary_tables`. The module imports nothing,
+Adding an experiment is a module ``minestats/experiments/NAME.py`` and one
+`Experiment` in `EXPERIMENTS`: `minestats reproduce` runs them in this order
+(``--full`` with their `Experiment.full_arguments`), the modules draw from their
+`Experiment.stream` (`minestats.experiments.common`), and the results index checks
+their `Experiment.summary_tables`. The module imports nothing,
 so the command's parser lists the names without loading the library.
 """
 
@@ -13,17 +14,20 @@ from dataclasses import dataclass
 
 from minestats.foundations.validation import quoted
 
-__all__ = ["EXPERIMENTS", "Experiment", "experiment", "summary_tables"]
+__all__ = ["EXPERIMENTS", "PACKAGE", "Experiment", "experiment", "summary_tables"]
+
+PACKAGE = "minestats.experiments"
+"""The package of the experiments: experiment ``NAME`` is its module ``NAME``."""
 
 
 @dataclass(frozen=True)
 class Experiment:
-    """One experiment script, ``experiments/NAME.py``, and what the repository keeps of it.
+    """One experiment, ``python -m minestats.experiments.NAME``, and what the repository keeps.
 
     Parameters
     ----------
     name : str
-        The script's stem: ``experiments/NAME.py``, ``minestats reproduce --only NAME``.
+        Its module's name in `PACKAGE`, as in ``minestats reproduce --only NAME``.
     stream : int
         The child of the root seed the script draws from (seed ``"ROOT/stream"``), its
         own, so two experiments never draw the same boards.
@@ -39,12 +43,19 @@ class Experiment:
     >>> first = experiment("first_click")
     >>> first.stream, first.full_arguments, first.summary_tables
     (1, ('--n', '2000000'), ('first_click.csv',))
+    >>> first.module
+    'minestats.experiments.first_click'
     """
 
     name: str
     stream: int
     full_arguments: tuple[str, ...] = ()
     summary_tables: tuple[str, ...] = ()
+
+    @property
+    def module(self) -> str:
+        """The module that runs it: ``python -m`` this."""
+        return f"{PACKAGE}.{self.name}"
 
 
 EXPERIMENTS = (

@@ -1,10 +1,11 @@
-"""Run the experiments and notebooks of a source checkout into a results folder.
+"""Run the experiments, and the notebooks of a source checkout, into a results folder.
 
-`reproduce` is ``minestats reproduce``: each script ``experiments/NAME.py`` of the
-checkout runs in its own process, in the order of
+`reproduce` is ``minestats reproduce``: each experiment runs in its own process as
+``python -m minestats.experiments.NAME``, in the current folder, in the order of
 `minestats.reproduction.registry.EXPERIMENTS`, with the root seed, the workers and
-(``full``) its paper-grade arguments; then the notebooks are rendered, and the
-folder's index is written. Everything a script would refuse is checked before the
+(``full``) its paper-grade arguments; so it runs from an installed package in any
+folder. Then the notebooks of the checkout named are rendered, and the folder's
+index is written. Everything a script would refuse is checked before the
 first one starts, and so is the folder: it must be writable (a probe file is created
 and removed), and a file there that the run would replace must be one this package
 wrote (a results file has its sidecar; the index starts with
@@ -42,11 +43,11 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def _command(script: Path, name: str, *, out: Path, seed: int, workers: int,
-             full: bool, scheduler: str | None = None) -> list[str]:
+def _command(name: str, *, out: Path, seed: int, workers: int, full: bool,
+             scheduler: str | None = None) -> list[str]:
     """Return the command line of one experiment; a full run's stores go into ``out``."""
-    command = [sys.executable, str(script), "--out", str(out), "--seed", str(seed),
-               "--workers", str(workers)]
+    command = [sys.executable, "-m", experiment(name).module, "--out", str(out), "--seed",
+               str(seed), "--workers", str(workers)]
     if scheduler:
         command += ["--scheduler", scheduler]
     if full:
@@ -102,10 +103,11 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
     ----------
     names : sequence of str, optional
         Experiments to run (names of `EXPERIMENTS`) and ``"notebooks"``; default all
-        of them, the notebooks last (they read the results).
+        of them, and the notebooks last (they read the results) if ``repository`` has
+        a ``notebooks/`` folder.
     repository : str or path-like, optional
-        The root of a source checkout: its ``experiments/`` holds the scripts and its
-        ``notebooks/`` the notebooks (default the current folder).
+        The root of a source checkout, whose ``notebooks/`` holds the notebooks
+        (default the current folder); the experiments are the package's own.
     out : str or path-like, optional
         The results folder (default ``results``).
     seed : int, optional
@@ -133,9 +135,9 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
     ValueError
         Before anything runs, for an unknown name, a bad seed or worker count, an
         ``out`` that is not a folder or cannot be written, a file there the run would
-        replace that this package did not write, a ``repository`` without
-        ``experiments/``, or a scheduler that does not answer; after, if a script
-        fails (the message names it).
+        replace that this package did not write, the notebooks asked of a
+        ``repository`` without ``notebooks/``, or a scheduler that does not answer;
+        after, if an experiment fails (the message names it).
 
     Examples
     --------
@@ -147,8 +149,11 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
     ...     print(str(error).split(";")[0])
     unknown experiments ['first-click']
     """
+    repository, notebooks = Path(repository), Path(repository) / NOTEBOOKS
     known = [entry.name for entry in EXPERIMENTS] + [NOTEBOOKS]
-    names = known if names is None else list(names)
+    asked = known if names is None else list(names)
+    names = [name for name in known if name != NOTEBOOKS or notebooks.is_dir()] \
+        if names is None else asked
     unknown = sorted(set(names) - set(known))
     if unknown:
         raise ValueError(f"unknown experiments {unknown}; choose from {', '.join(known)}")
@@ -157,26 +162,27 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
         raise ValueError(f"seed ({quoted(seed)}) must be a non-negative integer")
     if not str(out) or (Path(out).exists() and not Path(out).is_dir()):
         raise ValueError(f"--out ({quoted(str(out))}) must name a folder")
-    repository, out = Path(repository), Path(out)
-    scripts = repository / "experiments"
-    if not scripts.is_dir():
-        raise ValueError(f"no experiments/ folder in {quoted(str(repository.resolve()))}: run "
-                         "reproduce at the root of a source checkout of minestats, or name "
-                         "one with --repository")
+    out = Path(out)
+    if NOTEBOOKS in names and not notebooks.is_dir():
+        raise ValueError(f"no notebooks/ folder in {quoted(str(repository.resolve()))}: run "
+                         "reproduce at the root of a source checkout of minestats, name one "
+                         "with --repository, or leave the notebooks out (--only NAME ...)")
     _check_own_files(out, names)
     if scheduler:
         _check_scheduler(scheduler)
     _probe(out)
+    if NOTEBOOKS in asked and NOTEBOOKS not in names:
+        progress(f"== no notebooks/ folder in {repository.resolve()}: the notebooks are left out")
     for name in known:  # in the registry's order, whatever the order asked
         if name not in names or name == NOTEBOOKS:
             continue
         progress(f"== {name}")
-        run = subprocess.run(_command(scripts / f"{name}.py", name, out=out, seed=seed,
-                                      workers=workers, full=full, scheduler=scheduler),
+        run = subprocess.run(_command(name, out=out, seed=seed, workers=workers, full=full,
+                                      scheduler=scheduler),
                              stdout=subprocess.DEVNULL if quiet else None)
         if run.returncode != 0:
             raise ValueError(f"experiment {name} failed with exit status {run.returncode}")
     if NOTEBOOKS in names:
-        render_notebooks(repository / NOTEBOOKS, out / NOTEBOOKS,
+        render_notebooks(notebooks, out / NOTEBOOKS,
                          progress=lambda source: progress(f"== notebook {source.name}"))
     return write_results_index(out, repository=repository)

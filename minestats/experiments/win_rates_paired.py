@@ -19,7 +19,9 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import (
+
+from minestats.drivers.comparisons import compare
+from minestats.experiments.common import (
     PAIRED_METHODS,
     add_store_option,
     base_parser,
@@ -28,9 +30,7 @@ from common import (
     row_seeds,
     store_metadata,
 )
-from win_rates import BOARDS, setups
-
-from minestats.drivers.comparisons import compare
+from minestats.experiments.win_rates import BOARDS, setups
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
 from minestats.players import POLICIES

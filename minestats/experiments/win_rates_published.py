@@ -20,7 +20,7 @@ every script, and unused; the rows' own seeds are in the table.
 
 Writes ``<out>/win_rates_published.csv`` with its sidecar and summary twins.
 
-Usage: ``python experiments/win_rates_published.py [--input results/win_rates.csv]
+Usage: ``python -m minestats.experiments.win_rates_published [--input results/win_rates.csv]
 [--out results]``
 """
 
@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from common import base_parser, p_text, source_metadata
 
+from minestats.experiments.common import base_parser, p_text, source_metadata
 from minestats.io.results import collect_metadata, write_csv
 from minestats.stats import compare_to_published, holm_adjust
 
@@ -59,8 +59,8 @@ half a unit of its last digit, which ``rounding`` adds to each side of the inter
 def read_win_rates(path: Path) -> pd.DataFrame:
     """Read the table of win_rates.py, checked for the rows and columns the comparison needs."""
     if not path.is_file():
-        raise SystemExit(f"error: no win-rate table at {path}: run experiments/win_rates.py "
-                         "first, or pass --input")
+        raise SystemExit(f"error: no win-rate table at {path}: run "
+                         "minestats.experiments.win_rates first, or pass --input")
     table = pd.read_csv(path)
     needed = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "win_rate",
               "ci_low", "ci_high", "seed"}

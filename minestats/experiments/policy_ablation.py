@@ -22,9 +22,15 @@ import time
 from dataclasses import replace
 
 import pandas as pd
-from common import add_store_option, base_parser, open_store, p_text, store_metadata
 
 from minestats.drivers.comparisons import compare
+from minestats.experiments.common import (
+    add_store_option,
+    base_parser,
+    open_store,
+    p_text,
+    store_metadata,
+)
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
 from minestats.players import Strategy

@@ -5,7 +5,7 @@ decides whether it opens), solver ``logic`` with the mine count. Boards per clic
 position: ``--n`` (default 4,000) on 9x9/10 and ``--n-intermediate`` (default 2,000)
 on 16x16/40, about 3 minutes of one core in all; the resulting 95% Wilson
 half-widths (at most about 0.016 and 0.022) are printed. Board ``i`` (in the order
-above) draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and its cell with linear
+above) draws from child ``i`` of the stream ``--seed/k`` (``common``) and its cell with linear
 index ``j = x + y * width`` from child ``j`` of that (seed label ``"42/k/i/j"``).
 
 Cells are pooled by where they lie (`minestats.stats.click_class`: corner, edge cell next to
@@ -27,7 +27,7 @@ per board and class, then one for the test between classes) and
 ``<out>/pass_rate_by_click_<board>.png`` (board as ``9x9-10``), each with its
 ``.json`` sidecar.
 
-Usage: ``python experiments/pass_rate_by_click.py [--seed 42] [--n 4000]
+Usage: ``python -m minestats.experiments.pass_rate_by_click [--seed 42] [--n 4000]
 [--n-intermediate 2000] [--workers -1] [--out results]``
 """
 
@@ -36,7 +36,8 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import (
+
+from minestats.experiments.common import (
     base_parser,
     board_slug,
     describe_extremes,
@@ -47,7 +48,6 @@ from common import (
     recorded_workers,
     solver_pool,
 )
-
 from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL

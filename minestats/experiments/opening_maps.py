@@ -12,7 +12,7 @@ For the boards 8x8/10, 9x9/10, 16x16/40 and 30x16/99 and every first-click rule:
 What the Holm test can and cannot say, per board and rule (``holm.csv``, printed):
 the family is the cells of that one board and rule (64 to 480 of them), never all
 maps together; ``detectable_deviation`` is the largest over its cells of the
-smallest error |d| that a cell's z-test finds with 80% power at Holm's first-step
+smallest error ``|d|`` that a cell's z-test finds with 80% power at Holm's first-step
 level alpha / cells (`minestats.stats.detectable_deviation`)::
 
     |d| = (z(1 - alpha / (2 cells)) + z(0.8)) * sqrt(p (1 - p) / n)
@@ -24,7 +24,7 @@ board serves every click (``uniform``, ``safe-click``, ``winxp``), neighbouring
 clicks, whose 3x3 neighbourhoods overlap, are counted on the same boards: their
 z-scores are positively correlated, so a z-map shows smooth patches even when every
 cell is right (each z-map's title says so, with the correlation; its colour scale
-reaches the largest |z|). ``neighbour_z_correlation`` measures it (Pearson correlation of the
+reaches the largest ``|z|``). ``neighbour_z_correlation`` measures it (Pearson correlation of the
 z-scores of cells sharing a side, `minestats.stats.neighbour_correlation`); Holm's
 method is valid under this dependence, but the share of cells outside their 95%
 intervals is not binomial.
@@ -45,7 +45,7 @@ Writes, under ``--out`` (default results/): ``opening_ranges.csv`` and in
 ``exact_<board>_<rule>.png`` and ``z_<board>_<rule>.png`` (board as ``30x16-99``),
 each with a ``.json`` sidecar.
 
-Usage: ``python experiments/opening_maps.py [--seed 42] [--n 1000000]
+Usage: ``python -m minestats.experiments.opening_maps [--seed 42] [--n 1000000]
 [--n-safe-opening 20000] [--workers -1] [--out results]``
 """
 
@@ -55,7 +55,9 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import (
+
+from minestats.drivers.opening_simulation import simulate_opening
+from minestats.experiments.common import (
     base_parser,
     board_slug,
     exact_in_interval,
@@ -63,8 +65,6 @@ from common import (
     row_seeds,
     worker_map,
 )
-
-from minestats.drivers.opening_simulation import simulate_opening
 from minestats.figures.plots import plot_probability_map, plot_z_map
 from minestats.foundations.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL

@@ -22,7 +22,7 @@ Writes ``<out>/win_rates_replication.csv``, one row per published figure, and
 ``<out>/win_rates_replication_agreement.csv``, one row per start (when the held-out
 table exists), each with its sidecar and summary twins.
 
-Usage: ``python experiments/win_rates_replication.py [--n N] [--store FILE]
+Usage: ``python -m minestats.experiments.win_rates_replication [--n N] [--store FILE]
 [--held-out results/win_rates.csv]``
 """
 
@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from common import (
+
+from minestats.experiments.common import (
     add_store_option,
     base_parser,
     open_store,
@@ -41,14 +42,13 @@ from common import (
     source_metadata,
     store_metadata,
 )
-from win_rates_published import (
+from minestats.experiments.win_rates_published import (
     INPUT_NAME,
     PUBLISHED,
     best_row,
     compare_published,
     read_win_rates,
 )
-
 from minestats.foundations.board import Board
 from minestats.io.results import collect_metadata, write_csv
 from minestats.players import win_rate

@@ -7,8 +7,8 @@ clicked at the corner, and no protection (``uniform``, corner); every policy. Ea
 board's rows play its ``--n-*`` games, except the rows the literature is judged by,
 ``best`` at the safe corner and at the opening start, which play ``--n-paper`` and
 ``--n-paper-opening`` when given. Row i draws from child i of the experiment's stream
-``seed/k``. ``experiments/win_rates_published.py`` compares the ``best`` rows with the
-published figures, and ``experiments/win_rates_paired.py`` the policies on common games.
+``seed/k``. ``minestats.experiments.win_rates_published`` compares the ``best`` rows with the
+published figures, and ``minestats.experiments.win_rates_paired`` the policies on common games.
 
 For the Expert rows of ``best`` (safe corner, opening start), every game lost at a
 guess is binned by that guess: its kind (a frontier cell, a cell off the frontier,
@@ -28,8 +28,14 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import add_store_option, base_parser, open_store, row_seeds, store_metadata
 
+from minestats.experiments.common import (
+    add_store_option,
+    base_parser,
+    open_store,
+    row_seeds,
+    store_metadata,
+)
 from minestats.figures import plots
 from minestats.foundations.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure

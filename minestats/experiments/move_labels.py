@@ -26,7 +26,7 @@ one half of the layouts is scored on the other half against the pick (and the
 halves swapped), which is free of the selection bias of taking the best of noisy
 values; its mean over decisions carries a t interval.
 
-Usage: ``python experiments/move_labels.py [--pieces A:B] [--games G] [--layouts L]
+Usage: ``python -m minestats.experiments.move_labels [--pieces A:B] [--games G] [--layouts L]
 [--data data/move_labels]``
 """
 
@@ -38,9 +38,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser, worker_pool
 from scipy import stats
 
+from minestats.experiments.common import base_parser, worker_pool
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import as_seed_sequence, seed_label
 from minestats.foundations.validation import DEFAULT_MAX_CONFIGURATIONS

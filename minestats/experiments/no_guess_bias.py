@@ -16,7 +16,7 @@ mines no solvable reference is feasible (retry found none in 10,000 tries on any
 placement only: a difference there mixes perturb's bias with the shift that
 requiring solvability causes by itself (on Expert the solvable boards differ from the
 rule's, p ~ 1e-7). Board ``i`` uses child ``i`` of the stream ``--seed/k``
-(``common.py``); within it, retry, perturb and the reference use its children 0, 1
+(``common``); within it, retry, perturb and the reference use its children 0, 1
 and 2 (labels ``"42/k/i/0"`` and so on), the permutations child 3.
 
 Two references, because conditioning on solvability itself changes per-cell
@@ -73,7 +73,7 @@ Writes, under ``--out``: ``no_guess_bias.csv`` (tests), ``no_guess_bias_effects.
 ``no_guess_bias/<board>_<sample>.png`` (frequency maps) and
 ``no_guess_bias/<board>_<method>_z.png`` (z-maps), each with its ``.json`` sidecar.
 
-Usage: ``python experiments/no_guess_bias.py [--seed 42] [--n 2000]
+Usage: ``python -m minestats.experiments.no_guess_bias [--seed 42] [--n 2000]
 [--n-dense-reference 200] [--permutations 999] [--workers -1] [--out results]``
 """
 
@@ -84,7 +84,10 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import (
+from scipy import stats as scipy_stats
+
+from minestats.drivers.no_guess import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
+from minestats.experiments.common import (
     base_parser,
     board_slug,
     parallelism,
@@ -92,9 +95,6 @@ from common import (
     row_seeds,
     worker_pool,
 )
-from scipy import stats as scipy_stats
-
-from minestats.drivers.no_guess import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
 from minestats.figures.plots import plot_probability_map, plot_z_map
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.foundations.seeds import seed_label

@@ -10,13 +10,13 @@ as passes, and their share is printed.
 
 Boards per row: ``--n-single-point`` (default 200,000) for single-point, ``--n``
 (default 50,000) for the others. The solvers are four groups of rows: group ``i``
-draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and row ``j`` in it from child
+draws from child ``i`` of the stream ``--seed/k`` (``common``) and row ``j`` in it from child
 ``j`` of that (seed label ``"42/k/i/j"``). Every pass rate has a 95% Wilson interval.
 
 Adjacent solvers are also compared on common boards: for each board and setting,
 ``--n-paired`` boards (default 10,000) are drawn once and every solver solves every
 one of them (`minestats.compare`), seeded by child ``j`` of child 4 of
-the stream ``--seed/k`` (``common.py``) (seed label ``"42/k/4/j"``). Each pair (single-point
+the stream ``--seed/k`` (``common``) (seed label ``"42/k/4/j"``). Each pair (single-point
 against
 subset, subset against logic, logic against logic without the mine count) gets its
 2x2 table of boards passed by both, by one only, by neither; the difference of pass
@@ -36,7 +36,7 @@ means little at a count of 2).
 Writes ``<out>/solver_pass_rates.csv``, ``<out>/solver_pass_rates_published.csv`` and
 ``<out>/solver_pass_rates_paired.csv``, each with its ``.json`` sidecar.
 
-Usage: ``python experiments/solver_pass_rates.py [--seed 42] [--n 50000]
+Usage: ``python -m minestats.experiments.solver_pass_rates [--seed 42] [--n 50000]
 [--n-single-point 200000] [--n-paired 10000] [--workers -1] [--out results]``
 """
 
@@ -46,7 +46,10 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import (
+
+from minestats.drivers.comparisons import compare
+from minestats.drivers.pass_rates import DEFAULT_CHUNK_SIZE
+from minestats.experiments.common import (
     PAIRED_METHODS,
     base_parser,
     format_pairs,
@@ -57,9 +60,6 @@ from common import (
     row_seeds,
     solver_pool,
 )
-
-from minestats.drivers.comparisons import compare
-from minestats.drivers.pass_rates import DEFAULT_CHUNK_SIZE
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv

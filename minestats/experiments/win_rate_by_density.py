@@ -2,7 +2,7 @@
 
 For each board and mine count in ``--densities`` (as a share of the cells, rounded
 to whole mines), ``--n`` games per policy. Row i (board, density, policy in that
-order) draws from child i of the stream ``--seed/k`` (``common.py``).
+order) draws from child i of the stream ``--seed/k`` (``common``).
 
 Writes ``<out>/win_rate_by_density.csv`` and ``<out>/win_rate_by_density.png``
 (one panel per board; the shading around each policy's curve joins the 95% Wilson
@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser, recorded_workers
 
+from minestats.experiments.common import base_parser, recorded_workers
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL

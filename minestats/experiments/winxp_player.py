@@ -9,7 +9,7 @@ does. Both play the same Expert games (30x16/99, Windows XP's deal, first click 
 the corner) with the same tie-break seeds, through `minestats.compare`: the
 rule-aware player's win rate minus the uniform one's, with Newcombe's interval for
 paired proportions and McNemar's exact p (the table of
-``experiments/policy_ablation.py``, one row).
+``minestats.experiments.policy_ablation``, one row).
 
 Run with a fixed ``--n`` written down before the run; the games draw from the
 experiment's stream ``seed/k``.
@@ -19,7 +19,7 @@ Writes ``winxp_player.csv`` with its sidecar and its summary twins.
 
 from __future__ import annotations
 
-from policy_ablation import run
+from minestats.experiments.policy_ablation import run
 
 BOARD, RULE, CLICK = "30x16/99", "winxp", (0, 0)
 COMPONENTS = {"Windows XP's weighing off (every layout alike)": {"weigh_winxp": False}}

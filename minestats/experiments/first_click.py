@@ -3,12 +3,12 @@
 Reproduces the published table (Beginner, Intermediate and Expert; rules ``uniform``
 and ``safe-click``, exact 0.2855/0.3257, 0.2110/0.2501, 0.1226/0.1545) and adds the
 ``safe-opening`` and ``winxp`` rows. Each row draws ``--n`` whole boards from its own
-child of the stream ``--seed/k`` (``common.py``); each carries a 95% Wilson interval and a z-score
+child of the stream ``--seed/k`` (``common``); each carries a 95% Wilson interval and a z-score
 against the closed form, and the 12 rows are judged together with Holm's method.
 
 Writes ``<out>/first_click.csv`` and its sidecar ``first_click.csv.json``.
 
-Usage: ``python experiments/first_click.py [--seed 42] [--n 200000] [--workers -1]
+Usage: ``python -m minestats.experiments.first_click [--seed 42] [--n 200000] [--workers -1]
 [--out results]``
 """
 
@@ -18,9 +18,16 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, exact_in_interval, p_text, recorded_workers, row_seeds, worker_map
 
 from minestats.drivers.opening_simulation import DEFAULT_CHUNK_SIZE, simulate_opening
+from minestats.experiments.common import (
+    base_parser,
+    exact_in_interval,
+    p_text,
+    recorded_workers,
+    row_seeds,
+    worker_map,
+)
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv

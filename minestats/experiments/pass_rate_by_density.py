@@ -6,14 +6,14 @@ mine count is ``round(density * cells)`` and the table records the actual densit
 with the mine count). Boards per point: ``--n-single-point`` (default 20,000) for
 single-point and ``--n`` (default 5,000) for subset and logic, so the script runs
 in a couple of minutes on two cores. The solvers are three groups of rows: group
-``i`` draws from child ``i`` of the stream ``--seed/k`` (``common.py``) and row ``j`` in it from
+``i`` draws from child ``i`` of the stream ``--seed/k`` (``common``) and row ``j`` in it from
 child ``j`` of that (seed label ``"42/k/i/j"``). Every pass rate has a 95% Wilson
 interval, shaded in the figure.
 
 Writes ``<out>/pass_rate_by_density.csv`` and ``<out>/pass_rate_by_density.png``,
 each with its ``.json`` sidecar.
 
-Usage: ``python experiments/pass_rate_by_density.py [--seed 42] [--n 5000]
+Usage: ``python -m minestats.experiments.pass_rate_by_density [--seed 42] [--n 5000]
 [--n-single-point 20000] [--workers -1] [--out results]``
 """
 
@@ -23,8 +23,13 @@ import time
 
 import numpy as np
 import pandas as pd
-from common import base_parser, pass_rate_groups, recorded_workers, solver_pool
 
+from minestats.experiments.common import (
+    base_parser,
+    pass_rate_groups,
+    recorded_workers,
+    solver_pool,
+)
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL

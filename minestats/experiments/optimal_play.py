@@ -9,7 +9,7 @@ with the exact optimum as the expected proportion; positive: below optimal), its
 two-sided p (``gap_p``) and that p Holm-adjusted over the rows of the same policy
 (``gap_p_holm``): a policy plays optimally within noise where ``gap_p_holm`` is not
 below 0.05, and falls short where it is and the gap is positive. Row i
-(board, rule, policy) draws from child i of the stream ``--seed/k`` (``common.py``). Under
+(board, rule, policy) draws from child i of the stream ``--seed/k`` (``common``). Under
 ``uniform`` the corner may hold a mine, for the optimal player and the policies alike.
 
 Writes ``<out>/optimal_play.csv`` with its ``.json`` sidecar; ``--store`` makes the run
@@ -21,7 +21,8 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import (
+
+from minestats.experiments.common import (
     add_store_option,
     base_parser,
     open_store,
@@ -29,7 +30,6 @@ from common import (
     row_seeds,
     store_metadata,
 )
-
 from minestats.io.results import collect_metadata, write_csv
 from minestats.mechanics.rules import RULES
 from minestats.players import POLICIES, optimal_win_probability, win_rate

@@ -12,7 +12,7 @@ Boards per row: ``--n`` (default 500), except ``retry`` at 130 and 170 mines,
 ``--n-dense-retry`` (default 30), where each board costs up to the whole try limit.
 Row ``i`` (boards in the order above, methods within) generates its boards with
 `minestats.drivers.no_guess.generate_no_guess_batch` from child ``i`` of
-the stream ``--seed/s`` (``common.py``) (label ``"42/s/i"``; board ``k`` of chunk
+the stream ``--seed/s`` (``common``) (label ``"42/s/i"``; board ``k`` of chunk
 ``j`` is ``"42/s/i/j/k"``). Every success rate has a 95% Wilson interval. Tries, solver
 rounds and perturbations (mines relocated) are summarised over all boards of a row
 by mean, median, 95th percentile and maximum (a failed board counts at the effort it
@@ -21,7 +21,7 @@ are wall-clock seconds inside the workers, on a machine that may be shared.
 
 Writes ``<out>/no_guess_generation.csv`` with its ``.json`` sidecar.
 
-Usage: ``python experiments/no_guess_generation.py [--seed 42] [--n 500]
+Usage: ``python -m minestats.experiments.no_guess_generation [--seed 42] [--n 500]
 [--n-dense-retry 30] [--max-tries 10000] [--timeout 60] [--workers -1] [--out results]``
 """
 
@@ -30,7 +30,6 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser, recorded_workers, row_seeds, worker_pool
 
 from minestats.drivers.no_guess import (
     DEFAULT_BATCH_CHUNK_SIZE,
@@ -39,6 +38,7 @@ from minestats.drivers.no_guess import (
     METHODS,
     generate_no_guess_batch,
 )
+from minestats.experiments.common import base_parser, recorded_workers, row_seeds, worker_pool
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv

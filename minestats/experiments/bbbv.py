@@ -6,7 +6,7 @@ clears a board: openings plus safe numbered cells touching no zero. For Beginner
 ``safe-click``, ``safe-opening`` and ``winxp`` (click at the centre), ``--n``
 boards (default 1,000,000) are drawn per board and rule (`minestats.drivers.bbbv_histograms`);
 pair ``i`` (boards in the order above, rules within) draws from child ``i`` of
-the stream ``--seed/k`` (``common.py``). Quantiles are the smallest 3BV whose cumulative share
+the stream ``--seed/k`` (``common``). Quantiles are the smallest 3BV whose cumulative share
 reaches q (every quantile is a 3BV that occurred). The share of Expert boards with
 3BV at most 130 is given with its 95% Wilson interval under every rule, beside the
 smallest 3BV drawn (89 under ``uniform`` in the committed 10^6 boards): an easy Expert board is one
@@ -19,7 +19,7 @@ min, max, n, seed), ``bbbv_expert_at_most_130.csv`` (share with 3BV <= 130, its
 interval and ``min_bbbv``) and ``bbbv.png``, each with its
 ``.json`` sidecar.
 
-Usage: ``python experiments/bbbv.py [--seed 42] [--n 1000000] [--workers -1]
+Usage: ``python -m minestats.experiments.bbbv [--seed 42] [--n 1000000] [--workers -1]
 [--out results]``
 """
 
@@ -28,9 +28,15 @@ from __future__ import annotations
 import time
 
 import pandas as pd
-from common import base_parser, format_proportion, recorded_workers, row_seeds, worker_pool
 
 from minestats.drivers.bbbv_histograms import DEFAULT_CHUNK_SIZE, bbbv_histogram
+from minestats.experiments.common import (
+    base_parser,
+    format_proportion,
+    recorded_workers,
+    row_seeds,
+    worker_pool,
+)
 from minestats.figures.plots import plot_distributions
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL

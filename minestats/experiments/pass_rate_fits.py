@@ -31,7 +31,7 @@ accepted, as by every script, and unused.
 Writes ``<out>/pass_rate_fits.csv`` and ``<out>/pass_rate_fits.png``, each with its
 ``.json`` sidecar.
 
-Usage: ``python experiments/pass_rate_fits.py [--input results/pass_rate_by_density.csv]
+Usage: ``python -m minestats.experiments.pass_rate_fits [--input results/pass_rate_by_density.csv]
 [--out results]``
 """
 
@@ -42,8 +42,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from common import base_parser, p_text, source_metadata
 
+from minestats.experiments.common import base_parser, p_text, source_metadata
 from minestats.figures.plots import plot_fitted_curves
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
@@ -62,7 +62,7 @@ def read_pass_rates(path: Path) -> pd.DataFrame:
     """Read the table of pass_rate_by_density.py, checked for the columns the fits need."""
     if not path.is_file():
         raise SystemExit(f"error: no pass-rate table at {path}: run "
-                         "experiments/pass_rate_by_density.py first, or pass --input")
+                         "minestats.experiments.pass_rate_by_density first, or pass --input")
     table = pd.read_csv(path)
     missing = sorted(set(COLUMNS) - set(table.columns))
     if missing:

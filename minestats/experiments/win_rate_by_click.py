@@ -30,7 +30,7 @@ rule's layouts) plays, from every first click:
 
 Seeds: with boards i = 0, 1, 2 (9x9, 16x16, 30x16) and rules r (their index in
 ``RULES``: uniform, safe-click, safe-opening, winxp), board i and rule r draw from
-child ``k = 4i + r`` of the stream ``--seed/s`` (``common.py``), its cell j from child
+child ``k = 4i + r`` of the stream ``--seed/s`` (``common``), its cell j from child
 j of that (seed label ``"42/11/k/j"``; on 9x9 and 16x16 ``j = x + y * width``, on
 30x16 j counts the listed clicks); the paired comparison on board i draws from child
 ``12 + i``.
@@ -64,7 +64,9 @@ from collections import Counter
 
 import numpy as np
 import pandas as pd
-from common import (
+
+from minestats.drivers.comparisons import compare_clicks
+from minestats.experiments.common import (
     SYMMETRIC_RULES,
     add_store_option,
     base_parser,
@@ -79,8 +81,6 @@ from common import (
     store_metadata,
     worker_pool,
 )
-
-from minestats.drivers.comparisons import compare_clicks
 from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
