@@ -55,8 +55,9 @@ from minestats.players.values import rollouts, stall_before_guess
 from minestats.runs.cluster import is_dask_client
 
 EXPERT = Board(30, 16, 99)
-DATA = Path(__file__).resolve().parents[1] / "data" / "move_labels"
-"""The committed pieces, in the checkout this script belongs to."""
+DATA = Path(__file__).resolve().parents[2] / "data" / "move_labels"
+"""The committed pieces, in the checkout this module belongs to (from a wheel, name the
+folder with ``--data``)."""
 RULE, CLICK = "safe-click", (0, 0)
 FRONTIER_OTHERS, OFF_FRONTIER_OTHERS = 3, 2
 """Other candidates of each decision: the safest frontier cells and off-frontier cells."""
