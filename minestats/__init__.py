@@ -63,6 +63,7 @@ _LOCATIONS = {
     "optimal_win_probability": "minestats.players",
     "move_values": "minestats.players",
     "MoveValues": "minestats.players",
+    "GameAnalysis": "minestats.drivers.game_analysis",
     "RULES": "minestats.mechanics.rules",
     "ChunkStore": "minestats.runs.store",
     "sample_mines": "minestats.mechanics.sampling",

@@ -2,9 +2,10 @@
 
 Session blocks (``pycon``: ``>>>`` lines, each with the output it prints below it) run
 as doctests and must print what they show. Python blocks run as extracted scripts, in
-order, each in a fresh namespace inside a temporary folder (a block may write files
-such as a chunk store). The pages are the Markdown sources under ``docs/`` (not the
-generated API and results listings). Shell blocks are checked without running hours
+order, each in a fresh namespace inside a temporary folder holding a copy of
+``examples/`` (a block may write files such as a chunk store). The pages are the
+Markdown sources under ``docs/`` (not the generated API and results listings). Shell
+blocks are checked without running hours
 of work: the set-up block is exactly the two make commands, every ``minestats`` line
 parses with the command's own parser and runs as written (in a copy of ``examples/``,
 with ``-n`` cut to `QUICK_N`: the same code path in a second), and so does every
@@ -65,6 +66,7 @@ def test_readme_is_the_front_page_about_a_screen_long():
 
 @pytest.mark.parametrize(("document", "index"), PYTHON_BLOCKS)
 def test_python_blocks_run_as_written(document, index, tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")  # as from the checkout's root
     monkeypatch.chdir(tmp_path)
     code = blocks("python", [document])[index]
     exec(compile(code, f"{document} python block {index}", "exec"), {"__name__": "readme"})

@@ -27,11 +27,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def ran(monkeypatch):
-    """The experiments that would have run: their scripts are recorded, not started."""
+    """The experiments that would have run: their modules are recorded, not started."""
     started = []
 
     def record(command, **options):
-        started.append(Path(command[1]).stem)
+        assert command[1] == "-m"  # python -m minestats.experiments.NAME
+        started.append(command[2].rsplit(".", 1)[-1])
         return subprocess.CompletedProcess(command, 0)
 
     monkeypatch.setattr(runner.subprocess, "run", record)

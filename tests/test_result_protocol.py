@@ -1,6 +1,7 @@
 """Every result class compares and hashes without raising: arrays elementwise, timings left out."""
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,13 +18,16 @@ from minestats import (
 from minestats.foundations.result import TIMING_FIELDS, Result
 from minestats.inference import board_consistency, counts_from_mines, mine_probabilities
 from minestats.inference import reconstruct as reconstruct_counts
+from minestats.io.replay_analysis import analyse_replay
 from minestats.mechanics.sampling import sample_mines
-from minestats.players import play
+from minestats.players import move_values, play
 from minestats.solvers import solve, solve_batch
 from minestats.stats.fits import fit_pass_rate_curve
 
 LAYOUTS = sample_mines("6x6/5", 4, rule="safe-click", click=(0, 0), seed=3)
 POSITION = np.array([[1, -1], [-1, -1]])
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 MAKERS = {  # each builds its result afresh from the same inputs and seed
     "OpeningSimulation": lambda: simulate_opening("6x6/5", rule="uniform", n=20, seed=1,
@@ -43,6 +47,8 @@ MAKERS = {  # each builds its result afresh from the same inputs and seed
     "BatchSolveResult": lambda: solve_batch(LAYOUTS, (0, 0), solver="logic"),
     "ConsistencyResult": lambda: board_consistency(POSITION, mines=1),
     "MineProbabilities": lambda: mine_probabilities(POSITION, mines=1),
+    "MoveValues": lambda: move_values("0111\n????\n????\n????", mines=3, n=20, seed=1),
+    "GameAnalysis": lambda: analyse_replay(EXAMPLES / "game.evf"),
     "ReconstructResult": lambda: reconstruct_counts(counts_from_mines(LAYOUTS[0])),
     "PassRateCurve": lambda: fit_pass_rate_curve([90, 70, 40, 15], [100] * 4,
                                                  [0.1, 0.15, 0.2, 0.25], degree=1),

@@ -50,7 +50,7 @@ TASKS = {
     "Playing and win rates": [
         "POLICIES", "Strategy", "play", "play_games", "GameResult", "win_rate",
         "win_rate_sweep", "WinRate", "optimal_win_probability", "move_values",
-        "MoveValues"],
+        "MoveValues", "GameAnalysis"],
     "Comparing solvers or players on the same boards": [
         "compare", "Comparison", "PairedComparison"],
     "Statistics and long runs": ["ConfidenceInterval", "wilson_interval", "ChunkStore"],

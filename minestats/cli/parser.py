@@ -36,8 +36,8 @@ EXAMPLES = """examples:
   minestats play --replay game.json --html game.html
   minestats probabilities examples/position.txt --mines 10 --html position.html
   minestats win-rate --board beginner --rule safe-click --click corner -n 2000 --seed 1
-  minestats analyse game.evf --html game.html
-  minestats analyse replays/ --markdown
+  minestats analyse examples/game.evf --html game.html
+  minestats analyse examples/replays/ --markdown
   minestats reproduce --quiet
   minestats results list
   minestats simulate --board expert --rule uniform -n 100000000 --scheduler tcp://HOST:8786

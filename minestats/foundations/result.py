@@ -65,6 +65,8 @@ def same(first, second) -> bool:
             return False
         kinds = {first.dtype.kind, second.dtype.kind}
         return bool(np.array_equal(first, second, equal_nan=kinds <= {"f", "c"}))
+    if type(first).__name__ in ("DataFrame", "Series") and type(first) is type(second):
+        return bool(first.equals(second))  # pandas tables, cell by cell (NaN equal to NaN)
     if isinstance(first, dict) and isinstance(second, dict):
         return first.keys() == second.keys() and all(same(first[k], second[k])
                                                       for k in first)

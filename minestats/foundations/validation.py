@@ -122,6 +122,9 @@ it holds them as Python objects, and a 500x500 count matrix takes about 6 s and 
 
 QUOTE_LIMIT = 80
 """The most characters of a user's value an error message repeats."""
+PATH_LIMIT = 4096
+"""The most characters of a path an error message repeats: a path is named whole (Linux's
+longest is 4,096), since its last part says which file is meant."""
 
 
 def quoted(value, limit: int = QUOTE_LIMIT) -> str:

@@ -20,7 +20,7 @@ import ast
 import json
 from pathlib import Path
 
-from minestats.foundations.validation import quoted
+from minestats.foundations.validation import PATH_LIMIT, quoted
 from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
 from minestats.reproduction.registry import PACKAGE
 from minestats.reproduction.registry import summary_tables as registered_summary_tables
@@ -110,7 +110,7 @@ def script_of(command: str) -> str:
     ('benchmarks/bench_bbbv.py', '')
     """
     words = command.split()
-    for word, following in zip(words, [*words[1:], ""], strict=True):
+    for word, following in zip(words, [*words[1:], ""][:len(words)], strict=True):
         if word == "-m" and following.startswith(f"{PACKAGE}."):
             return f"{following.replace('.', '/')}.py"
         if word.endswith(".py"):
@@ -336,7 +336,8 @@ def write_results_index(folder, *, repository=None) -> Path:
     """
     index = Path(folder) / "README.md"
     if index.exists() and not is_results_index(index):
-        raise ValueError(f"{quoted(str(index))} was not written by minestats (its first "
+        raise ValueError(
+            f"{quoted(str(index), limit=PATH_LIMIT)} was not written by minestats (its first "
                          f"line is not {INDEX_MARK}): move it away, or choose another "
                          f"folder")
     return write_bytes(index, results_index(folder, repository=repository).encode())

@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from minestats.foundations.validation import quoted
+from minestats.foundations.validation import PATH_LIMIT, quoted
 from minestats.io.results import TABLE_TWINS, sidecar_path
 from minestats.reproduction.index import is_results_index, write_results_index
 from minestats.reproduction.notebooks import render_notebooks
@@ -61,7 +61,8 @@ def _check_own_files(out: Path, names: Sequence[str]) -> None:
     """Refuse a folder where the run would replace a file this package did not write."""
     index = out / "README.md"
     if index.exists() and not is_results_index(index):
-        raise ValueError(f"{quoted(str(index))} was not written by minestats: reproduce "
+        raise ValueError(
+            f"{quoted(str(index), limit=PATH_LIMIT)} was not written by minestats: reproduce "
                          "would replace it with its index; move it away, or choose another "
                          "--out")
     for name in names:
@@ -69,7 +70,8 @@ def _check_own_files(out: Path, names: Sequence[str]) -> None:
             for path in (out / table, *((out / table).with_suffix(suffix)
                                         for suffix in TABLE_TWINS)):
                 if path.exists() and not sidecar_path(path).is_file():
-                    raise ValueError(f"{quoted(str(path))} was not written by minestats (it "
+                    raise ValueError(
+                        f"{quoted(str(path), limit=PATH_LIMIT)} was not written by minestats (it "
                                      f"has no {sidecar_path(path).name} beside it): "
                                      f"experiment {name} would replace it; move it away, "
                                      f"or choose another --out")
