@@ -40,5 +40,5 @@ lint: $(STAMP)
 # module's kernel; clean it whenever a kernel behaves as if its code had not changed.
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache docs/_build docs/api docs/results/_files \
-		docs/results/_notebooks
+		docs/results/_notebooks docs/_games
 	find . -name "*.nbi" -o -name "*.nbc" | xargs rm -f

@@ -20,6 +20,7 @@ extensions = [
     "api_pages",
     "cli_reference",
     "results_pages",
+    "game_views",
 ]
 
 autosummary_generate = True
@@ -35,8 +36,11 @@ html_theme = "pydata_sphinx_theme"
 html_title = "minestats"
 html_static_path = ["_static"]
 html_css_files = ["minestats.css"]  # findings boxes, small multiples, the gallery
+html_extra_path = ["_games"]  # the example games drawn step by step (game_views)
+# The game pages frame a whole Expert board: no sidebar beside it.
+html_sidebars = {"guide/expert-*": []}
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "_templates", "results/_files"]
+exclude_patterns = ["_build", "_templates", "_games", "results/_files"]
 nb_execution_mode = "off"
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 suppress_warnings = []

@@ -26,6 +26,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 api_pages = importlib.import_module("api_pages")
 cli_reference = importlib.import_module("cli_reference")
 results_pages = importlib.import_module("results_pages")
+game_views = importlib.import_module("game_views")
 
 pytest.importorskip("sphinx", reason="the site needs the docs extra")
 
@@ -219,6 +220,29 @@ def test_many_figures_are_small_multiples_and_formulas_are_typeset(site):
     assert grid.count("<img") == 32
     assert '<span class="math notranslate nohighlight">' in maps  # MathJax, not plain text
     assert "sqrt(p(1 - p)/n)" not in maps
+    rules = article(html / "guide" / "first-click.html")
+    assert rules.count('<span class="math notranslate nohighlight">') >= 10
+    assert "C(N-k, M)" not in rules and r"\binom{N-k}{M}" in rules
+
+
+def test_the_example_games_are_shown_step_by_step_as_the_command_draws_them(site, tmp_path):
+    _, html, _ = site
+    games = sorted(game_views.GAMES.glob("*.json"))
+    assert [game.stem for game in games] == ["expert-lost", "expert-won"]
+    for game in games:
+        record = json.loads(game.read_text())
+        shown = (html / "games" / f"{game.stem}.html").read_text()
+        drawn = tmp_path / f"{game.stem}.html"
+        subprocess.run([sys.executable, "-m", "minestats", "play", "--replay",
+                        f"examples/games/{game.name}", "--html", str(drawn)], cwd=ROOT,
+                       check=True, capture_output=True)
+        assert shown == drawn.read_text()
+        assert shown.count('class="ms-frame"') == len(record["moves"]) + 1
+        assert "://" not in shown
+        guide = article(html / "guide" / f"{game.stem}.html")
+        assert f'<iframe src="../games/{game.stem}.html"' in guide
+        assert f"--seed {record['seed']} " in guide and record["board"] == "30x16/99"
+        assert ("lost" in game.stem) == (not record["won"])
 
 
 def test_every_rendered_notebook_is_a_page_with_its_figures(site):
