@@ -199,6 +199,22 @@ def test_store_without_a_seed_is_refused_before_anything_runs(capsys, tmp_path):
     assert not path.exists()
 
 
+def test_reproduce_lists_the_files_written_or_echoes_the_reports(capfd, tmp_path):
+    out = tmp_path / "results"
+    assert main(["reproduce", "--only", "first_click", "--out", str(out), "--workers",
+                 "1"]) == 0
+    listed = capfd.readouterr().out
+    meta = json.loads((out / "first_click.csv.json").read_text())
+    assert listed == (f"first_click: first_click.csv, .md, .tex: n {meta['n']:,}, seed "
+                      f"{meta['seed']}, git {meta['git_revision'][:7]}"
+                      f"{'-dirty' if meta['git_revision'].endswith('-dirty') else ''}\n")
+    assert main(["reproduce", "--only", "first_click", "--out", str(out), "--workers", "1",
+                 "--echo"]) == 0
+    echoed = capfd.readouterr().out  # the experiment's own report, from its process
+    assert echoed.startswith("Centre-click opening probability: exact vs Monte Carlo")
+    assert f"Wrote {out / 'first_click.csv'} and its sidecar" in echoed
+
+
 def test_reproduce_runs_the_named_experiment(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the experiments are the package's, run in any folder
     status, _, err = run(capsys, "reproduce", "--only", "first_click", "--out", "out",

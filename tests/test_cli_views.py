@@ -1,17 +1,23 @@
 """The command's views: --html pages read back, grids within 100 columns, colour, refusals."""
 
+import argparse
 import os
 import stat
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from minestats.cli.output import fit_text, fold_frame
+from minestats.cli.parser import build_parser
+from minestats.drivers import warmup
 from minestats.inference import mine_probabilities
-from minestats.io.boards import parse_position
+from minestats.io.boards import format_text, parse_position
 from minestats.io.games import parse_game, replay
 from minestats.mechanics.game import neighbour_counts
 from tests.test_cli_commands import run
+from tests.test_replays import toollib_game
 from tests.test_views import ROOT, Boards, check_board
 
 EXPERT_GAME = ["play", "--board", "expert", "--seed", "16"]
@@ -36,6 +42,13 @@ def expert(tmp_path_factory):
     step = replay(record)[-2]
     numbers = np.where(step.revealed, neighbour_counts(record.mines), -1)
     (folder / "position.txt").write_text(position_text(numbers, step.flagged))
+    (folder / "board.txt").write_text(format_text(record.mines) + "\n")
+    counts = sum(np.roll(np.pad(record.mines, 1).astype(int), (dy, dx), (0, 1))
+                 for dy in (-1, 0, 1) for dx in (-1, 0, 1))[1:-1, 1:-1]
+    (folder / "counts.txt").write_text("\n".join(" ".join(map(str, row)) for row in counts))
+    (folder / "replays").mkdir()
+    recorded = next(data for seed in range(20) if (data := toollib_game(record.mines, seed)))
+    (folder / "replays" / "expert.evf").write_bytes(recorded)
     return folder
 
 
@@ -72,31 +85,94 @@ def test_play_and_replay_write_the_same_game_as_html(capsys, tmp_path):
     assert "http" not in text and "//" not in text
 
 
-def grid_commands(folder):
-    """Every subcommand that prints a grid, on the Expert board, with its default output."""
+GRID_COMMANDS = ["opening-map", "opening-map -n", "solve", "probabilities", "play",
+                 "play --replay"]
+"""The outputs that print the board as a grid, with its indices."""
+COMMANDS = [*GRID_COMMANDS, "opening", "simulate", "simulate --click", "pass-rate", "sweep",
+            "generate", "bbbv", "bbbv --file", "reconstruct", "win-rate", "compare",
+            "reproduce", "results list", "analyse", "analyse FOLDER", "warmup"]
+
+
+def expert_commands(folder):
+    """Every subcommand on the Expert board (an Expert replay for analyse), output default."""
+    quick = ["--seed", "1", "--workers", "1", "--quiet"]
     return {
         "opening-map": ["opening-map", "--board", "expert", "--rule", "safe-click"],
         "opening-map -n": ["opening-map", "--board", "expert", "--rule", "uniform", "-n", "3",
-                           "--seed", "1", "--workers", "1", "--quiet"],
+                           *quick],
         "solve": ["solve", "--board", "expert", "--seed", "1"],
         "probabilities": ["probabilities", str(folder / "position.txt"), "--mines", "99"],
         "play": EXPERT_GAME,
         "play --replay": ["play", "--replay", str(folder / "game.json")],
+        "opening": ["opening", "--board", "expert", "--rule", "winxp", "--click", "corner"],
+        "simulate": ["simulate", "--board", "expert", "--rule", "winxp", "-n", "2000", *quick],
+        "simulate --click": ["simulate", "--board", "expert", "--rule", "winxp", "--click",
+                             "corner", "-n", "2000", *quick],
+        "pass-rate": ["pass-rate", "--board", "expert", "-n", "100", *quick],
+        "sweep": ["sweep", "--boards", "expert", "--rules", "uniform", "winxp", "--solvers",
+                  "logic", "single-point", "-n", "50", *quick],
+        "generate": ["generate", "--board", "expert", "--seed", "1", "--quiet"],
+        "bbbv": ["bbbv", "--board", "expert", "-n", "500", "--between", "100", "200", *quick],
+        "bbbv --file": ["bbbv", "--file", str(folder / "board.txt")],
+        "reconstruct": ["reconstruct", str(folder / "counts.txt")],
+        "win-rate": ["win-rate", "--board", "expert", "-n", "20", *quick],
+        "compare": ["compare", "--board", "expert", "--policies", "best", "safest", "-n", "20",
+                    *quick],
+        "reproduce": ["reproduce", "--only", "first_click", "--out", "results", "--workers",
+                      "1"],  # run in folder: the paths it names are the user's
+        "results list": ["results", "list"],
+        "analyse": ["analyse", str(folder / "replays" / "expert.evf")],
+        "analyse FOLDER": ["analyse", str(folder / "replays")],
+        "warmup": ["warmup"],
     }
 
 
-@pytest.mark.parametrize("name", ["opening-map", "opening-map -n", "solve", "probabilities",
-                                  "play", "play --replay"])
-def test_every_grid_of_the_expert_board_fits_100_columns(capsys, expert, name):
-    status, out, _ = run(capsys, *grid_commands(expert)[name])
-    assert status == 0
-    assert max(map(len, out.splitlines())) <= 100, out
-    # column indices above each grid: 0 to 29, whole or in blocks of columns
-    numeric = [[int(x) for x in line.split()] for line in out.splitlines()
-               if line.startswith(" ") and line.split() and all(
-                   x.isdigit() for x in line.split())]
-    headers = [row for row in numeric if row == list(range(row[0], row[0] + len(row)))]
-    assert headers and set().union(*map(set, headers)) == set(range(30))
+def test_every_subcommand_is_measured(expert):
+    subcommands = next(action for action in build_parser()._actions
+                       if isinstance(action, argparse._SubParsersAction)).choices
+    assert set(expert_commands(expert)) == set(COMMANDS)
+    assert {name.split()[0] for name in COMMANDS} == set(subcommands)
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_default_output_on_the_expert_board_fits_100_columns(capsys, monkeypatch,
+                                                                   expert, name):
+    if name == "warmup":  # its lines, without compiling every kernel again here
+        monkeypatch.setattr(warmup, "KERNELS", dict.fromkeys(warmup.KERNELS, lambda: None))
+    monkeypatch.chdir(expert)
+    status, out, err = run(capsys, *expert_commands(expert)[name])
+    assert status == 0, err
+    assert out and max(map(len, (out + err).splitlines())) <= 100, out + err
+    if name in GRID_COMMANDS:
+        # column indices above each grid: 0 to 29, whole or in blocks of columns
+        numeric = [[int(x) for x in line.split()] for line in out.splitlines()
+                   if line.startswith(" ") and line.split() and all(
+                       x.isdigit() for x in line.split())]
+        headers = [row for row in numeric if row == list(range(row[0], row[0] + len(row)))]
+        assert headers and set().union(*map(set, headers)) == set(range(30))
+
+
+def test_a_folded_table_keeps_every_cell_whole_and_names_each_row():
+    frame = pd.DataFrame({"board": ["30x16/99", "9x9/10"], "rule": ["safe-click", "winxp"],
+                          **{f"column {k}": [f"[0.{k}1234, 0.{k}5678]", "-"]
+                             for k in range(6)}})
+    blocks = [block.splitlines() for block in fold_frame(frame, 60).split("\n\n")]
+    assert len(blocks) > 1 and all(len(line) <= 60 for block in blocks for line in block)
+    assert all([line.split()[0] for line in block] == ["board", "30x16/99", "9x9/10"]
+               for block in blocks)
+    shown = [name for block in blocks for name in block[0].split("  ") if name.strip()]
+    assert [name.strip() for name in shown if name.strip() != "board"] == list(frame)[1:]
+    for k in range(6):  # each interval whole, once, in its own column's block
+        assert sum(f"[0.{k}1234, 0.{k}5678]" in block[1] for block in blocks) == 1
+    assert fold_frame(frame, 200) == frame.to_string(index=False)
+
+
+def test_long_prose_is_wrapped_at_its_indent_and_short_lines_are_left_alone():
+    text = "short\n   spaced   out\n    " + "word " * 30 + "\n"
+    lines = fit_text(text, 40).splitlines()
+    assert lines[:2] == ["short", "   spaced   out"] and fit_text(text, 40).endswith("\n")
+    assert all(len(line) <= 40 and line.startswith("    word") for line in lines[2:])
+    assert " ".join(lines[2:]).split() == ["word"] * 30
 
 
 def test_replay_marks_each_guessed_cell(capsys, expert):

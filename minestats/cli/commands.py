@@ -15,6 +15,7 @@ import pandas as pd
 
 from minestats.cli.output import (
     emit_table,
+    fit_text,
     format_count,
     format_fraction,
     json_records,
@@ -59,8 +60,10 @@ from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
 from minestats.mechanics.sampling import chunk_games, chunk_layouts
 from minestats.players import play, win_rate
+from minestats.reproduction.index import describe_result, results_by_script
 from minestats.reproduction.published import published_results
-from minestats.reproduction.runner import reproduce
+from minestats.reproduction.registry import EXPERIMENTS
+from minestats.reproduction.runner import NOTEBOOKS, reproduce
 from minestats.runs.store import ChunkStore
 from minestats.solvers import SolverOptions, solve
 
@@ -582,11 +585,26 @@ def run_win_rate(args) -> None:
                title=f"win rate with 95% Wilson interval, n {result.n}, seed {result.seed}")
 
 
+def _files_written(out, names) -> list[str]:
+    """Return a line per table and figure the named experiments wrote: twins, n, seed, git."""
+    groups = results_by_script(out)
+    lines = []
+    for name in names:
+        script = "notebooks/" if name == NOTEBOOKS else f"minestats/experiments/{name}.py"
+        for file, meta, twins in groups.get(script, []):
+            suffixes = "".join(f", {os.path.splitext(twin)[1]}" for twin in twins)
+            lines.append(f"{name}: {file}{suffixes}: {describe_result(meta)}")
+    return lines
+
+
 def run_reproduce(args) -> None:
     scheduler = args.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
     index = reproduce(args.only, repository=args.repository, out=args.out, seed=args.seed,
-                      workers=args.workers, full=args.full, quiet=args.quiet,
-                      scheduler=scheduler)
+                      workers=args.workers, full=args.full,
+                      quiet=args.quiet or not args.echo, scheduler=scheduler)
+    if not (args.quiet or args.echo):
+        names = args.only or [entry.name for entry in EXPERIMENTS] + [NOTEBOOKS]
+        print(fit_text("\n".join(_files_written(index.parent, names))))
     print(f"== index of every table and figure: {index}", file=sys.stderr)
 
 
@@ -652,12 +670,11 @@ def _click_text(clicks: pd.DataFrame) -> pd.DataFrame:
 def _game_text(name: str, analysis, args) -> None:
     """Print one game: its file and setting, a line per click, then its verdict."""
     header, *verdict = describe(analysis)
-    print(name)
-    print(header)
+    print(fit_text(f"{name}\n{header}"))
     clicks = analysis.per_click()
     if len(clicks):
         emit_table(clicks, args, text=_click_text(clicks))
-    print("\n".join(verdict))
+    print(fit_text("\n".join(verdict)))
     if analysis.rule == "winxp":
         print("rule winxp: the probabilities and best's moves weigh each layout as Windows "
               "XP deals it")

@@ -24,9 +24,10 @@ from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
 from minestats.runs.cluster import SCHEDULER_SECONDS, connect_scheduler
 
-__all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table",
-           "format_count", "format_fraction", "json_records", "print_grid", "rate_table",
-           "read_board_file", "read_bytes", "read_text", "use_colour", "workers_for"]
+__all__ = ["MAX_INPUT_BYTES", "MAX_TEXT_DIGITS", "TEXT_COLUMNS", "emit_table", "fit_text",
+           "fold_frame", "format_count", "format_fraction", "json_records", "print_grid",
+           "rate_table", "read_board_file", "read_bytes", "read_text", "use_colour",
+           "workers_for"]
 
 FIFO_SECONDS = 10
 """How long an input FIFO may stay silent before the command gives up on its writer."""
@@ -85,7 +86,7 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None,
     JSON is always a list of row objects (one shape, whatever the row count), with
     every float at full precision (the shortest text that reads back the same). The
     default text output prints ``text`` instead of ``frame`` when it is given (the
-    columns a person reads, `rate_table`), within `TEXT_COLUMNS`.
+    columns a person reads, `rate_table`), folded into `TEXT_COLUMNS` (`fold_frame`).
     """
     if getattr(args, "csv", False):
         frame.to_csv(sys.stdout, index=False)
@@ -93,10 +94,9 @@ def emit_table(frame: pd.DataFrame, args, *, title: str | None = None,
         print(json.dumps(json_records(frame), indent=2, allow_nan=False))
     else:
         if title:
-            print(title)
-        with pd.option_context("display.width", TEXT_COLUMNS, "display.max_columns", 50,
-                               "display.max_colwidth", 40):
-            print((frame if text is None else text).to_string(index=False))
+            print(fit_text(title))
+        with pd.option_context("display.max_colwidth", 40):
+            print(fold_frame(frame if text is None else text))
 
 
 def json_records(frame: pd.DataFrame) -> list[dict]:
@@ -230,6 +230,66 @@ def print_grid(title: str, grid: np.ndarray, fmt: str, *, shades=None, marked=No
         print(" " * label + "".join(f" {x:>{cell}}" for x in columns))
         for y in range(height):
             print(f"{y:>{label}}" + "".join(f" {shown[y, x]}" for x in columns))
+
+
+def fit_text(text: str, width: int = TEXT_COLUMNS) -> str:
+    r"""Wrap every line of prose wider than ``width`` at its spaces, keeping its indent.
+
+    Lines that fit are left as they are; a word longer than ``width`` (a path) is not
+    broken. Tables are folded by `fold_frame`, which knows their columns.
+
+    Examples
+    --------
+    >>> print(fit_text("short\n  an indented line longer than the width", 20))
+    short
+      an indented line
+      longer than the
+      width
+    """
+    folded = []
+    for line in text.splitlines():
+        indent = line[:len(line) - len(line.lstrip())]
+        folded.extend([line] if len(line) <= width else textwrap.wrap(
+            line, width, initial_indent="", subsequent_indent=indent,
+            break_long_words=False, break_on_hyphens=False))
+    return "\n".join(folded) + ("\n" if text.endswith("\n") else "")
+
+
+def fold_frame(frame: pd.DataFrame, width: int = TEXT_COLUMNS) -> str:
+    """Print a table without its index, in blocks of columns at most ``width`` wide.
+
+    As pandas prints a wide frame, but each block is led by the table's first column
+    (what the row is), and no cell is cut: a block holds as many of the remaining
+    columns, in order, as fit beside it, a blank line between blocks. A single column
+    wider than ``width`` still gets a block of its own.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"board": ["30x16/99", "9x9/10"], "rule": ["winxp", "uniform"],
+    ...                       "interval": ["[0.1226, 0.1250]", "[0.2810, 0.2850]"]})
+    >>> print(fold_frame(frame, 30))
+       board    rule
+    30x16/99   winxp
+      9x9/10 uniform
+    <BLANKLINE>
+       board         interval
+    30x16/99 [0.1226, 0.1250]
+      9x9/10 [0.2810, 0.2850]
+    """
+    whole = frame.to_string(index=False)
+    if frame.shape[1] < 2 or max(map(len, whole.splitlines())) <= width:
+        return whole
+    spans = [max(map(len, frame.iloc[:, [at]].to_string(index=False).splitlines()))
+             for at in range(frame.shape[1])]
+    blocks, block, used = [], [], spans[0]
+    for at in range(1, frame.shape[1]):
+        if block and used + 1 + spans[at] > width:
+            blocks.append(block)
+            block, used = [], spans[0]
+        block.append(at)
+        used += 1 + spans[at]
+    blocks.append(block)
+    return "\n\n".join(frame.iloc[:, [0, *block]].to_string(index=False) for block in blocks)
 
 
 def read_bytes(name: str) -> tuple[str, bytes]:

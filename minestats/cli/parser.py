@@ -428,8 +428,13 @@ def build_parser() -> argparse.ArgumentParser:
                            help="Dask scheduler address (default $DASK_SCHEDULER_ADDRESS): "
                                 "every experiment sends its chunks to that cluster; its "
                                 "stores stay here, in --out")
-    reproduce.add_argument("--quiet", action="store_true", help="do not echo the scripts' "
-                                                                "tables")
+    reproduce.add_argument("--echo", action="store_true",
+                           help="print each experiment's own report as it prints it, tables "
+                                "and all (wider than 100 columns in places), instead of a "
+                                "line per file written")
+    reproduce.add_argument("--quiet", action="store_true",
+                           help="print nothing on stdout (neither the files written nor "
+                                "--echo's reports)")
 
     results = command("results", "the published summary tables, as this install has them",
                       "List the committed summary tables this copy of minestats carries (the "

@@ -17,8 +17,9 @@ from numba.core import event
 __all__ = ["COMPILING", "say_when_compiling"]
 
 COMPILING = ("minestats: compiling the kernels for this machine, once (about 2 minutes of "
-             "CPU; cached afterwards, and `minestats warmup` does it ahead)")
-"""What a run says when a kernel misses numba's disk cache (a first run on a machine)."""
+             "CPU;\n  cached afterwards; `minestats warmup` does it ahead)")
+"""What a run says when a kernel misses numba's disk cache (a first run on a machine), in
+two lines within the command's 100 columns."""
 
 
 class _Compiling(event.Listener):
