@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import minestats
+import minestats.cli
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import check_policy, check_rule_name, check_timeout
 from minestats.stats import holm_adjust, holm_reject, proportion_interval, wilson_interval
@@ -72,6 +73,90 @@ def test_a_refusal_quotes_a_huge_input_in_about_eighty_characters(name):
     message = str(raised.value)
     assert len(message) < 300 and "\n" not in message, message[:400]
     assert "characters)" in message  # it says how long the input was
+
+
+def _every_value_option():
+    """Each subcommand's arguments that take a value: (subcommand, flag or None, count)."""
+    import argparse
+
+    from minestats.cli.parser import build_parser
+
+    commands = next(action for action in build_parser()._actions
+                    if isinstance(action, argparse._SubParsersAction)).choices
+    return [(name, action.option_strings[0] if action.option_strings else None,
+             action.nargs if isinstance(action.nargs, int) else 1)
+            for name, parser in commands.items() for action in parser._actions
+            if action.nargs != 0 and not isinstance(action, argparse._HelpAction)]
+
+
+VALUE_OPTIONS = _every_value_option()
+
+
+SMALL_RUNS = {  # a quick valid call of each subcommand, run in a folder holding EXAMPLES
+    "opening": ["--board", "9x9/10", "--rule", "uniform"],
+    "opening-map": ["--board", "9x9/10", "--rule", "uniform"],
+    "simulate": ["--board", "9x9/10", "--rule", "uniform", "-n", "10", "--seed", "1",
+                 "--workers", "1"],
+    "solve": ["--board", "9x9/10", "--seed", "1"],
+    "pass-rate": ["--board", "9x9/10", "-n", "10", "--seed", "1", "--workers", "1"],
+    "sweep": ["--boards", "9x9/10", "-n", "10", "--seed", "1", "--workers", "1"],
+    "generate": ["--board", "9x9/10", "--seed", "1"],
+    "bbbv": ["--board", "9x9/10", "-n", "10", "--seed", "1", "--workers", "1"],
+    "reconstruct": ["counts.txt"],
+    "probabilities": ["position.txt", "--mines", "10"],
+    "play": ["--board", "9x9/10", "--seed", "1"],
+    "win-rate": ["--board", "9x9/10", "-n", "10", "--seed", "1", "--workers", "1"],
+    "compare": ["--board", "9x9/10", "--policies", "best", "safest", "-n", "10", "--seed", "1",
+                "--workers", "1"],
+    "reproduce": ["--only", "first_click", "--out", "out", "--workers", "1"],
+    "results": ["list"],
+    "analyse": ["game.evf"],
+}
+EXCLUSIVE = {("bbbv", "--file"): ["--board", "-n", "--seed"],
+             ("solve", "--file"): ["--board", "--seed"],
+             ("play", "--file"): ["--board", "--seed"],
+             ("play", "--replay"): ["--board", "--seed"],
+             ("compare", "--solvers"): ["--policies"]}
+"""The options of the small run that a flag may not be given with."""
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def with_value(command, flag, count, value):
+    """The small run of ``command`` with ``flag`` (None: its positional) set to ``value``."""
+    argv = list(SMALL_RUNS[command])
+    if flag is None:
+        return [command, value, *argv[1:]]
+    for dropped in [flag, *EXCLUSIVE.get((command, flag), [])]:
+        if dropped in argv:
+            at = argv.index(dropped)
+            end = at + 1
+            while end < len(argv) and not argv[end].startswith("-"):
+                end += 1
+            del argv[at:end]
+    return [command, *argv, flag, *[value] * count]
+
+
+def test_every_option_of_every_subcommand_is_tried_with_a_huge_value():
+    assert set(SMALL_RUNS) == {name for name, _, _ in VALUE_OPTIONS}
+    assert len(VALUE_OPTIONS) > 100
+
+
+@pytest.mark.parametrize(("command", "flag", "count"), VALUE_OPTIONS,
+                         ids=[f"{name} {flag or 'ARG'}" for name, flag, _ in VALUE_OPTIONS])
+def test_a_huge_value_of_any_option_is_never_repeated_whole(tmp_path, monkeypatch, capfd,
+                                                            command, flag, count):
+    for example in ("counts.txt", "position.txt", "game.evf"):
+        (tmp_path / example).write_bytes((EXAMPLES / example).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = minestats.cli.main(with_value(command, flag, count, HUGE))
+    except SystemExit as exit:
+        status = exit.code
+    out, err = capfd.readouterr()
+    assert "Traceback" not in err and HUGE[:100] not in out + err, (out + err)[:700]
+    if status != 0:  # refused: in one line that says how long the value was
+        assert status in (1, 2) and err.count("\n") == 1, err[:700]
+        assert "characters)" in err or "too long" in err, err[:700]
 
 
 # --- rows split where a person sees none ----------------------------------------------

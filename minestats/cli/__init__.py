@@ -34,6 +34,7 @@ def main(argv=None) -> int:
     from minestats.cli.commands import COMMANDS
     from minestats.cli.streams import StdoutFailed, checked_stdout, discard_stdout
     from minestats.foundations.compiling import say_when_compiling
+    from minestats.foundations.validation import PATH_LIMIT, clipped, quoted
 
     if getattr(args, "quiet", False):
         say_when_compiling(False)
@@ -46,7 +47,7 @@ def main(argv=None) -> int:
         discard_stdout()
         return 1
     except ValueError as error:
-        print(f"minestats {args.command}: error: {error}", file=sys.stderr)
+        print(f"minestats {args.command}: error: {clipped(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"minestats {args.command}: interrupted", file=sys.stderr)
@@ -54,6 +55,11 @@ def main(argv=None) -> int:
     except BrokenPipeError:
         # The reader (e.g. `head`) closed the pipe: stop quietly, as Unix tools do.
         discard_stdout()
+        return 1
+    except OSError as error:  # a file system refusal the command did not foresee
+        where = f": {quoted(error.filename, PATH_LIMIT)}" if error.filename else ""
+        print(f"minestats {args.command}: error: {error.strerror or error}{where}",
+              file=sys.stderr)
         return 1
     if getattr(args, "drawn_seed", False) and not args.quiet:
         print(f"seed {args.seed} (drawn: --seed {args.seed} repeats this run)",

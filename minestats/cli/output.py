@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from minestats.foundations.validation import PATH_LIMIT, quoted
 from minestats.io.boards import from_mbf, parse_text
 from minestats.runs.chunks import check_workers
 from minestats.runs.cluster import SCHEDULER_SECONDS, connect_scheduler
@@ -315,10 +316,11 @@ def read_bytes(name: str) -> tuple[str, bytes]:
                 with open(name, "rb") as handle:
                     data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
-        raise ValueError(f"cannot read {name!r}: {getattr(error, 'strerror', None) or error}"
+        raise ValueError(f"cannot read {quoted(name, PATH_LIMIT)}: "
+                         f"{getattr(error, 'strerror', None) or error}"
                          ) from None
     if len(data) > MAX_INPUT_BYTES:
-        raise ValueError(f"cannot read {name!r}: more than MAX_INPUT_BYTES = "
+        raise ValueError(f"cannot read {quoted(name, PATH_LIMIT)}: more than MAX_INPUT_BYTES = "
                          f"{MAX_INPUT_BYTES:_} bytes")
     return display, data
 
@@ -358,7 +360,8 @@ def read_text(name: str) -> tuple[str, str]:
     try:
         return display, data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(f"cannot read {name!r}: not UTF-8 text ({error.reason} at byte "
+        raise ValueError(f"cannot read {quoted(name, PATH_LIMIT)}: not UTF-8 text ("
+                         f"{error.reason} at byte "
                          f"{error.start})") from None
 
 

@@ -13,6 +13,7 @@ from minestats.foundations.validation import (
     PRESET_SIZES,
     RULES,
     SOLVERS,
+    clipped,
 )
 from minestats.reproduction.registry import EXPERIMENTS
 
@@ -119,7 +120,7 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit status 2."""
 
     def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {clipped(message)}\n")
 
 
 def _board(parser, *, required=True):

@@ -15,6 +15,7 @@ line can build its help from the names below without starting the library.
 from __future__ import annotations
 
 import math
+import re
 from numbers import Integral, Real
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "check_rule_name",
     "check_solver_options",
     "check_timeout",
+    "clipped",
     "quoted",
 ]
 
@@ -131,7 +133,8 @@ def quoted(value, limit: int = QUOTE_LIMIT) -> str:
     """Return ``repr(value)`` for an error message, cut to about ``limit`` characters.
 
     A refusal names the bad value, but a 13,000-character board name must not make a
-    13 KB error line: a longer repr keeps its start and says how long it was.
+    13 KB error line: a longer repr keeps its start, at most `QUOTE_LIMIT` characters
+    (a path longer than `PATH_LIMIT` is no path), and says how long it was.
 
     Examples
     --------
@@ -143,7 +146,30 @@ def quoted(value, limit: int = QUOTE_LIMIT) -> str:
     text = repr(value)
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}... ({len(text):,} characters)"
+    return f"{text[:min(limit, QUOTE_LIMIT)]}... ({len(text):,} characters)"
+
+
+def clipped(message: str, *, quote: int = QUOTE_LIMIT, word: int = PATH_LIMIT) -> str:
+    """Cut what an error message repeats of its input: quoted values and endless words.
+
+    The last line of defence of the command line, for messages that quote a value
+    whole (argparse's own, or a library's): a quoted value longer than ``quote``
+    characters and any word longer than ``word`` (longer than any path can be) keep
+    their first ``quote`` characters and say how long they were, as `quoted` does.
+
+    Examples
+    --------
+    >>> clipped("argument -n: invalid int value: '" + "x" * 100 + "'", quote=10)
+    "argument -n: invalid int value: 'xxxxxxxxx... (102 characters)"
+    >>> clipped("y" * 50 + ": not a replay", quote=10, word=20)
+    'yyyyyyyyyy... (51 characters) not a replay'
+    """
+    message = re.sub(rf"'[^'\n]{{{quote},}}'",
+                     lambda match: f"{match[0][:quote]}... ({len(match[0]):,} characters)",
+                     message)
+    return re.sub(rf"[^\s]{{{word + 1},}}",
+                  lambda match: f"{match[0][:quote]}... ({len(match[0]):,} characters)",
+                  message)
 
 
 def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:

@@ -158,7 +158,8 @@ def reproduce(names: Sequence[str] | None = None, *, repository=".", out="result
         if names is None else asked
     unknown = sorted(set(names) - set(known))
     if unknown:
-        raise ValueError(f"unknown experiments {unknown}; choose from {', '.join(known)}")
+        raise ValueError(f"unknown experiments [{', '.join(map(quoted, unknown))}]; choose "
+                         f"from {', '.join(known)}")
     check_workers(workers)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed ({quoted(seed)}) must be a non-negative integer")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from minestats.foundations.validation import clipped, quoted
+
 __all__ = ["SCHEDULER_SECONDS", "connect_scheduler", "is_dask_client", "warm_workers"]
 
 SCHEDULER_SECONDS = 10
@@ -69,7 +71,8 @@ def connect_scheduler(address: str, *, seconds: float = SCHEDULER_SECONDS):
     error = outcome.get("error")
     reason = (f"no Dask scheduler answered within {seconds:g} s" if error is None
               else " ".join(str(error).split()) or type(error).__name__)
-    raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {reason}")
+    raise ValueError(f"cannot reach the Dask scheduler at {quoted(address)}: "
+                     f"{clipped(reason)}")
 
 
 def warm_workers(client, warm_up: Callable[[], object]) -> int:
