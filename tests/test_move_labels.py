@@ -62,3 +62,47 @@ def test_choosing_by_one_half_gains_nothing_when_every_candidate_wins_alike():
     # the alternative wins more on both halves: chosen by either half, it gains there
     better = same.assign(wins_a=[3, 5, 1], wins_b=[2, 4, 2])
     assert move_labels.split_half_gain(better).tolist() == [((4 - 2) / 5 + (5 - 3) / 5) / 2]
+
+
+def synthetic_labels(decisions, value_of):
+    """Labels of ``decisions`` decisions, a piece each: the pick at (5, 5) on the frontier,
+    P(mine) 0.2, and two others, (0, 0) off the frontier and (6, 5) on it, P(mine) 0.15
+    and 0.25; each candidate wins ``value_of(candidate)`` of 100 layouts (50 a half)."""
+    rows = []
+    for piece in range(decisions):
+        for cell, (x, y), pick, p_mine, frontier in ((0, (5, 5), True, 0.2, True),
+                                                     (1, (0, 0), False, 0.15, False),
+                                                     (2, (6, 5), False, 0.25, True)):
+            wins = value_of(cell, piece)
+            rows.append({"piece": piece, "game": 0, "guess": 0, "kind": "frontier",
+                         "cell": cell, "x": x, "y": y, "pick": pick, "p_mine": p_mine,
+                         "on_frontier": frontier, "wins_a": wins // 2,
+                         "wins_b": wins - wins // 2, "n": 100, "only_this": 0,
+                         "only_pick": 0})
+    return pd.DataFrame(rows, columns=move_labels.COLUMNS)
+
+
+def test_the_gate_scores_each_rule_by_the_values_of_what_it_switches_to():
+    # the safer corner wins 10 layouts more than the pick, the riskier cell 20 fewer
+    labels = synthetic_labels(24, lambda cell, piece: [40, 50, 20][cell])
+    gate = move_labels.offline_gate(labels, games=12).set_index("rule")
+    safest = gate.loc["safest candidate"]
+    assert (safest.decisions, safest.switched) == (24, 24)
+    assert np.isclose(safest.gain_per_decision, 0.10) and np.isclose(safest.gain_per_game, 0.2)
+    assert np.isclose(safest.gain_ci_low, 0.10) and np.isclose(safest.gain_ci_high, 0.10)
+    # the model, fitted on the other folds, learns the same and switches to the corner
+    model = gate.loc[f"linear model ({move_labels.GATE_FOLDS}-fold by piece)"]
+    assert model.switched == 24 and np.isclose(model.gain_per_decision, 0.10)
+
+
+def test_the_gate_keeps_the_pick_where_nothing_beats_it_and_counts_its_losses():
+    # every other cell is worse; the safest one by 10 layouts on even pieces, 30 on odd
+    labels = synthetic_labels(24, lambda cell, piece: [50, 40 - 20 * (piece % 2), 20][cell])
+    gate = move_labels.offline_gate(labels, games=24).set_index("rule")
+    losses = np.array([-0.1, -0.3] * 12)
+    safest = gate.loc["safest candidate"]
+    assert np.isclose(safest.gain_per_decision, losses.mean())
+    half = 2.0686576104190406 * losses.std(ddof=1) / np.sqrt(24)  # t(0.975, 23)
+    assert np.isclose(safest.gain_ci_high, losses.mean() + half)
+    model = gate.loc[f"linear model ({move_labels.GATE_FOLDS}-fold by piece)"]
+    assert model.switched == 0 and model.gain_per_decision == 0.0

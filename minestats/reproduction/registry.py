@@ -112,7 +112,7 @@ EXPERIMENTS = (
                ("winxp_player.csv",)),
     # Summarises the committed pieces of data/move_labels; the labelling itself is run by
     # hand, in pieces across sessions (``--pieces A:B``), never by ``reproduce``.
-    Experiment("move_labels", 19, (), ("move_labels.csv",)),
+    Experiment("move_labels", 19, (), ("move_labels.csv", "move_labels_gate.csv")),
 )
 """Every experiment, in the order `minestats reproduce` runs them (a table before the
 scripts that read it: ``pass_rate_fits`` after ``pass_rate_by_density``,
