@@ -5,6 +5,7 @@ import sys
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from minestats.experiments import move_labels
 from tests.test_experiments import run_script, sidecar
@@ -106,3 +107,56 @@ def test_the_gate_keeps_the_pick_where_nothing_beats_it_and_counts_its_losses():
     assert np.isclose(safest.gain_ci_high, losses.mean() + half)
     model = gate.loc[f"linear model ({move_labels.GATE_FOLDS}-fold by piece)"]
     assert model.switched == 0 and model.gain_per_decision == 0.0
+
+
+def test_the_kernel_features_rank_the_labelled_cells_as_best_ranked_its_candidates():
+    labels = move_labels.label_piece(2, seed="7/19", games=3, layouts=4)
+    features = move_labels.piece_features(labels, seed="7/19", games=3)
+    merged = labels.merge(features, on=["piece", "game", "guess", "cell"],
+                          validate="one_to_one")
+    assert len(merged) == len(labels) > 0
+    assert np.allclose(merged["safety"], 1 - merged["p_mine"])
+    assert ((merged["survive"] <= merged["safety"] + 1e-12)
+            & (merged["progress"] >= 0) & (merged["progress"] <= merged["safety"] + 1e-12)
+            & (merged["crowd"] >= 0) & (merged["crowd"] <= 8)).all()
+    for _, decision in merged.groupby(["game", "guess"]):
+        pick = decision[decision["pick"]].iloc[0]
+        # best chose by score among the living cells nearly as safe as the safest
+        rivals = decision[~decision["pick"] & ~decision["dead"]
+                          & (decision["safety"] >= 0.9 * decision["safety"].max() - 1e-9)]
+        assert (rivals["score"] <= pick["score"] + 1e-9).all()
+
+
+def test_labels_that_this_player_would_not_make_are_refused():
+    labels = move_labels.label_piece(2, seed="7/19", games=3, layouts=4)
+    first = labels.index[labels["pick"]][0]
+    moved = labels.copy()
+    moved.loc[first, "cell"] = int(moved.loc[first + 1, "cell"]) + 1000
+    with pytest.raises(ValueError, match="does not make the labelled decision"):
+        move_labels.piece_features(moved, seed="7/19", games=3)
+    last = labels[["game", "guess"]].drop_duplicates().iloc[-1]
+    extra = labels[(labels["game"] == last["game"]) & (labels["guess"] == last["guess"])]
+    with pytest.raises(ValueError, match="were not made again"):
+        move_labels.piece_features(pd.concat([labels, extra.assign(guess=99)]), seed="7/19",
+                                   games=3)
+
+
+def test_the_gate_with_kernel_features_learns_a_gap_the_score_explains():
+    # each candidate's value gap to the pick is 2 x its score gap: the model finds the
+    # better cell where the score is higher, from the kernel's features alone
+    labels = synthetic_labels(24, lambda cell, piece: 50)
+    rng = np.random.default_rng(5)
+    scores = rng.uniform(0.5, 0.9, size=(24, 3))
+    labels["wins_a"] = labels["wins_b"] = 0
+    features = labels[["piece", "game", "guess", "cell"]].copy()
+    for name in move_labels.KERNEL_FEATURES:
+        features[name] = 0.0
+    features["score"] = scores.ravel()
+    wins = np.round(50 + 100 * (scores - scores[:, :1])).astype(int).ravel()
+    labels["wins_a"], labels["wins_b"] = wins // 2, wins - wins // 2
+    gate = move_labels.offline_gate(labels, games=24, features=features).set_index("rule")
+    model = gate.loc[f"linear model with the kernel's features "
+                     f"({move_labels.GATE_FOLDS}-fold by piece)"]
+    best = np.maximum((wins.reshape(24, 3)[:, 1:] - wins.reshape(24, 3)[:, :1]).max(axis=1),
+                      0) / 100
+    assert np.isclose(model.gain_per_decision, best.mean(), atol=0.005)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -47,13 +48,17 @@ from minestats.experiments.common import base_parser, worker_pool
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import as_seed_sequence, seed_label
 from minestats.foundations.validation import DEFAULT_MAX_CONFIGURATIONS
-from minestats.frontier.engine import analyse
+from minestats.frontier.engine import Analysis, analyse
 from minestats.frontier.posterior import draw_layouts
+from minestats.frontier.variations import variation_basis
 from minestats.io.results import collect_metadata, sidecar_path, write_csv
 from minestats.mechanics.game import neighbour_counts, neighbour_table
 from minestats.mechanics.sampling import sample_mines
 from minestats.players.chooser import BEST, FRONTIER, OFF_FRONTIER
+from minestats.players.fifty_fifty import fifty_fifty_outlook, tile_influence
+from minestats.players.picks import unknown_neighbours
 from minestats.players.player import _position_memo, check_strategy, play_games, tie_seed
+from minestats.players.scoring import Position, outlook
 from minestats.players.values import rollouts, stall_before_guess
 from minestats.runs.cluster import is_dask_client
 
@@ -94,55 +99,151 @@ def candidates(pick, probability, revealed, flagged, numbers, table, rng):
     return np.array([pick, *chosen], dtype=np.int64)
 
 
-def label_piece(piece: int, *, seed: str, games: int, layouts: int) -> pd.DataFrame:
-    """Play piece ``piece``'s games and label each heuristic decision (one row a candidate)."""
-    sequence = as_seed_sequence(f"{seed}/{piece}")
-    deal_seed, tie_seeds, label_seeds = sequence.spawn(3)
-    width, height, mines = EXPERT.width, EXPERT.height, EXPERT.mines
+class Stall(NamedTuple):
+    """A heuristic decision of a labelled game, as `best` saw it."""
+
+    game: int
+    guess: int
+    kind: int
+    pick: int
+    revealed: np.ndarray
+    flagged: np.ndarray
+    shown: np.ndarray
+    analysis: Analysis
+    layout: np.ndarray
+
+
+def stalls(piece: int, *, seed: str, games: int):
+    """Play piece ``piece``'s games with ``best``; yield each heuristic decision's `Stall`.
+
+    The games are those of `label_piece` (the deal and tie-break seeds of child
+    ``piece`` of ``seed``), so their decisions are the labelled ones.
+    """
+    deal_seed, tie_seeds, _ = as_seed_sequence(f"{seed}/{piece}").spawn(3)
+    width, mines = EXPERT.width, EXPERT.mines
     dealt = sample_mines(EXPERT, games, rule=RULE, click=CLICK, seed=deal_seed)
     click = CLICK[0] + CLICK[1] * width
     played = play_games(dealt, [click] * games, policy="best", seeds=tie_seeds.spawn(games))
-    table = neighbour_table(width, height)
+    table = neighbour_table(width, EXPERT.height)
     flat = dealt.reshape(games, -1)
     numbers = neighbour_counts(dealt).reshape(games, -1).astype(np.int8)
-    settings = check_strategy(None).settings()
-    memo = _position_memo(width, height, mines, settings, False)
-    half = layouts // 2
-    rows = []
     for game in range(games):
         for guess in range(int(played.guesses[game])):
             kind = int(played.kinds[game, guess])
             if kind not in KIND_NAMES:
                 continue
-            decision = label_seeds.spawn(1)[0]
-            draw_seed, order_seed, rollout_seed = decision.spawn(3)
             revealed, flagged = stall_before_guess(flat[game], numbers[game], table, width,
                                                    click, played.moves[game], guess)
             shown = np.where(revealed, numbers[game], 0).astype(np.int8)
             analysis = analyse(shown, table, revealed, flagged, width, mines,
                                budget=DEFAULT_MAX_CONFIGURATIONS)
-            pick = int(played.moves[game, guess])
-            cells = candidates(pick, analysis.probability, revealed, flagged, shown, table,
-                               np.random.default_rng(order_seed))
-            drawn = draw_layouts(shown, table, revealed, flagged, width, mines, layouts,
-                                 tie_seed(draw_seed))
-            seeds = np.array([tie_seed(s) for s in rollout_seed.spawn(layouts)],
-                             dtype=np.int64)
-            won, sound = rollouts(drawn, table, width, mines, revealed, flagged, cells, BEST,
-                                  settings, seeds, memo)
-            if not sound:
-                raise RuntimeError(f"piece {piece}, game {game}: a deduction contradicted a "
-                                   f"drawn layout (a bug)")
-            frontier = _on_frontier(cells, table, revealed, shown)
-            for k, cell in enumerate(cells.tolist()):
-                rows.append({
-                    "piece": piece, "game": game, "guess": guess, "kind": KIND_NAMES[kind],
-                    "cell": cell, "x": cell % width, "y": cell // width, "pick": k == 0,
-                    "p_mine": float(analysis.probability[cell]),
-                    "on_frontier": bool(frontier[k]), "wins_a": int(won[:half, k].sum()),
-                    "wins_b": int(won[half:, k].sum()), "n": layouts,
-                    "only_this": int((won[:, k] & ~won[:, 0]).sum()),
-                    "only_pick": int((~won[:, k] & won[:, 0]).sum())})
+            yield Stall(game, guess, kind, int(played.moves[game, guess]), revealed, flagged,
+                        shown, analysis, flat[game])
+
+
+KERNEL_FEATURES = ["safety", "survive", "progress", "fifty_fifty", "score", "dead", "crowd"]
+"""What ``best``'s kernel knows of a cell at a stall (`kernel_features`)."""
+
+
+def kernel_features(stall: Stall, cells, settings) -> pd.DataFrame:
+    """Return what ``best``'s kernel computes of each of ``cells`` at ``stall``, unpruned.
+
+    For each cell: its ``safety`` (1 - P(mine)); ``survive``, the safety of the next
+    move after opening it, blended over the numbers it may show, and ``progress``, the
+    chance its number proves a cell safe (`minestats.players.scoring.outlook`, never
+    pruned here); ``fifty_fifty``, its 50/50 tally
+    (`minestats.players.fifty_fifty.tile_influence`); ``score``, the kernel's ranking
+    key ``survive`` x (1 + weight x tally / safety); ``dead``, whether it can show
+    only one number; and ``crowd``, its unknown neighbours. The kernel computes these
+    for its own candidates only; here every labelled cell gets them.
+    """
+    width, mines = EXPERT.width, EXPERT.mines
+    table = neighbour_table(width, EXPERT.height)
+    shown, revealed, flagged = stall.shown, stall.revealed, stall.flagged
+    probability, log_total = stall.analysis.probability, stall.analysis.log_solutions
+    budget = settings.fast_budget
+    basis = variation_basis(shown, table, revealed, flagged, width, mines, budget)
+    _, _, enablers = fifty_fifty_outlook(basis, table, revealed, flagged, width, probability,
+                                         log_total, budget)
+    position = Position(shown, table, revealed, flagged, width, mines)
+    no_relocation, untracked = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.bool_)
+    rows = []
+    for cell in cells:
+        safety = 1.0 - float(probability[cell])
+        tally = tile_influence(cell, basis, revealed, flagged, width, probability, log_total,
+                               budget, enablers, 3)
+        factor = 1 + settings.fifty_fifty_weight * tally / safety
+        survive, progress, dead, _ = outlook(position, cell, log_total, settings,
+                                             no_relocation, basis, untracked, safety, factor,
+                                             settings.progress_weight, -np.inf)
+        rows.append({"cell": int(cell), "safety": safety, "survive": survive,
+                     "progress": progress, "fifty_fifty": tally, "score": survive * factor,
+                     "dead": bool(dead),
+                     "crowd": unknown_neighbours(cell, table, revealed, flagged)})
+    return pd.DataFrame(rows, columns=["cell", *KERNEL_FEATURES])
+
+
+def piece_features(labels: pd.DataFrame, *, seed: str, games: int) -> pd.DataFrame:
+    """Return `kernel_features` of every labelled cell of one piece, its games replayed.
+
+    Raises
+    ------
+    ValueError
+        If the replayed games do not make the labelled decisions (the labels were made
+        by another player than this one).
+    """
+    piece = int(labels["piece"].iloc[0])
+    settings = check_strategy(None).settings()
+    decisions = dict(iter(labels.groupby(["game", "guess"], sort=True)))
+    found = []
+    for stall in stalls(piece, seed=seed, games=games):
+        decision = decisions.get((stall.game, stall.guess))
+        if decision is None or int(decision["cell"].iloc[0]) != stall.pick:
+            raise ValueError(f"piece {piece}, game {stall.game}, guess {stall.guess}: this "
+                             f"player does not make the labelled decision; the labels come "
+                             f"from another player")
+        features = kernel_features(stall, decision["cell"].to_numpy(), settings)
+        found.append(features.assign(piece=piece, game=stall.game, guess=stall.guess))
+    if len(found) != len(decisions):
+        raise ValueError(f"piece {piece}: {len(decisions) - len(found)} labelled decisions "
+                         f"were not made again; the labels come from another player")
+    return pd.concat(found, ignore_index=True)
+
+
+def label_piece(piece: int, *, seed: str, games: int, layouts: int) -> pd.DataFrame:
+    """Play piece ``piece``'s games and label each heuristic decision (one row a candidate)."""
+    _, _, label_seeds = as_seed_sequence(f"{seed}/{piece}").spawn(3)
+    width, height, mines = EXPERT.width, EXPERT.height, EXPERT.mines
+    table = neighbour_table(width, height)
+    settings = check_strategy(None).settings()
+    memo = _position_memo(width, height, mines, settings, False)
+    half = layouts // 2
+    rows = []
+    for stall in stalls(piece, seed=seed, games=games):
+        decision = label_seeds.spawn(1)[0]
+        draw_seed, order_seed, rollout_seed = decision.spawn(3)
+        revealed, flagged, shown = stall.revealed, stall.flagged, stall.shown
+        cells = candidates(stall.pick, stall.analysis.probability, revealed, flagged, shown,
+                           table, np.random.default_rng(order_seed))
+        drawn = draw_layouts(shown, table, revealed, flagged, width, mines, layouts,
+                             tie_seed(draw_seed))
+        seeds = np.array([tie_seed(s) for s in rollout_seed.spawn(layouts)], dtype=np.int64)
+        won, sound = rollouts(drawn, table, width, mines, revealed, flagged, cells, BEST,
+                              settings, seeds, memo)
+        if not sound:
+            raise RuntimeError(f"piece {piece}, game {stall.game}: a deduction contradicted a "
+                               f"drawn layout (a bug)")
+        frontier = _on_frontier(cells, table, revealed, shown)
+        for k, cell in enumerate(cells.tolist()):
+            rows.append({
+                "piece": piece, "game": stall.game, "guess": stall.guess,
+                "kind": KIND_NAMES[stall.kind], "cell": cell, "x": cell % width,
+                "y": cell // width, "pick": k == 0,
+                "p_mine": float(stall.analysis.probability[cell]),
+                "on_frontier": bool(frontier[k]), "wins_a": int(won[:half, k].sum()),
+                "wins_b": int(won[half:, k].sum()), "n": layouts,
+                "only_this": int((won[:, k] & ~won[:, 0]).sum()),
+                "only_pick": int((~won[:, k] & won[:, 0]).sum())})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -235,12 +336,23 @@ mine probabilities, whether each is on the frontier, its distance to the nearest
 (at most 3), whether it is a corner, and the probability gap on the frontier."""
 
 
-def decision_pairs(frame: pd.DataFrame) -> pd.DataFrame:
+KERNEL_GAPS = [f"{name}_gap" for name in KERNEL_FEATURES]
+"""The kernel's quantities of a candidate minus the pick's (``dead_gap``: 1 when only the
+candidate is dead, -1 when only the pick is)."""
+
+
+def decision_pairs(frame: pd.DataFrame, features: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per candidate other than the pick: its value gap to the pick, its features.
 
     ``gap`` is the candidate's share of wins minus the pick's on the decision's common
-    layouts (both halves together); the features are `FEATURES`.
+    layouts (both halves together); the features are `FEATURES`, and with
+    ``features`` (`piece_features` of the labels) `KERNEL_GAPS` too.
     """
+    if features is not None:
+        frame = frame.merge(features, on=["piece", "game", "guess", "cell"], how="left",
+                            validate="one_to_one")
+        if frame[KERNEL_FEATURES].isna().any().any():
+            raise ValueError("features are missing for some labelled cells")
     rows = []
     value = (frame["wins_a"] + frame["wins_b"]) / frame["n"]
     width, height = EXPERT.width, EXPERT.height
@@ -259,8 +371,11 @@ def decision_pairs(frame: pd.DataFrame) -> pd.DataFrame:
                          "cell_wall": float(other.wall), "pick_wall": float(pick["wall"]),
                          "cell_corner": float(other.corner),
                          "pick_corner": float(pick["corner"]),
-                         "p_mine_gap_on_frontier": gap * float(other.on_frontier)})
-    return pd.DataFrame(rows, columns=["piece", "game", "guess", "gap", *FEATURES])
+                         "p_mine_gap_on_frontier": gap * float(other.on_frontier),
+                         **({f"{name}_gap": float(getattr(other, name)) - float(pick[name])
+                             for name in KERNEL_FEATURES} if features is not None else {})})
+    return pd.DataFrame(rows, columns=["piece", "game", "guess", "gap", *FEATURES,
+                                       *(KERNEL_GAPS if features is not None else [])])
 
 
 def _gain_row(rule: str, gains: np.ndarray, switched: np.ndarray, games: int) -> dict:
@@ -275,7 +390,8 @@ def _gain_row(rule: str, gains: np.ndarray, switched: np.ndarray, games: int) ->
             "gain_per_game": mean * n / games if games else np.nan}
 
 
-def offline_gate(frame: pd.DataFrame, games: int) -> pd.DataFrame:
+def offline_gate(frame: pd.DataFrame, games: int,
+                 features: pd.DataFrame | None = None) -> pd.DataFrame:
     """Score rules that would replace ``best``'s pick on the labelled decisions.
 
     A rule either keeps the pick or switches to one of the labelled candidates; its
@@ -289,6 +405,8 @@ def offline_gate(frame: pd.DataFrame, games: int) -> pd.DataFrame:
     - ``linear model``: a least-squares model of the gap from `FEATURES`, fitted on
       the decisions of the other `GATE_FOLDS` - 1 folds of pieces; switch to the
       candidate of highest predicted gap when that is above 0.
+    - ``linear model with the kernel's features``: the same, on `KERNEL_GAPS` too
+      (with ``features``): what ``best`` scores of each cell, against the pick.
 
     A rule goes on to games only when its interval is above zero (issue "Beyond Hill",
     section 2).
@@ -299,6 +417,8 @@ def offline_gate(frame: pd.DataFrame, games: int) -> pd.DataFrame:
         The labels, `COLUMNS`.
     games : int
         The games the labels come from (for the gain a game).
+    features : pandas.DataFrame, optional
+        `piece_features` of every labelled cell.
 
     Returns
     -------
@@ -306,13 +426,24 @@ def offline_gate(frame: pd.DataFrame, games: int) -> pd.DataFrame:
         A row per rule: ``decisions``, ``switched``, ``gain_per_decision`` with
         ``gain_ci_low`` and ``gain_ci_high``, and ``gain_per_game``.
     """
-    pairs = decision_pairs(frame)
-    keys = ["piece", "game", "guess"]
-    decisions = pairs.groupby(keys, sort=True)
+    pairs = decision_pairs(frame, features)
+    decisions = pairs.groupby(["piece", "game", "guess"], sort=True)
     safest = decisions.apply(lambda d: d["gap"].loc[d["p_mine_gap"].idxmin()]
                              if d["p_mine_gap"].min() < 0 else 0.0, include_groups=False)
     rows = [_gain_row("safest candidate", safest.to_numpy(float), safest.to_numpy() != 0,
                       games)]
+    rows.append(_gain_row(f"linear model ({GATE_FOLDS}-fold by piece)",
+                          *_model_gains(pairs, FEATURES), games))
+    if features is not None:
+        rows.append(_gain_row(f"linear model with the kernel's features ({GATE_FOLDS}-fold "
+                              "by piece)", *_model_gains(pairs, FEATURES + KERNEL_GAPS),
+                              games))
+    return pd.DataFrame(rows)
+
+
+def _model_gains(pairs: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Return the gains and switches of the least-squares rule on ``columns``, by folds."""
+    keys = ["piece", "game", "guess"]
     pieces = np.array(sorted(pairs["piece"].unique()))
     gains, switched = [], []
     for fold in np.array_split(pieces, min(GATE_FOLDS, pieces.size)):
@@ -320,17 +451,15 @@ def offline_gate(frame: pd.DataFrame, games: int) -> pd.DataFrame:
         test = pairs[pairs["piece"].isin(fold)]
         if train.empty or test.empty:
             continue
-        design = np.column_stack([np.ones(len(train)), train[FEATURES].to_numpy()])
+        design = np.column_stack([np.ones(len(train)), train[columns].to_numpy(float)])
         beta = np.linalg.lstsq(design, train["gap"].to_numpy(), rcond=None)[0]
-        predicted = np.column_stack([np.ones(len(test)), test[FEATURES].to_numpy()]) @ beta
+        predicted = np.column_stack([np.ones(len(test)), test[columns].to_numpy(float)]) @ beta
         for _, decision in test.assign(predicted=predicted).groupby(keys, sort=True):
             top = decision["predicted"].idxmax()
             switch = decision["predicted"].loc[top] > 0
             gains.append(decision["gap"].loc[top] if switch else 0.0)
             switched.append(switch)
-    rows.append(_gain_row(f"linear model ({GATE_FOLDS}-fold by piece)", np.array(gains),
-                          np.array(switched, dtype=bool), games))
-    return pd.DataFrame(rows)
+    return np.array(gains), np.array(switched, dtype=bool)
 
 
 def _pieces(text: str) -> range:
@@ -379,7 +508,11 @@ def main(argv=None):
                                 extra={"pieces": len(paths), "piece_settings": settings,
                                        "data": str(args.data)})
     path = write_csv(table, args.out / "move_labels.csv", metadata=metadata, summary=True)
-    gate = offline_gate(frame, games)
+    features = pd.concat([piece_features(labels, seed=_sidecar(path)["piece_settings"]["stream"],
+                                         games=_sidecar(path)["n"])
+                          for path, labels in zip(paths, frames, strict=True)]) if frames \
+        else None
+    gate = offline_gate(frame, games, features)
     gate_path = write_csv(gate, args.out / "move_labels_gate.csv", metadata=metadata,
                           summary=True)
     for row in table.itertuples():
