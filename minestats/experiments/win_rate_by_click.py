@@ -9,7 +9,10 @@ rule's layouts) plays, from every first click:
   ``--n-rule RULE N9 N16``. Under the rules every reflection leaves unchanged (all
   but ``winxp``) the cells are also pooled by symmetry orbit (`minestats.stats.click_orbit`:
   up to 8 cells a reflection or, on a square board, a transposition maps onto each
-  other, which share one rate), and by descriptive class (`minestats.stats.pool_by_click_class`).
+  other, where the rule deals alike; ``best`` breaks ties in the cells' order, which no
+  reflection keeps, so a pooled rate is the mean over the orbit's cells, and the test
+  within orbits says whether they differ), and by descriptive class
+  (`minestats.stats.pool_by_click_class`).
   For such a rule ``--n-orbit RULE N9 N16`` sets the games per orbit instead, shared
   out over its cells (each ``ceil(N / cells)``), so that every orbit's pooled rate
   has about the same half-width: the centre of 9x9, alone in its orbit, plays N.
