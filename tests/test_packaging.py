@@ -70,16 +70,22 @@ def test_the_citation_changelog_and_cite_page_name_the_version_in_pyproject():
     assert f"Version {VERSION}," in (ROOT / "docs" / "cite.md").read_text()
 
 
+def copy_sources(folder: Path) -> Path:
+    """Copy `SOURCES` into ``folder`` (made if missing), without caches; return it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, folder / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.sqlite"))
+        else:
+            shutil.copy2(ROOT / name, folder / name)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
     """The folder holding the sdist and the wheel built from it."""
-    source = tmp_path_factory.mktemp("source")
-    for name in SOURCES:
-        if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.sqlite"))
-        else:
-            shutil.copy2(ROOT / name, source / name)
+    source = copy_sources(tmp_path_factory.mktemp("source"))
     out = tmp_path_factory.mktemp("dist")
     run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, source)
     return out
@@ -100,6 +106,35 @@ def sdist(dist):
 def test_the_builds_are_named_by_the_version_in_pyproject(wheel, sdist):
     assert wheel.name == f"minestats-{VERSION}-py3-none-any.whl"
     assert sdist.name == f"minestats-{VERSION}.tar.gz"
+
+
+def test_the_distributions_pass_the_metadata_check(wheel, sdist):
+    # what PyPI checks on upload: the metadata fields and that the readme renders
+    report = run(sys.executable, "-m", "twine", "check", "--strict", wheel, sdist)
+    assert report.count("PASSED") == 2
+
+
+def test_the_wheel_builds_without_isolation_on_the_floor_setuptools(tmp_path):
+    requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    [floor] = [re.fullmatch(r"setuptools>=([\d.]+)", item)[1] for item in requires
+               if item.startswith("setuptools")]
+    venv = tmp_path / "floor"
+    run(sys.executable, "-m", "venv", venv)
+    python = venv / "bin" / "python"
+    installed = subprocess.run([str(python), "-m", "pip", "install", "--quiet",
+                                f"setuptools=={floor}.*"], capture_output=True, text=True)
+    if installed.returncode and re.search(r"(?i)connection|network|resolve", installed.stderr):
+        pytest.skip(f"no package index to fetch setuptools {floor} from")
+    assert installed.returncode == 0, installed.stderr
+    version = run(python, "-c", "import setuptools; print(setuptools.__version__)").strip()
+    assert version.split(".")[0] == floor.split(".")[0]
+    source = copy_sources(tmp_path / "source")
+    run(python, "-m", "pip", "wheel", "--quiet", "--no-build-isolation", "--no-deps",
+        "--wheel-dir", tmp_path / "out", source)
+    [built] = (tmp_path / "out").glob(f"minestats-{VERSION}-*.whl")
+    names = zipfile.ZipFile(built).namelist()
+    assert f"minestats-{VERSION}.dist-info/licenses/LICENSE" in names
+    assert "minestats/_results/first_click.csv" in names
 
 
 def test_the_wheel_ships_the_license_py_typed_and_every_module(wheel):
