@@ -7,7 +7,9 @@ script does (written here from that description). Measured in the same process:
 1. the first-click table (centre click, the six published board x rule rows),
    boards per second of minestats on one core and on all cores, against the baseline;
 2. the all-positions Expert opening map (uniform, safe-click, winxp), boards per
-   second on one core, against the baseline recounting all 480 clicks per board;
+   CPU-second (``time.process_time``, the median of the repetitions), against the
+   baseline recounting all 480 clicks per board by the rule's definition; written to
+   ``benchmarks/results/first_click.csv`` (`benchmarks.record.write_rows`);
 3. peak memory (RSS) of 10 thousand against 10 million Expert boards;
 4. wall time of ``python -m minestats.experiments.first_click`` on the published rows (uniform and
    safe-click at the centre) as a whole process, against the published write-up's
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,6 +33,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from benchmarks.record import write_rows
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 
@@ -57,15 +61,41 @@ def plain_table_row(board, rule, n, generator):
     return opened
 
 
-def plain_all_clicks(board, n, generator):
-    """Uniform boards, every click position recounted per board."""
+def plain_all_clicks(board, rule, n, generator):
+    """Every click position recounted per board, from the rule's definition.
+
+    ``uniform`` and ``winxp`` draw the board's cells with ``random.sample``; ``winxp``
+    moves a mine on the click to the first mine-free cell in row-major order.
+    ``safe-click`` draws N - 1 slots, slot s being cell s before the click and cell
+    s + 1 after it, a uniform layout over the other cells.
+    """
     neighbourhoods = [neighbourhood(board, cell) for cell in range(board.cells)]
+    slots = board.cells - 1 if rule == "safe-click" else board.cells
     counts = [0] * board.cells
     for _ in range(n):
-        mines = set(generator.sample(range(board.cells), board.mines))
+        drawn = set(generator.sample(range(slots), board.mines))
+        if rule == "winxp":
+            free = next(cell for cell in range(board.cells) if cell not in drawn)
         for cell, around in enumerate(neighbourhoods):
-            counts[cell] += not (mines & around)
+            if rule == "safe-click":
+                blocked = any((c if c < cell else c - 1) in drawn for c in around if c != cell)
+            elif rule == "winxp":
+                blocked = (any(c in drawn for c in around if c != cell)
+                           or (cell in drawn and free in around))
+            else:
+                blocked = bool(drawn & around)
+            counts[cell] += not blocked
     return counts
+
+
+def cpu_rate(function, boards, repeats):
+    """Median boards per CPU-second (``time.process_time``) of ``repeats`` calls."""
+    rates = []
+    for _ in range(repeats):
+        start = time.process_time()
+        function()
+        rates.append(boards / (time.process_time() - start))
+    return statistics.median(rates)
 
 
 def rate(function, boards):
@@ -98,17 +128,26 @@ def table_throughput(n_ours, n_plain):
           f"{all_cores / plain:7.1f}  (one pool of {os.cpu_count()} handed in)")
 
 
-def map_throughput(n_ours, n_plain):
-    generator = random.Random(SEED)
-    plain = rate(lambda: plain_all_clicks(EXPERT, n_plain, generator), n_plain)
-    print(f"all-positions Expert map (480 clicks per board), one core, seed {SEED}")
-    print(f"  plain Python          {plain:12,.0f} boards/s  (n {n_plain}, uniform)")
+def map_throughput(n_ours, n_plain, repeats):
+    """Boards per CPU-second of the Expert map for each rule, ours and plain; to the CSV."""
+    print(f"all-positions Expert map (480 clicks per board), boards per CPU-second, "
+          f"median of {repeats}, seed {SEED}")
+    rows = []
     for rule in ("uniform", "safe-click", "winxp"):
+        generator = random.Random(SEED)
+        plain = cpu_rate(lambda r=rule, g=generator: plain_all_clicks(EXPERT, r, n_plain, g),
+                         n_plain, repeats)
         simulate_opening(EXPERT, rule=rule, n=1_000, seed=SEED, workers=1)
-        ours = rate(lambda r=rule: simulate_opening(EXPERT, rule=r, n=n_ours, seed=SEED,
-                                                    workers=1), n_ours)
-        print(f"  minestats {rule:12s}{ours:12,.0f} boards/s  ratio {ours / plain:7.0f}"
-              f"  (n {n_ours})")
+        ours = cpu_rate(lambda r=rule: simulate_opening(EXPERT, rule=r, n=n_ours, seed=SEED,
+                                                        workers=1), n_ours, repeats)
+        print(f"  {rule:11s} minestats {ours:12,.0f}  plain Python {plain:9,.0f}  "
+              f"ratio {ours / plain:7.0f}  (n {n_ours:,} and {n_plain:,})")
+        rows.append({"benchmark": "all-positions opening map", "board": str(EXPERT),
+                     "rule": rule, "unit": "boards per CPU-second", "ours": round(ours),
+                     "plain_python": round(plain), "ours_faster_by": round(ours / plain, 1),
+                     "n_ours": n_ours, "n_plain": n_plain, "repeats": repeats,
+                     "measure": "median of time.process_time over repeats, after a warm-up"})
+    print(write_rows("first_click", rows))
 
 
 MEMORY_SCRIPT = """
@@ -162,11 +201,11 @@ def main():
         parser.error(f"--published-script {str(args.published_script)!r} is not a file")
     if args.quick:
         table_throughput(n_ours=50_000, n_plain=2_000)
-        map_throughput(n_ours=20_000, n_plain=100)
+        map_throughput(n_ours=50_000, n_plain=100, repeats=3)
         memory(n_large=1_000_000)
         return
     table_throughput(n_ours=200_000, n_plain=20_000)
-    map_throughput(n_ours=200_000, n_plain=500)
+    map_throughput(n_ours=200_000, n_plain=500, repeats=5)
     memory(n_large=10_000_000)
     whole_process(args.published_script)
 

@@ -1,12 +1,17 @@
+from itertools import combinations
+
 import numpy as np
 import pytest
 from scipy import stats
 
 from minestats.foundations.board import EXPERT, Board
+from minestats.mechanics import sampling
+from minestats.mechanics.opening_probabilities import opening_probability_map
 from minestats.mechanics.rules import RULES
 from minestats.mechanics.sampling import (
     count_openings,
     count_openings_all_clicks,
+    draw_map_subsets,
     relocate_mines,
     sample_mines,
 )
@@ -121,41 +126,121 @@ def test_counting_kernel_sees_the_same_boards_as_the_sampler(rule, click):
     assert count_openings(board, 3_000, rule=rule, click=click, seed=3) == expected
 
 
-def openings_by_plain_python(board, layouts, rule):
-    """Per-click opening counts from the given uniform draws, click by click."""
+def openings_by_plain_python(board, draws, rule):
+    """Per-click opening counts on the map's draws, click by click, from the definitions.
+
+    ``draws`` are `draw_map_subsets` rows: subsets of the cells for ``uniform`` and
+    ``winxp`` (relocated per click for ``winxp``), of N - 1 slots for ``safe-click``,
+    which fill the cells other than the click in order.
+    """
     counts = np.zeros(board.cells, dtype=int)
-    for layout in layouts:
-        mined = set(np.flatnonzero(layout).tolist())
+    for draw in draws:
         for click in range(board.cells):
-            mines = xp_relocate(board, mined, click) if rule == "winxp" else mined
+            if rule == "safe-click":
+                layout = np.insert(draw, click, False)
+            else:
+                layout = draw
+            mines = set(np.flatnonzero(layout).tolist())
+            if rule == "winxp":
+                mines = xp_relocate(board, mines, click)
             counts[click] += not (mines & neighbourhood(board, click))
     return counts.reshape(board.shape)
 
 
-@pytest.mark.parametrize("rule", ["uniform", "winxp"])
-@pytest.mark.parametrize("board", [Board(5, 4, 6), Board(1, 6, 2), Board(3, 3, 8)], ids=str)
-def test_all_clicks_kernel_matches_plain_python_on_the_same_draws(board, rule):
-    # With every cell allowed, sample_mines(uniform) makes the very draws the
-    # all-clicks kernel makes from the same seed.
-    draws = sample_mines(board, 400, rule="uniform", click=(0, 0), seed=8).reshape(400, -1)
+MAP_BOARDS = [Board(5, 4, 6), Board(6, 1, 2), Board(1, 6, 2), Board(1, 1, 0),
+              Board(4, 3, 0), Board(3, 3, 8), Board(2, 2, 3), Board(62, 2, 30),
+              Board(63, 2, 30), Board(70, 3, 60), Board(65, 1, 64)]
+"""Boards of one row, one column, one cell, no mine, as many mines as a rule allows
+(``uniform`` is also tried full, below), the widest counted on masks and wider ones,
+counted through the neighbour table."""
+
+
+@pytest.mark.parametrize("rule", ["uniform", "safe-click", "winxp"])
+@pytest.mark.parametrize("board", MAP_BOARDS, ids=str)
+def test_all_clicks_kernel_matches_plain_python_on_its_own_draws(board, rule):
+    slots = board.cells - (rule == "safe-click")
+    if board.mines > slots:
+        board = Board(board.width, board.height, slots)
+    draws = draw_map_subsets(slots, board.mines, 300, seed=8)
+    assert (draws.sum(axis=1) == board.mines).all()
     expected = openings_by_plain_python(board, draws, rule)
-    assert (count_openings_all_clicks(board, 400, rule=rule, seed=8) == expected).all()
+    assert (count_openings_all_clicks(board, 300, rule=rule, seed=8) == expected).all()
 
 
-@pytest.mark.parametrize("board", [Board(5, 4, 6), Board(6, 1, 2), Board(3, 3, 8)], ids=str)
-def test_all_clicks_safe_click_maps_one_slot_draw_onto_each_click(board):
-    # The kernel draws mines over N - 1 slots; for click c the slots fill the other
-    # cells in order. Rebuild those layouts here and count openings click by click.
-    slots = Board(board.cells - 1, 1, board.mines)
-    draws = sample_mines(slots, 400, rule="uniform", click=(0, 0), seed=9).reshape(400, -1)
-    expected = np.zeros(board.cells, dtype=int)
-    for draw in draws:
-        for click in range(board.cells):
-            layout = np.insert(draw, click, False)
-            mines = set(np.flatnonzero(layout).tolist())
-            expected[click] += not (mines & neighbourhood(board, click))
-    counts = count_openings_all_clicks(board, 400, rule="safe-click", seed=9)
-    assert (counts.ravel() == expected).all()
+@pytest.mark.parametrize("board", [Board(3, 3, 9), Board(5, 1, 5), Board(63, 1, 63)], ids=str)
+def test_all_clicks_uniform_on_a_full_board_never_opens(board):
+    assert (count_openings_all_clicks(board, 50, rule="uniform", seed=2) == 0).all()
+    assert draw_map_subsets(board.cells, board.cells, 50, seed=2).all()
+
+
+@pytest.mark.parametrize("rule", ["uniform", "safe-click", "winxp"])
+def test_all_clicks_kernel_matches_plain_python_on_expert(rule):
+    # 150 boards: past a batch of boards and several blocks of uniform integers.
+    draws = draw_map_subsets(EXPERT.cells - (rule == "safe-click"), 99, 150, seed=3)
+    expected = openings_by_plain_python(EXPERT, draws, rule)
+    assert (count_openings_all_clicks(EXPERT, 150, rule=rule, seed=3) == expected).all()
+
+
+@pytest.mark.parametrize("rule", ["uniform", "safe-click", "winxp"])
+def test_mask_and_table_kernels_count_alike_past_a_flush_of_the_counters(rule):
+    board, n, mode = Board(6, 5, 7), 70_000, sampling._ALL_CLICKS_MODES[rule]
+    on_masks = sampling._all_clicks_mask_kernel(np.random.default_rng(4), board.width,
+                                                board.height, board.mines, mode, n)
+    on_table = sampling._all_clicks_table_kernel(np.random.default_rng(4),
+                                                 board.neighbour_table, board.mines, mode, n)
+    assert n > sampling._PLANE_FLUSH
+    assert (on_masks == on_table).all()
+
+
+def test_map_draws_are_uniform_subsets():
+    # Every 3-subset of 9 slots, each slot and each pair of slots equally often.
+    slots, mines, n = 9, 3, 42_000
+    draws = draw_map_subsets(slots, mines, n, seed=21)
+    assert (draws.sum(axis=1) == mines).all()
+    keys = draws.astype(np.int64) @ (1 << np.arange(slots))
+    subsets = np.bincount(keys, minlength=1 << slots)[[
+        sum(1 << i for i in chosen) for chosen in combinations(range(slots), mines)]]
+    assert subsets.sum() == n
+    cells = draws.sum(axis=0)
+    pairs = np.array([(draws[:, i] & draws[:, j]).sum()
+                      for i, j in combinations(range(slots), 2)])
+    p_values = [stats.chisquare(subsets).pvalue, stats.chisquare(cells).pvalue,
+                stats.chisquare(pairs).pvalue]
+    # Expert's slot count, and a count past 2**16 (the other way of making integers).
+    for slots, mines, n in ((479, 99, 4_000), (70_001, 40, 2_000)):
+        draws = draw_map_subsets(slots, mines, n, seed=slots)
+        assert (draws.sum(axis=1) == mines).all()
+        tenths = np.add.reduceat(draws.sum(axis=0), np.linspace(0, slots, 11)[:-1].astype(int))
+        p_values.append(stats.chisquare(tenths, np.diff(np.linspace(0, slots, 11).astype(int))
+                                        * mines * n / slots).pvalue)
+    assert not holm_reject(p_values, alpha=0.01).any(), p_values
+
+
+def test_map_uniformity_check_has_power_against_a_biased_draw():
+    draws = draw_map_subsets(9, 3, 42_000, seed=21)
+    biased = draws.copy()
+    moved = (biased[:, 0] & ~biased[:, 8]).nonzero()[0][:1000]
+    biased[moved, 0], biased[moved, 8] = False, True
+    assert stats.chisquare(biased.sum(axis=0)).pvalue < 1e-6
+
+
+@pytest.mark.parametrize("rule", ["uniform", "safe-click", "winxp"])
+@pytest.mark.parametrize("board", [Board(6, 5, 7), Board(64, 2, 40)], ids=str)
+def test_all_clicks_counts_agree_with_the_closed_forms(board, rule):
+    n = 40_000
+    exact = opening_probability_map(board, rule=rule)
+    counts = count_openings_all_clicks(board, n, rule=rule, seed=13)
+    error = np.sqrt(np.maximum(exact * (1 - exact), 1 / n) / n)
+    z = (counts / n - exact) / error
+    assert np.abs(z).max() < 5, (np.abs(z).max(), np.unravel_index(np.abs(z).argmax(), z.shape))
+
+
+def test_map_draw_input_validation():
+    with pytest.raises(ValueError, match=r"mines \(5\) must be"):
+        draw_map_subsets(4, 5, 1)
+    with pytest.raises(ValueError, match=r"n \(-1\) must be"):
+        draw_map_subsets(4, 2, -1)
+    assert draw_map_subsets(0, 0, 2).shape == (2, 0)
 
 
 def test_safe_opening_all_clicks_always_open():

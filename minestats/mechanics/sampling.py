@@ -1,11 +1,13 @@
 """Board-level samplers: whole layouts drawn by each rule's own placement procedure.
 
 Every sampler draws complete layouts, never only the cells near the click. The
-compiled kernels share one drawing step: a partial Fisher-Yates shuffle over the
+one-click kernels share one drawing step: a partial Fisher-Yates shuffle over the
 cells a rule may mine (`minestats.mechanics.rules.placement_cells`), followed for ``winxp``
 by the relocation of a mine under the click. Uniform integers are made exactly
 (by rejection) from the 53 random bits of ``Generator.random``, so every layout
-is equally likely, not merely nearly so.
+is equally likely, not merely nearly so. The all-clicks map
+(`count_openings_all_clicks`) draws its own way, faster: distinct cells by
+rejection from blocks of exactly uniform integers (`draw_map_subsets`).
 
 The kernels are compiled with numba on first use and cached on disk.
 """
@@ -21,12 +23,14 @@ from minestats.foundations.validation import check_count
 from minestats.mechanics.rules import check_rule, placement_cells
 
 __all__ = [
+    "MAX_MASK_COLUMNS",
     "MAX_SAMPLE_CELLS",
     "check_sample_size",
     "chunk_games",
     "chunk_layouts",
     "count_openings",
     "count_openings_all_clicks",
+    "draw_map_subsets",
     "relocate_mines",
     "sample_mines",
 ]
@@ -174,42 +178,243 @@ _ALL_CLICKS_MODES = {"uniform": _UNIFORM_DRAW, "safe-click": _OTHER_CELLS_DRAW,
                      "winxp": _RELOCATED_DRAW}
 """The rules one shared draw serves for every click, and how (``safe-opening`` has none)."""
 
+_MAP_BLOCK = 4096
+"""Uniform slots the all-clicks draw makes at a time (`_refill`)."""
+_MAP_BATCH = 64
+"""Boards the all-clicks kernels draw at a time before counting them."""
+MAX_MASK_COLUMNS = 62
+"""The widest board whose all-clicks map is counted on rows held as 64-bit masks; wider
+boards are counted through the neighbour table, one mine at a time, on the same draws."""
+_ALL_BITS = np.uint64(2**64 - 1)
+"""The largest 64-bit word: ``Generator.integers(0, _ALL_BITS, endpoint=True)`` is raw bits."""
+
 
 @njit(cache=True)
-def _all_clicks_kernel(rng, table, mines, mode, n):
-    """Boards per click that opened, for every click at once.
+def _refill(rng, slots, block):
+    """Fill ``block`` with independent, exactly uniform integers in ``[0, slots)``.
 
-    ``mode`` `_UNIFORM_DRAW` (``uniform``) and `_RELOCATED_DRAW` (``winxp``) share one
-    uniform draw over all cells per board. For ``winxp`` a mine on the click moves to
-    the first mine-free cell, the same cell for every mined click of a board, so a mine
-    blocks its own cell only if that cell is its neighbour. ``mode`` `_OTHER_CELLS_DRAW`
-    (``safe-click``) draws ``mines`` of N - 1 slots per board; for click t, slot s is
-    cell s when s < t and cell s + 1 otherwise, which is exactly a uniform layout over
-    the cells other than t.
+    Below 2**16 slots, each 64-bit word of the generator makes four candidates by
+    Lemire's method on 16 bits: for x uniform in ``[0, 2**16)``, ``x * slots >> 16`` is
+    uniform once the candidates whose low 16 bits fall below ``2**16 % slots`` are
+    rejected (fewer than 1 in 100 on Expert). From 2**16 slots on, ``Generator.integers``
+    does the same on 32 bits.
+    """
+    if slots >= 65536:
+        block[:] = rng.integers(0, slots, size=block.size)
+        return
+    bound, low = np.uint64(slots), np.uint64(0xFFFF)
+    threshold = np.uint64(65536 % slots)
+    filled = 0
+    while filled < block.size:
+        words = rng.integers(0, _ALL_BITS, size=(block.size - filled) // 4 + 8,
+                             dtype=np.uint64, endpoint=True)
+        for word in words:
+            for quarter in range(4):
+                product = ((word >> np.uint64(16 * quarter)) & low) * bound
+                if (product & low) >= threshold and filled < block.size:
+                    block[filled] = product >> np.uint64(16)
+                    filled += 1
+
+
+@njit(cache=True)
+def _draw_subsets(rng, slots, block, state, stamp, out):
+    """Draw one uniform subset of ``out.shape[1]`` of ``range(slots)`` into each row of ``out``.
+
+    Each subset is drawn by rejection: uniform integers in ``[0, slots)`` are read from
+    ``block`` (refilled by `_refill` when ``state[0]`` reaches its end) and a value the
+    row already holds is skipped, found by ``stamp[value] == state[1]`` (the number of
+    subsets drawn so far). Skipping repeats of independent uniform draws gives every
+    subset of the given size the same probability: each ordered sequence of distinct
+    values is equally likely, whatever the repeats skipped between them. ``block``,
+    ``state`` and ``stamp`` carry over between calls, so the subsets are the same
+    however the calls divide them.
+    """
+    at = state[0]
+    for row in range(out.shape[0]):
+        board = state[1]
+        for k in range(out.shape[1]):
+            while True:
+                if at == block.size:
+                    _refill(rng, slots, block)
+                    at = 0
+                s = block[at]
+                at += 1
+                if stamp[s] != board:
+                    break
+            stamp[s] = board
+            out[row, k] = s
+        state[1] = board + 1
+    state[0] = at
+
+
+@njit(cache=True)
+def _map_draw_state(slots):
+    """Start the draw of `_draw_subsets`: an exhausted block, no subset drawn, no stamps."""
+    return (np.empty(_MAP_BLOCK, dtype=np.int64), np.array([_MAP_BLOCK, 0]),
+            np.full(slots, -1, dtype=np.int64))
+
+
+@njit(cache=True)
+def _map_subsets(rng, slots, mines, n):
+    """Draw the ``n`` subsets the all-clicks kernels draw from ``rng``: ``(n, mines)`` slots."""
+    block, state, stamp = _map_draw_state(slots)
+    out = np.empty((n, mines), dtype=np.int64)
+    _draw_subsets(rng, slots, block, state, stamp, out)
+    return out
+
+
+@njit(cache=True)
+def _all_clicks_table_kernel(rng, table, mines, mode, n):
+    """Boards per click that opened, for every click, mine by mine through ``table``.
+
+    The path for boards wider than `MAX_MASK_COLUMNS`, on the draws of
+    `_all_clicks_mask_kernel`. ``mode`` `_UNIFORM_DRAW` (``uniform``) and
+    `_RELOCATED_DRAW` (``winxp``) share one uniform draw over all cells per board. For
+    ``winxp`` a mine on the click moves to the first mine-free cell, the same cell for
+    every mined click of a board, so a mine blocks its own cell only if that cell is its
+    neighbour. ``mode`` `_OTHER_CELLS_DRAW` (``safe-click``) draws ``mines`` of N - 1
+    slots per board; for click t, slot s is cell s when s < t and cell s + 1 otherwise,
+    which is exactly a uniform layout over the cells other than t.
     """
     total = table.shape[0]
     slots = total - 1 if mode == _OTHER_CELLS_DRAW else total
-    allowed = np.arange(slots)
-    perm = np.arange(slots)
-    cells = np.empty(mines, dtype=np.int64)
+    block, state, drawn = _map_draw_state(slots)
+    cells = np.empty((_MAP_BATCH, mines), dtype=np.int64)
     occupied = np.zeros(total, dtype=np.bool_)
     stamp = np.full(total, -1, dtype=np.int64)
     near_first_free = np.full(total, -1, dtype=np.int64)
     blocked = np.zeros(total, dtype=np.int64)
-    for board in range(n):
-        _draw_cells(rng, allowed, perm, cells)
-        if mode == _RELOCATED_DRAW:
-            for t in table[_first_free_cell(occupied, cells, -1)]:
-                if t >= 0:
-                    near_first_free[t] = board
-        for s in cells:
-            if mode == _OTHER_CELLS_DRAW:
-                _block(table, s, stamp, board, blocked, s + 1, total - 1, -1)
-                _block(table, s + 1, stamp, board, blocked, 0, s, -1)
-                continue
-            skip = s if mode == _RELOCATED_DRAW and near_first_free[s] != board else -1
-            _block(table, s, stamp, board, blocked, 0, total - 1, skip)
+    for first in range(0, n, _MAP_BATCH):
+        size = min(_MAP_BATCH, n - first)
+        _draw_subsets(rng, slots, block, state, drawn, cells[:size])
+        for row in range(size):
+            board = first + row
+            if mode == _RELOCATED_DRAW:
+                for t in table[_first_free_cell(occupied, cells[row], -1)]:
+                    if t >= 0:
+                        near_first_free[t] = board
+            for s in cells[row]:
+                if mode == _OTHER_CELLS_DRAW:
+                    _block(table, s, stamp, board, blocked, s + 1, total - 1, -1)
+                    _block(table, s + 1, stamp, board, blocked, 0, s, -1)
+                    continue
+                skip = s if mode == _RELOCATED_DRAW and near_first_free[s] != board else -1
+                _block(table, s, stamp, board, blocked, 0, total - 1, skip)
     return n - blocked
+
+
+_PLANES = 16
+"""Bit planes of the all-clicks mask kernel's counters: bit ``c`` of plane ``k`` of row
+``r`` is bit ``k`` of the count of click ``(c, r)`` since the last flush."""
+_PLANE_FLUSH = 2**_PLANES - 1
+"""Boards the planes count before they are added to the totals, so none overflows."""
+
+
+@njit(cache=True)
+def _flush_planes(planes, width, opened):
+    """Add the counts held in ``planes`` (bit-sliced, per row) to ``opened``; zero them."""
+    for r in range(planes.shape[0]):
+        for k in range(planes.shape[1]):
+            plane = planes[r, k]
+            for c in range(width):
+                opened[r * width + c] += np.int64((plane >> np.uint64(c)) & np.uint64(1)) << k
+            planes[r, k] = 0
+
+
+@njit(cache=True)
+def _all_clicks_mask_kernel(rng, width, height, mines, mode, n):
+    """Boards per click that opened, for every click, on rows held as bit masks.
+
+    Row ``r`` of the board is a uint64 whose bit ``c`` is cell ``r * width + c``
+    (``width`` at most `MAX_MASK_COLUMNS`), padded with an empty row above and below.
+    Each board's mines (`_draw_subsets`) become mask ``m``; ``h = m | m << 1 | m >> 1``
+    (cut to the board's width) marks the cells with a mine in their row's 3-cell
+    window, and the clicks a board blocks follow, per mode:
+
+    - `_UNIFORM_DRAW` (``uniform``): a click is blocked by a mine on itself or on any of
+      its 8 neighbours: ``h[r - 1] | h[r] | h[r + 1]``.
+    - `_RELOCATED_DRAW` (``winxp``): on the uniform draw L, a mine on the click moves to
+      F, the first mine-free cell of L in row-major order (the same for every click).
+      So click t is blocked by a mine of L among its 8 neighbours
+      (``h[r - 1] | h[r + 1] | m << 1 | m >> 1``), or when t is mined and F is one of
+      its neighbours (``m`` and the 3x3 window around F), never by itself.
+    - `_OTHER_CELLS_DRAW` (``safe-click``): ``mines`` of N - 1 slots are drawn; for click
+      t, slot s is cell s when s < t and cell s + 1 otherwise. A neighbour c < t of t
+      (its left one and the three above) thus holds a mine iff slot c is drawn (``m``,
+      slot s on cell s), and a neighbour c > t (its right one and the three below) iff
+      slot c - 1 is drawn (``b``, slot s on cell s + 1: ``m`` moved one cell on in
+      row-major order, the last column of a row carried into the first of the next).
+      Click t is blocked by ``m << 1 | b >> 1 | h[r - 1] | hb[r + 1]``, ``hb`` being
+      the 3-cell windows of ``b``; cutting each row to the board's width keeps the
+      left and right neighbours within the row.
+
+    Each row's open clicks (``~blocked``) are added at once to bit-sliced counters, one
+    binary counter per click held across `_PLANES` masks (a ripple-carry add of the
+    row's mask: a few word operations whatever the number of clicks that opened), and
+    moved to the totals by `_flush_planes` before any can overflow.
+    """
+    total = width * height
+    slots = total - 1 if mode == _OTHER_CELLS_DRAW else total
+    block, state, stamp = _map_draw_state(slots)
+    cells = np.empty((_MAP_BATCH, mines), dtype=np.int64)
+    row_of = np.empty(total, dtype=np.int64)
+    bit_of = np.empty(total, dtype=np.uint64)
+    for cell in range(total):
+        row_of[cell] = cell // width + 1
+        bit_of[cell] = np.uint64(1) << np.uint64(cell % width)
+    one, top = np.uint64(1), np.uint64(width - 1)
+    full = (one << np.uint64(width)) - one
+    m = np.zeros(height + 2, dtype=np.uint64)
+    h = np.zeros(height + 2, dtype=np.uint64)
+    b = np.zeros(height + 2, dtype=np.uint64)
+    hb = np.zeros(height + 2, dtype=np.uint64)
+    near_free = np.zeros(height + 2, dtype=np.uint64)
+    planes = np.zeros((height, _PLANES), dtype=np.uint64)
+    pending = 0
+    opened = np.zeros(total, dtype=np.int64)
+    for first in range(0, n, _MAP_BATCH):
+        size = min(_MAP_BATCH, n - first)
+        _draw_subsets(rng, slots, block, state, stamp, cells[:size])
+        for row in range(size):
+            m[:] = 0
+            for s in cells[row]:
+                m[row_of[s]] |= bit_of[s]
+            for r in range(1, height + 1):
+                h[r] = (m[r] | (m[r] << one) | (m[r] >> one)) & full
+            if mode == _OTHER_CELLS_DRAW:
+                for r in range(1, height + 1):
+                    b[r] = ((m[r] << one) | (m[r - 1] >> top)) & full
+                    hb[r] = (b[r] | (b[r] << one) | (b[r] >> one)) & full
+            elif mode == _RELOCATED_DRAW:
+                near_free[:] = 0
+                for r in range(1, height + 1):
+                    free = ~m[r] & full
+                    if free:
+                        f = free & (~free + one)
+                        window = (f | (f << one) | (f >> one)) & full
+                        near_free[r - 1] = near_free[r] = near_free[r + 1] = window
+                        break
+            for r in range(1, height + 1):
+                if mode == _UNIFORM_DRAW:
+                    blocked = h[r - 1] | h[r] | h[r + 1]
+                elif mode == _RELOCATED_DRAW:
+                    blocked = (h[r - 1] | h[r + 1] | (m[r] << one) | (m[r] >> one)
+                               | (m[r] & near_free[r]))
+                else:
+                    blocked = (m[r] << one) | (b[r] >> one) | h[r - 1] | hb[r + 1]
+                carry = ~blocked & full
+                k = 0
+                while carry:
+                    plane = planes[r - 1, k]
+                    planes[r - 1, k] = plane ^ carry
+                    carry &= plane
+                    k += 1
+            pending += 1
+            if pending == _PLANE_FLUSH:
+                _flush_planes(planes, width, opened)
+                pending = 0
+    _flush_planes(planes, width, opened)
+    return opened
 
 
 def _kernel_arguments(board: Board, click, rule: str):
@@ -436,9 +641,12 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, seed=None) -> 
     For ``uniform`` and ``winxp`` one layout per board serves every click (for
     ``winxp`` relocated per click); for ``safe-click`` one draw of mines over N - 1
     slots is mapped onto the cells other than each click. Each click's layouts thus
-    follow its rule exactly; counts at different clicks are correlated. Other rules
-    (``safe-opening``, whose excluded region differs in size between clicks) draw
-    ``n`` layouts of their own for each click.
+    follow its rule exactly; counts at different clicks are correlated. The draws are
+    those of `draw_map_subsets` (not those of `sample_mines`); boards up to
+    `MAX_MASK_COLUMNS` wide are counted on rows held as bit masks, wider ones mine by
+    mine, with the same counts. Other rules (``safe-opening``, whose excluded region
+    differs in size between clicks) draw ``n`` layouts of their own for each click, as
+    `count_openings` does.
 
     Returns
     -------
@@ -461,6 +669,53 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, seed=None) -> 
         counts = [count_openings(board, n, rule=rule, click=(i % board.width, i // board.width),
                                  seed=generator) for i in range(board.cells)]
         return np.array(counts, dtype=np.int64).reshape(board.shape)
-    counts = _all_clicks_kernel(generator, board.neighbour_table, board.mines,
-                                _ALL_CLICKS_MODES[rule], n)
+    mode = _ALL_CLICKS_MODES[rule]
+    if board.width <= MAX_MASK_COLUMNS:
+        counts = _all_clicks_mask_kernel(generator, board.width, board.height, board.mines,
+                                         mode, n)
+    else:
+        counts = _all_clicks_table_kernel(generator, board.neighbour_table, board.mines,
+                                          mode, n)
     return counts.reshape(board.shape)
+
+
+def draw_map_subsets(slots: int, mines: int, n: int, seed=None) -> np.ndarray:
+    """Return the ``n`` mine draws `count_openings_all_clicks` makes from ``seed``.
+
+    Each draw is a uniform subset of ``mines`` of ``range(slots)``: the board's cells
+    (``slots = board.cells``) for ``uniform`` and ``winxp``, the N - 1 slots mapped
+    around each click (``slots = board.cells - 1``) for ``safe-click``. Every subset is
+    drawn by rejection: exactly uniform integers in ``[0, slots)``, made in blocks, a
+    value already drawn for the board skipped. The same seed gives the very subsets the
+    all-clicks kernels count, so counts can be checked against any other count on them.
+    All ``n`` draws are held at once: this is for checking, not for long runs.
+
+    Parameters
+    ----------
+    slots : int
+        Cells (or slots) to choose from.
+    mines : int
+        Size of each subset, at most ``slots``.
+    n : int
+        Number of subsets.
+    seed : numpy.random.Generator, int, str, numpy.random.SeedSequence or None
+        As for `count_openings_all_clicks`.
+
+    Returns
+    -------
+    numpy.ndarray
+        Bool array of shape ``(n, slots)``; ``True`` marks a drawn slot.
+
+    Examples
+    --------
+    >>> draws = draw_map_subsets(480, 99, 3, seed=1)
+    >>> draws.shape, draws.sum(axis=1).tolist()
+    ((3, 480), [99, 99, 99])
+    """
+    slots = check_count("slots", slots, minimum=0)
+    mines = check_count("mines", mines, minimum=0, maximum=slots)
+    n = check_count("n", n, minimum=0)
+    drawn = _map_subsets(as_generator(seed), slots, mines, n)
+    out = np.zeros((n, slots), dtype=bool)
+    np.put_along_axis(out, drawn, True, axis=1)
+    return out
