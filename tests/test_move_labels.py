@@ -160,3 +160,18 @@ def test_the_gate_with_kernel_features_learns_a_gap_the_score_explains():
     best = np.maximum((wins.reshape(24, 3)[:, 1:] - wins.reshape(24, 3)[:, :1]).max(axis=1),
                       0) / 100
     assert np.isclose(model.gain_per_decision, best.mean(), atol=0.005)
+
+
+def test_the_spread_of_true_gaps_is_the_observed_spread_less_the_layouts_noise():
+    # alternatives whose gaps are -0.1 and +0.1 exactly, with no discordant noise beyond
+    # what those gaps force: each pair of 100 layouts, 10 won by one side only
+    labels = synthetic_labels(2, lambda cell, piece: 50)
+    labels["only_this"] = np.where(labels["pick"], 0, [0, 0, 10, 0, 0, 10])
+    labels["only_pick"] = np.where(labels["pick"], 0, [0, 10, 0, 0, 10, 0])
+    spread = move_labels.gap_spread(labels)
+    gaps = np.array([-0.1, 0.1, -0.1, 0.1])
+    noise = (0.1 - 0.01) / 100  # (share discordant - gap^2) / n, the same for each
+    assert spread["alternatives"] == 4 and np.isclose(spread["mean_gap"], 0.0)
+    assert np.isclose(spread["gap_sd_observed"], gaps.std(ddof=1))
+    assert np.isclose(spread["gap_sd_noise"], np.sqrt(noise))
+    assert np.isclose(spread["gap_sd_true"], np.sqrt(gaps.var(ddof=1) - noise))

@@ -24,7 +24,8 @@ of decision, the decisions labelled, the pick's mean value, and the room a playe
 that chose by the labels would have: on each decision the candidate of best value on
 one half of the layouts is scored on the other half against the pick (and the
 halves swapped), which is free of the selection bias of taking the best of noisy
-values; its mean over decisions carries a t interval. And the offline gate
+values; its mean over decisions carries a t interval; and the alternatives' mean gap to
+the pick with the spread of their true gaps (`gap_spread`). And the offline gate
 (``<out>/move_labels_gate.csv``, `offline_gate`): rules that would replace the pick,
 scored on the labels without looking at the values they are scored on, the gate a
 change passes before it is played on games.
@@ -305,6 +306,32 @@ def split_half_gain(frame: pd.DataFrame) -> pd.Series:
     return pd.Series(gains, dtype=float)
 
 
+def gap_spread(frame: pd.DataFrame) -> dict:
+    """Return the alternatives' mean value gap to the pick and their spread without noise.
+
+    A candidate's gap is estimated on the decision's layouts as (``only_this`` -
+    ``only_pick``) / n, with variance (share discordant - gap^2) / n (the layouts are
+    paired, as in McNemar's test). The spread of the true gaps is the observed variance
+    less the mean of those variances (0 if that is negative): how far the cells the
+    labels compare really differ from the pick, the room a perfect chooser would have.
+
+    Returns
+    -------
+    dict
+        ``alternatives``, ``mean_gap``, ``gap_sd_observed``, ``gap_sd_noise`` and
+        ``gap_sd_true``.
+    """
+    others = frame[~frame["pick"]]
+    gap = (others["only_this"] - others["only_pick"]) / others["n"]
+    noise = ((others["only_this"] + others["only_pick"]) / others["n"] - gap**2) / others["n"]
+    observed = float(gap.var(ddof=1)) if len(gap) > 1 else np.nan
+    return {"alternatives": len(gap), "mean_gap": float(gap.mean()) if len(gap) else np.nan,
+            "gap_sd_observed": np.sqrt(observed),
+            "gap_sd_noise": float(np.sqrt(noise.mean())) if len(gap) else np.nan,
+            "gap_sd_true": float(np.sqrt(max(observed - noise.mean(), 0.0)))
+            if len(gap) > 1 else np.nan}
+
+
 def summarise(frame: pd.DataFrame, games: int) -> pd.DataFrame:
     """One row per kind of decision (and all): decisions, pick's value, the room to gain."""
     rows = []
@@ -323,7 +350,7 @@ def summarise(frame: pd.DataFrame, games: int) -> pd.DataFrame:
             "pick_value": float((picks["wins_a"] + picks["wins_b"]).sum() / picks["n"].sum())
             if n else np.nan,
             "split_half_gain": mean, "gain_ci_low": mean - half, "gain_ci_high": mean + half,
-            "gain_per_game": mean * n / games if games else np.nan})
+            "gain_per_game": mean * n / games if games else np.nan, **gap_spread(part)})
     return pd.DataFrame(rows)
 
 
