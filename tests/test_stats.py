@@ -622,3 +622,44 @@ def test_pool_by_orbit_adds_the_cells_of_each_orbit():
     assert pooled["cells"].sum() == 20 and set(pooled["seed"]) == {"42/3"}
     with pytest.raises(ValueError, match="from 2 maps"):
         pool_by_orbit(board, rows.assign(seed=["42/3/0"] * 10 + ["42/4/0"] * 10), "rate")
+
+
+# --- the library's own Wilson, Holm and normal tail: the references' bits, not close -----
+
+def test_wilson_bounds_are_statsmodels_to_the_last_bit():
+    rng = np.random.default_rng(11)
+    for level in (0.95, 0.99, 0.9, 0.5, 1 - 0.05 / 480):
+        trials = np.concatenate([rng.integers(1, 3_000_000_000, size=5_000),
+                                 rng.integers(1, 60, size=1_000)])
+        successes = (rng.random(trials.size) * (trials + 1)).astype(np.int64).clip(0, trials)
+        successes[:3], successes[3:6] = 0, trials[3:6]
+        low, high = proportion_interval(successes, trials, confidence_level=level)
+        expected = proportion_confint(successes, trials, alpha=1 - level, method="wilson")
+        assert np.array_equal(low, np.where(successes == 0, 0.0, expected[0]))
+        assert np.array_equal(high, np.where(successes == trials, 1.0, expected[1]))
+        for k, n in ((1, 3), (786, 1000), (230, 200_000)):
+            one = proportion_interval(k, n, confidence_level=level)
+            assert tuple(one) == proportion_confint(k, n, alpha=1 - level, method="wilson")
+
+
+def test_holm_makes_statsmodels_decisions_and_adjusted_values_to_the_last_bit():
+    rng = np.random.default_rng(12)
+    for trial in range(400):
+        p = rng.random(int(rng.integers(1, 500))) ** rng.uniform(0.2, 8)
+        if trial % 5 == 0:
+            p[: p.size // 3] = p[0]  # ties
+        if trial % 7 == 0:
+            p[0], p[-1] = 0.0, 1.0
+        for alpha in (0.05, 0.01):
+            reject, adjusted = multipletests(p, alpha=alpha, method="holm")[:2]
+            assert np.array_equal(holm_reject(p, alpha=alpha), reject)
+            assert np.array_equal(holm_adjust(p), adjusted)
+
+
+def test_two_sided_p_values_are_scipys_normal_tail_to_the_last_bit():
+    from scipy.stats import norm
+
+    z = np.concatenate([np.random.default_rng(13).normal(0, 3, 50_000),
+                        [0.0, -0.0, 40.0, -40.0, np.inf, -np.inf]])
+    assert np.array_equal(two_sided_p_values(z), 2 * norm.sf(np.abs(z)))
+    assert two_sided_p_values(1.5) == 2 * norm.sf(1.5)

@@ -27,7 +27,6 @@ import numpy as np
 import pandas as pd
 
 from minestats.drivers.opening_simulation import simulate_opening
-from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import as_seed_sequence, seed_from_text
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
@@ -51,10 +50,8 @@ __all__ = [
     "format_proportion",
     "p_text",
     "parallelism",
-    "pass_rate_groups",
     "recorded_workers",
     "row_seeds",
-    "solver_pool",
     "worker_map",
     "worker_pool",
 ]
@@ -177,37 +174,6 @@ def worker_map(workers: int, *, click):
             simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=click, seed=0, workers=1)
 
     return worker_pool(workers, warm_up=warm_up)
-
-
-def solver_pool(workers: int):
-    """`worker_pool` warmed up for `pass_rate`: every rule's sampler and every solver."""
-    def warm_up():
-        for rule in RULES:
-            for solver in ("single-point", "subset", "logic"):
-                pass_rate(Board(4, 4, 3), solver=solver, rule=rule, n=2, seed=0, workers=1)
-
-    return worker_pool(workers, warm_up=warm_up)
-
-
-def pass_rate_groups(groups, *, seed: int, chunk_size: int, pool_map) -> pd.DataFrame:
-    """Pass rates of several grids with their own n, as one table.
-
-    Parameters
-    ----------
-    groups : sequence of (grid, n)
-        ``grid`` as in `minestats.drivers.pass_rates.pass_rate_sweep`, ``n`` boards per row.
-    seed : int
-        Group ``i`` is swept with child ``i`` of the experiment's stream ``seed/k``, so row ``j``
-        of it records the seed label ``"seed/i/j"``.
-    chunk_size : int
-    pool_map : map-like callable
-        From `solver_pool`.
-    """
-    return pd.concat([pass_rate_sweep(grid, n=n, seed=group_seed, chunk_size=chunk_size,
-                                      workers=pool_map)
-                      for (grid, n), group_seed in zip(groups, row_seeds(seed, len(groups)),
-                                                       strict=True)],
-                     ignore_index=True)
 
 
 def source_metadata(path: Path) -> dict | None:

@@ -44,10 +44,9 @@ from minestats.experiments.common import (
     format_classes,
     format_proportion,
     p_text,
-    pass_rate_groups,
     recorded_workers,
-    solver_pool,
 )
+from minestats.experiments.pass_rate_runs import pass_rate_groups, solver_pool
 from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL

@@ -26,10 +26,9 @@ import pandas as pd
 
 from minestats.experiments.common import (
     base_parser,
-    pass_rate_groups,
     recorded_workers,
-    solver_pool,
 )
+from minestats.experiments.pass_rate_runs import pass_rate_groups, solver_pool
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL

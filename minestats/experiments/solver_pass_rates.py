@@ -55,11 +55,10 @@ from minestats.experiments.common import (
     format_pairs,
     format_proportion,
     p_text,
-    pass_rate_groups,
     recorded_workers,
     row_seeds,
-    solver_pool,
 )
+from minestats.experiments.pass_rate_runs import pass_rate_groups, solver_pool
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv

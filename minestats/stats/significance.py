@@ -330,9 +330,9 @@ def two_sided_p_values(z):
     >>> round(float(two_sided_p_values(1.959964)), 4)
     0.05
     """
-    from scipy import stats as scipy_stats
+    from scipy.special import ndtr  # scipy.stats.norm.sf(x) is ndtr(-x), to the bit
 
-    return 2 * scipy_stats.norm.sf(np.abs(np.asarray(z, dtype=float)))
+    return 2 * ndtr(-np.abs(np.asarray(z, dtype=float)))
 
 
 class ChiSquareTest(NamedTuple):
