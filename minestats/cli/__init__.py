@@ -58,8 +58,8 @@ def main(argv=None) -> int:
         return 1
     except OSError as error:  # a file system refusal the command did not foresee
         where = f": {quoted(error.filename, PATH_LIMIT)}" if error.filename else ""
-        print(f"minestats {args.command}: error: {error.strerror or error}{where}",
-              file=sys.stderr)
+        print(f"minestats {args.command}: error: {clipped(str(error.strerror or error))}"
+              f"{where}", file=sys.stderr)
         return 1
     if getattr(args, "drawn_seed", False) and not args.quiet:
         print(f"seed {args.seed} (drawn: --seed {args.seed} repeats this run)",
