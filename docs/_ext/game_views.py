@@ -16,6 +16,7 @@ from pathlib import Path
 
 from generated import write_generated
 
+from minestats.foundations.compiling import say_when_compiling
 from minestats.inference.html import page
 from minestats.io.games import game_html, parse_game
 
@@ -32,8 +33,16 @@ def game_pages() -> dict[str, str]:
 
 
 def write_game_pages(app, config) -> None:
-    """Write the pages of the example games into the site's extra path."""
-    write_generated(VIEWS / "games", game_pages(), "*.html")
+    """Write the pages of the example games into the site's extra path.
+
+    Drawing them computes probabilities, which compiles kernels on a fresh machine; the
+    note that says so would be build output that is not Sphinx's, so it is held back.
+    """
+    say_when_compiling(False)
+    try:
+        write_generated(VIEWS / "games", game_pages(), "*.html")
+    finally:
+        say_when_compiling()
 
 
 def setup(app):
