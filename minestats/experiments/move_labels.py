@@ -527,7 +527,8 @@ def main(argv=None):
                       f"{seconds:.0f} s ({time.perf_counter() - start:.0f} s)", flush=True)
     paths = sorted(args.data.glob("piece-*.csv")) if args.data.exists() else []
     frames = [pd.read_csv(path) for path in paths]
-    games = sum(_sidecar(path)["n"] for path in paths)
+    sidecars = [_sidecar(path) for path in paths]
+    games = sum(sidecar["n"] for sidecar in sidecars)
     frame = pd.concat(frames) if frames else pd.DataFrame(columns=COLUMNS)
     table = summarise(frame, games)
     metadata = collect_metadata(seed=args.seed, n=games, chunk_size=args.games,
@@ -535,9 +536,9 @@ def main(argv=None):
                                 extra={"pieces": len(paths), "piece_settings": settings,
                                        "data": str(args.data)})
     path = write_csv(table, args.out / "move_labels.csv", metadata=metadata, summary=True)
-    features = pd.concat([piece_features(labels, seed=_sidecar(path)["piece_settings"]["stream"],
-                                         games=_sidecar(path)["n"])
-                          for path, labels in zip(paths, frames, strict=True)]) if frames \
+    features = pd.concat([piece_features(labels, seed=sidecar["piece_settings"]["stream"],
+                                         games=sidecar["n"])
+                          for sidecar, labels in zip(sidecars, frames, strict=True)]) if frames \
         else None
     gate = offline_gate(frame, games, features)
     gate_path = write_csv(gate, args.out / "move_labels_gate.csv", metadata=metadata,

@@ -146,7 +146,12 @@ def quoted(value, limit: int = QUOTE_LIMIT) -> str:
     text = repr(value)
     if len(text) <= limit:
         return text
-    return f"{text[:min(limit, QUOTE_LIMIT)]}... ({len(text):,} characters)"
+    return _cut(text, min(limit, QUOTE_LIMIT))
+
+
+def _cut(text: str, keep: int) -> str:
+    """Keep the first ``keep`` characters of ``text`` and say how long it was."""
+    return f"{text[:keep]}... ({len(text):,} characters)"
 
 
 def clipped(message: str, *, quote: int = QUOTE_LIMIT, word: int = PATH_LIMIT) -> str:
@@ -164,12 +169,8 @@ def clipped(message: str, *, quote: int = QUOTE_LIMIT, word: int = PATH_LIMIT) -
     >>> clipped("y" * 50 + ": not a replay", quote=10, word=20)
     'yyyyyyyyyy... (51 characters) not a replay'
     """
-    message = re.sub(rf"'[^'\n]{{{quote},}}'",
-                     lambda match: f"{match[0][:quote]}... ({len(match[0]):,} characters)",
-                     message)
-    return re.sub(rf"[^\s]{{{word + 1},}}",
-                  lambda match: f"{match[0][:quote]}... ({len(match[0]):,} characters)",
-                  message)
+    message = re.sub(rf"'[^'\n]{{{quote},}}'", lambda match: _cut(match[0], quote), message)
+    return re.sub(rf"[^\s]{{{word + 1},}}", lambda match: _cut(match[0], quote), message)
 
 
 def check_count(name: str, value, *, minimum: int = 1, maximum: int | None = None) -> int:
