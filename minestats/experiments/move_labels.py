@@ -53,14 +53,14 @@ from minestats.frontier.engine import Analysis, analyse
 from minestats.frontier.posterior import draw_layouts
 from minestats.frontier.variations import variation_basis
 from minestats.io.results import collect_metadata, sidecar_path, write_csv
-from minestats.mechanics.game import neighbour_counts, neighbour_table
+from minestats.mechanics.game import neighbour_table
 from minestats.mechanics.sampling import sample_mines
 from minestats.players.chooser import BEST, FRONTIER, OFF_FRONTIER
 from minestats.players.fifty_fifty import fifty_fifty_outlook, tile_influence
 from minestats.players.picks import unknown_neighbours
 from minestats.players.player import _position_memo, check_strategy, play_games, tie_seed
 from minestats.players.scoring import Position, outlook
-from minestats.players.values import rollouts, stall_before_guess
+from minestats.players.values import guess_positions, rollouts
 from minestats.runs.cluster import is_dask_client
 
 EXPERT = Board(30, 16, 99)
@@ -126,20 +126,15 @@ def stalls(piece: int, *, seed: str, games: int):
     click = CLICK[0] + CLICK[1] * width
     played = play_games(dealt, [click] * games, policy="best", seeds=tie_seeds.spawn(games))
     table = neighbour_table(width, EXPERT.height)
-    flat = dealt.reshape(games, -1)
-    numbers = neighbour_counts(dealt).reshape(games, -1).astype(np.int8)
-    for game in range(games):
-        for guess in range(int(played.guesses[game])):
-            kind = int(played.kinds[game, guess])
-            if kind not in KIND_NAMES:
-                continue
-            revealed, flagged = stall_before_guess(flat[game], numbers[game], table, width,
-                                                   click, played.moves[game], guess)
-            shown = np.where(revealed, numbers[game], 0).astype(np.int8)
-            analysis = analyse(shown, table, revealed, flagged, width, mines,
-                               budget=DEFAULT_MAX_CONFIGURATIONS)
-            yield Stall(game, guess, kind, int(played.moves[game, guess]), revealed, flagged,
-                        shown, analysis, flat[game])
+    for game, guess, revealed, flagged, numbers in guess_positions(dealt, click, played):
+        kind = int(played.kinds[game, guess])
+        if kind not in KIND_NAMES:
+            continue
+        shown = np.where(revealed, numbers, 0).astype(np.int8)
+        analysis = analyse(shown, table, revealed, flagged, width, mines,
+                           budget=DEFAULT_MAX_CONFIGURATIONS)
+        yield Stall(game, guess, kind, int(played.moves[game, guess]), revealed, flagged,
+                    shown, analysis, dealt[game].ravel())
 
 
 KERNEL_FEATURES = ["safety", "survive", "progress", "fifty_fifty", "score", "dead", "crowd"]

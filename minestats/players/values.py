@@ -40,7 +40,7 @@ from minestats.foundations.validation import (
 )
 from minestats.frontier.engine import analyse
 from minestats.frontier.posterior import draw_layouts
-from minestats.mechanics.game import _flood, neighbour_table
+from minestats.mechanics.game import _flood, neighbour_counts, neighbour_table
 from minestats.mechanics.rules import winxp_order
 from minestats.players.compiled import compiled
 from minestats.players.kernel import BEST, BUG, WON, choose, play_on
@@ -57,7 +57,7 @@ from minestats.stats.intervals import paired_difference_interval
 from minestats.stats.proportions import ProportionResult
 
 __all__ = ["DEFAULT_CANDIDATES", "BestMove", "MoveValues", "best_move", "move_values",
-           "rollouts", "stall_before_guess"]
+           "guess_positions", "rollouts", "stall_before_guess"]
 
 DEFAULT_CANDIDATES = 10
 """Cells valued when none are named: the policy's own pick and the safest others."""
@@ -191,6 +191,53 @@ def stall_before_guess(layout, numbers, table, width, click, moves, guess):
         if capped or bad >= 0:
             raise ValueError(f"the stall after move {cell} passes the search budget")
     return revealed, flagged
+
+
+def guess_positions(layouts, click, games):
+    """Yield every position at which played games guessed, in game and guess order.
+
+    Parameters
+    ----------
+    layouts : numpy.ndarray of bool, shape (games, height, width)
+        The games' layouts.
+    click : int
+        Their first click, a linear index ``x + y * width``.
+    games : Games
+        What `minestats.players.player.play_games` made of them.
+
+    Yields
+    ------
+    game, guess : int
+        Which game and which of its guesses, from 0.
+    revealed, flagged : numpy.ndarray of bool, shape (cells,)
+        The position at that stall (`stall_before_guess`).
+    numbers : numpy.ndarray of int8, shape (cells,)
+        The layout's numbers (shown where ``revealed``).
+
+    Examples
+    --------
+    >>> from minestats.mechanics.sampling import sample_mines
+    >>> from minestats.players.player import play_games
+    >>> layouts = sample_mines("9x9/10", 3, rule="safe-click", click=(0, 0), seed=2)
+    >>> games = play_games(layouts, [0, 0, 0], seeds=np.random.SeedSequence(2).spawn(3))
+    >>> games.guesses.tolist()
+    [0, 1, 1]
+
+    Games 1 and 2 guessed once each, right after the corner showed a number:
+
+    >>> [(game, guess, int(revealed.sum()))
+    ...  for game, guess, revealed, _, _ in guess_positions(layouts, 0, games)]
+    [(1, 0, 1), (2, 0, 1)]
+    """
+    count, height, width = layouts.shape
+    table = neighbour_table(width, height)
+    flat = layouts.reshape(count, -1)
+    numbers = neighbour_counts(layouts).reshape(count, -1).astype(np.int8)
+    for game in range(count):
+        for guess in range(int(games.guesses[game])):
+            revealed, flagged = stall_before_guess(flat[game], numbers[game], table, width,
+                                                   click, games.moves[game], guess)
+            yield game, guess, revealed, flagged, numbers[game]
 
 
 @dataclass(frozen=True, repr=False, eq=False)

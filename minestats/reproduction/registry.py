@@ -110,6 +110,7 @@ EXPERIMENTS = (
                ("policy_ablation.csv",)),
     Experiment("winxp_player", 15, ("--n", "100000", "--store", "results/winxp_player.sqlite"),
                ("winxp_player.csv",)),
+    Experiment("winxp_probabilities", 21, ("--n", "500"), ("winxp_probabilities.csv",)),
     Experiment("opening_book", 20, ("--n", "40000", "--chunk-size", "250", "--store",
                                     "results/opening_book.sqlite"), ("opening_book.csv",)),
     # Summarises the committed pieces of data/move_labels; the labelling itself is run by

@@ -1,0 +1,19 @@
+"""The Windows XP check: best's float weighing against exact fractions at every guess."""
+
+import pandas as pd
+
+from tests.test_experiments import assert_sidecar, run_script
+
+
+def test_every_guess_of_the_games_is_checked_and_the_weighing_bites(tmp_path):
+    out = run_script("winxp_probabilities.py", tmp_path, "--n", "4")
+    table = pd.read_csv(tmp_path / "winxp_probabilities.csv")
+    assert len(table) > 4 and (table.groupby("game")["guess"].apply(
+        lambda guesses: list(guesses) == list(range(len(guesses))))).all()
+    assert (table["largest_difference"] < 1e-9).all()
+    weighed = table[table["weighed"]]
+    assert (weighed["rule_moves_by"] > 0.01).any()
+    assert (table.loc[~table["weighed"], "rule_moves_by"] == 0).all()
+    assert (table["unknown"] + table["flagged"] <= 479).all()
+    assert_sidecar(tmp_path / "winxp_probabilities.csv", seed=7)
+    assert f"{len(table)} positions" in out
