@@ -175,3 +175,29 @@ def test_the_spread_of_true_gaps_is_the_observed_spread_less_the_layouts_noise()
     assert np.isclose(spread["gap_sd_observed"], gaps.std(ddof=1))
     assert np.isclose(spread["gap_sd_noise"], np.sqrt(noise))
     assert np.isclose(spread["gap_sd_true"], np.sqrt(gaps.var(ddof=1) - noise))
+
+
+def test_the_weighted_rule_learns_on_other_folds_that_the_safer_cell_wins_more():
+    # the kernel scores the pick highest, but the safer corner wins 10 layouts more: on
+    # the training folds a = 1 (safety alone) gains most and is chosen for every fold
+    labels = synthetic_labels(24, lambda cell, piece: [40, 50, 20][cell])
+    features = labels[["piece", "game", "guess", "cell"]].assign(
+        safety=1 - labels["p_mine"], score=np.tile([0.8, 0.7, 0.6], 24), dead=False)
+    for name in ("survive", "progress", "fifty_fifty", "crowd"):
+        features[name] = 0.0
+    gains = move_labels.weighted_score_gains(labels, features)
+    # a = 0 follows the score and keeps the pick; safety 0.85 vs 0.8 beats score 0.7 vs
+    # 0.8 once a log(0.85 / 0.8) > (1 - a) log(0.8 / 0.7), from a = 0.7 on
+    switch_from = next(a for a in move_labels.SAFETY_EXPONENTS
+                       if a * np.log(0.85 / 0.8) > (1 - a) * np.log(0.8 / 0.7))
+    assert switch_from == 0.7
+    for a in move_labels.SAFETY_EXPONENTS:
+        assert np.allclose(gains[a], 0.10 if a >= switch_from else 0.0)
+    gate = move_labels.offline_gate(labels, games=12, features=features)
+    assert gate.attrs["safety_exponents"] == [0.7] * move_labels.GATE_FOLDS
+    row = gate.set_index("rule").loc[f"safety^a x score^(1-a), a chosen on the other folds "
+                                     f"({move_labels.GATE_FOLDS}-fold by piece)"]
+    assert row.switched == 24 and np.isclose(row.gain_per_decision, 0.10)
+    # a dead cell is never switched to, however safe
+    dead = features.assign(dead=features["cell"] == 1)
+    assert (move_labels.weighted_score_gains(labels, dead)[1.0] == 0).all()

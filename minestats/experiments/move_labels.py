@@ -400,6 +400,71 @@ def decision_pairs(frame: pd.DataFrame, features: pd.DataFrame | None = None) ->
                                        *(KERNEL_GAPS if features is not None else [])])
 
 
+SAFETY_EXPONENTS = tuple(np.round(np.linspace(0.0, 1.0, 11), 1))
+"""The exponents ``a`` the gate's rule safety^a x score^(1 - a) chooses among (0: the
+kernel's score alone, 1: the safest living cell)."""
+
+
+def weighted_score_gains(frame: pd.DataFrame, features: pd.DataFrame) -> pd.DataFrame:
+    """Return each decision's gain under the rule safety^a x score^(1 - a), for every ``a``.
+
+    The rule ranks the decision's labelled cells that are not dead (the pick always
+    ranks) by safety^``a`` x score^(1 - ``a``) (0^0 = 1), with the kernel's
+    ``safety`` and ``score`` of each (`kernel_features`), and switches from the pick
+    to the top one when it ranks strictly higher; its gain is that cell's share of
+    wins minus the pick's on the decision's layouts (0 when it keeps the pick).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per decision: ``piece``, then a column of gains and one of switches
+        (``switched_a``) per exponent of `SAFETY_EXPONENTS`, named by it.
+    """
+    merged = frame.merge(features, on=["piece", "game", "guess", "cell"], how="left",
+                         validate="one_to_one")
+    if merged[["safety", "score", "dead"]].isna().any().any():
+        raise ValueError("features are missing for some labelled cells")
+    merged = merged.assign(value=(merged["wins_a"] + merged["wins_b"]) / merged["n"])
+    rows = []
+    for (piece, _, _), decision in merged.groupby(["piece", "game", "guess"], sort=True):
+        pick = np.flatnonzero(decision["pick"].to_numpy())[0]
+        ranked = ~decision["dead"].to_numpy(bool) | decision["pick"].to_numpy(bool)
+        safety = decision["safety"].to_numpy(float)
+        score = decision["score"].to_numpy(float)
+        value = decision["value"].to_numpy(float)
+        row = {"piece": piece}
+        for a in SAFETY_EXPONENTS:
+            rank = np.where(ranked, safety**a * score ** (1 - a), -np.inf)
+            top = int(np.argmax(rank))
+            switch = rank[top] > rank[pick]
+            row[a] = value[top] - value[pick] if switch else 0.0
+            row[f"switched_{a}"] = bool(switch)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _weighted_score_by_folds(gains: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, list]:
+    """Return the held-out gains and switches of the weighted rule, ``a`` chosen by folds.
+
+    For each fold of pieces, ``a`` is the exponent of highest mean gain on the other
+    folds' decisions (the smallest on ties); the fold's decisions are scored with it.
+    Also returns the exponents chosen, fold by fold.
+    """
+    pieces = np.array(sorted(gains["piece"].unique()))
+    held_out, switched, chosen = [], [], []
+    for fold in np.array_split(pieces, min(GATE_FOLDS, pieces.size)):
+        train = gains[~gains["piece"].isin(fold)]
+        test = gains[gains["piece"].isin(fold)]
+        if train.empty or test.empty:
+            continue
+        means = train[list(SAFETY_EXPONENTS)].mean().to_numpy()
+        a = SAFETY_EXPONENTS[int(np.argmax(means))]
+        held_out.extend(test[a])
+        switched.extend(test[f"switched_{a}"])
+        chosen.append(float(a))
+    return np.array(held_out, dtype=float), np.array(switched, dtype=bool), chosen
+
+
 def _gain_row(rule: str, gains: np.ndarray, switched: np.ndarray, games: int) -> dict:
     """Return the gate's row of one rule: its mean gain a decision with a t interval."""
     n = gains.size
@@ -429,6 +494,10 @@ def offline_gate(frame: pd.DataFrame, games: int,
       candidate of highest predicted gap when that is above 0.
     - ``linear model with the kernel's features``: the same, on `KERNEL_GAPS` too
       (with ``features``): what ``best`` scores of each cell, against the pick.
+    - ``safety^a x score^(1-a)`` (with ``features``): rank the living cells by their
+      safety and the kernel's score so weighed (`weighted_score_gains`), ``a`` of
+      `SAFETY_EXPONENTS` chosen on the other folds (the issue's first cheap change:
+      a safer cell may beat a better-scored one).
 
     A rule goes on to games only when its interval is above zero (issue "Beyond Hill",
     section 2).
@@ -446,7 +515,8 @@ def offline_gate(frame: pd.DataFrame, games: int,
     -------
     pandas.DataFrame
         A row per rule: ``decisions``, ``switched``, ``gain_per_decision`` with
-        ``gain_ci_low`` and ``gain_ci_high``, and ``gain_per_game``.
+        ``gain_ci_low`` and ``gain_ci_high``, and ``gain_per_game``; its
+        ``attrs["safety_exponents"]`` lists the ``a`` chosen, fold by fold.
     """
     pairs = decision_pairs(frame, features)
     decisions = pairs.groupby(["piece", "game", "guess"], sort=True)
@@ -460,7 +530,13 @@ def offline_gate(frame: pd.DataFrame, games: int,
         rows.append(_gain_row(f"linear model with the kernel's features ({GATE_FOLDS}-fold "
                               "by piece)", *_model_gains(pairs, FEATURES + KERNEL_GAPS),
                               games))
-    return pd.DataFrame(rows)
+        weighted, switched, chosen = _weighted_score_by_folds(
+            weighted_score_gains(frame, features))
+        rows.append(_gain_row(f"safety^a x score^(1-a), a chosen on the other folds "
+                              f"({GATE_FOLDS}-fold by piece)", weighted, switched, games))
+    table = pd.DataFrame(rows)
+    table.attrs["safety_exponents"] = chosen if features is not None else []
+    return table
 
 
 def _model_gains(pairs: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -536,7 +612,8 @@ def main(argv=None):
                           for sidecar, labels in zip(sidecars, frames, strict=True)]) if frames \
         else None
     gate = offline_gate(frame, games, features)
-    gate_path = write_csv(gate, args.out / "move_labels_gate.csv", metadata=metadata,
+    gate_metadata = {**metadata, "safety_exponents": gate.attrs["safety_exponents"]}
+    gate_path = write_csv(gate, args.out / "move_labels_gate.csv", metadata=gate_metadata,
                           summary=True)
     for row in table.itertuples():
         print(f"  {row.kind:13} {row.decisions:6,} decisions, pick wins {row.pick_value:.3f}; "
@@ -547,6 +624,9 @@ def main(argv=None):
         print(f"  gate, {row.rule}: switches {row.switched:,} of {row.decisions:,} decisions, "
               f"gains {row.gain_per_decision:+.4f} [{row.gain_ci_low:+.4f}, "
               f"{row.gain_ci_high:+.4f}] a decision ({row.gain_per_game:+.4f} a game)")
+    if gate.attrs["safety_exponents"]:
+        print(f"  gate, safety^a x score^(1-a): a chosen fold by fold "
+              f"{gate.attrs['safety_exponents']}")
     print(f"Wrote {path} and {gate_path}; {time.perf_counter() - start:.1f} s wall")
 
 
