@@ -13,8 +13,9 @@ rule moves the probabilities there (the largest difference between the exact
 weighed and the exact unweighed ones), so the check is seen to bite.
 
 Run with a fixed ``--n`` written down before the run; the games draw from the
-experiment's stream ``seed/k``. Writes ``winxp_probabilities.csv`` (one row a
-position) with its sidecar and its summary twins.
+experiment's stream ``seed/k``. Writes ``winxp_probabilities_positions.csv`` (one row
+a position) and its summary, ``winxp_probabilities.csv`` (`summarise`), with their
+sidecars and the summary's twins.
 """
 
 from __future__ import annotations
@@ -84,6 +85,41 @@ def position_rows(*, seed, n) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+SUMMARY_COLUMNS = ["positions", "games", "n", "largest_difference", "rule_moves_by_max",
+                   "rule_moves_by_median", "seed"]
+
+
+def summarise(frame: pd.DataFrame, n: int) -> pd.DataFrame:
+    """Return the check in three rows: every position, those weighed, those alike.
+
+    Each row gives its ``positions`` and the ``games`` they come from (of ``n``
+    played), the ``largest_difference`` between the player's float and the exact
+    fraction over them, and how far the rule moves a probability there (the largest
+    and the median over positions of ``rule_moves_by``).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"game": [0, 0, 1], "weighed": [True, True, False],
+    ...                       "largest_difference": [1e-16, 2e-16, 0.0],
+    ...                       "rule_moves_by": [0.1, 0.3, 0.0], "seed": "7/21"})
+    >>> summary = summarise(frame, 2)
+    >>> summary["positions"].tolist(), summary["rule_moves_by_max"].tolist()
+    ([3, 2, 1], [0.3, 0.3, 0.0])
+    """
+    rows = []
+    seed = frame["seed"].iloc[0] if len(frame) else ""
+    parts = (("every guess", frame), ("weighed", frame[frame["weighed"]]),
+             ("alike (the leading run opened)", frame[~frame["weighed"]]))
+    for name, part in parts:
+        empty = part.empty
+        rows.append({"positions": len(part), "games": part["game"].nunique(), "n": n,
+                     "largest_difference": np.nan if empty else part["largest_difference"].max(),
+                     "rule_moves_by_max": np.nan if empty else part["rule_moves_by"].max(),
+                     "rule_moves_by_median": np.nan if empty
+                     else part["rule_moves_by"].median(), "seed": seed, "name": name})
+    return pd.DataFrame(rows).set_index("name").rename_axis("positions_of")[SUMMARY_COLUMNS]
+
+
 def main(argv=None):
     start = time.perf_counter()
     parser = base_parser(__doc__.splitlines()[0], experiment="winxp_probabilities")
@@ -96,8 +132,10 @@ def main(argv=None):
                                 wall_time_s=time.perf_counter() - start,
                                 extra={"board": "30x16/99", "rule": RULE, "click": list(CLICK),
                                        "positions": len(frame)})
-    path = write_csv(frame, args.out / "winxp_probabilities.csv", metadata=metadata,
-                     summary=True)
+    positions = write_csv(frame, args.out / "winxp_probabilities_positions.csv",
+                          metadata=metadata)
+    path = write_csv(summarise(frame, args.n).reset_index(),
+                     args.out / "winxp_probabilities.csv", metadata=metadata, summary=True)
     weighed = frame[frame["weighed"]]
     print(f"Windows XP's weighing in best's kernel against the exact fractions, at every guess "
           f"of {args.n:,} Expert games (seed {seed_label(as_seed_sequence(args.seed))}): "
@@ -105,7 +143,7 @@ def main(argv=None):
           f"largest difference {frame['largest_difference'].max():.1e}; there the rule moves "
           f"a probability by up to {weighed['rule_moves_by'].max():.3f} "
           f"(median over positions {weighed['rule_moves_by'].median():.3f}).")
-    print(f"Wrote {path}; {time.perf_counter() - start:.1f} s wall")
+    print(f"Wrote {positions} and {path}; {time.perf_counter() - start:.1f} s wall")
 
 
 if __name__ == "__main__":
