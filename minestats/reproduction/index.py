@@ -4,7 +4,9 @@ Every table and figure minestats writes has a JSON sidecar (`minestats.io.result
 recording its n, seed and the command that wrote it. `write_results_index` reads
 them all and writes ``README.md`` in the folder: files grouped by the experiment
 script that wrote them (titled with the first line of the script's docstring, read
-without running it), one line each with n, seed and the command that regenerates it.
+without running it), one line each with n, seed and the command that regenerates it,
+and, in a git checkout, ends with how many times each seed stream was read
+(`minestats.reproduction.reads`).
 Twins (a figure's PDF, a table's LaTeX and Markdown: sidecars with ``twin_of``) are
 linked on the line of the file they are twins of, so each result appears once.
 
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from minestats.foundations.validation import PATH_LIMIT, quoted
 from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
+from minestats.reproduction.reads import reads_section
 from minestats.reproduction.registry import PACKAGE
 from minestats.reproduction.registry import summary_tables as registered_summary_tables
 
@@ -270,6 +273,7 @@ def results_index(folder, *, repository=None) -> str:
                               / script) if script else "other files")
         parts.append(f"\n## {title}\n\n" + (f"`{script}`\n\n" if script else "")
                      + "\n".join(lines) + "\n")
+    parts.append(reads_section(folder))  # in a git checkout: how often each stream was read
     return "".join(parts)
 
 
