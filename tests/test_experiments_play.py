@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import fisher_exact, norm
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
 from minestats import optimal_win_probability
 from minestats.foundations.board import Board
@@ -248,6 +249,17 @@ def test_win_rate_by_click_pools_orbits_and_ranks_expert(tmp_path):
     assert set(zip(expert["click_x"], expert["click_y"], strict=True)) == {
         (0, 0), (1, 1), (2, 2), (3, 3), (15, 0), (15, 8)}
     assert set(expert["seed"].str.rsplit("/", n=1).str[0]) == {"7/11/9"}
+    # a ranking reads intervals that hold together: Bonferroni over the rule's 6 clicks,
+    # over a map's 81 cells in the per-cell table
+    assert np.allclose(expert["simultaneous_level"], 1 - 0.05 / 6)
+    low, high = proportion_confint(expert["successes"], expert["n"], alpha=0.05 / 6,
+                                   method="wilson")
+    assert np.allclose(expert["simultaneous_ci_low"], low)
+    assert np.allclose(expert["simultaneous_ci_high"], high)
+    assert ((expert["simultaneous_ci_low"] <= expert["ci_low"])
+            & (expert["simultaneous_ci_high"] >= expert["ci_high"])).all()
+    nine = table[(table["board"] == "9x9/10") & (table["rule"] == "uniform")]
+    assert np.allclose(nine["simultaneous_level"], 1 - 0.05 / 81)
     assert not (tmp_path / "win_rate_by_click_paired.csv").exists()
     assert "Expert handful, highest first" in out and "per orbit <=" in out
 

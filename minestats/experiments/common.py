@@ -52,6 +52,7 @@ __all__ = [
     "parallelism",
     "recorded_workers",
     "row_seeds",
+    "simultaneous_intervals",
     "worker_map",
     "worker_pool",
 ]
@@ -286,6 +287,39 @@ def format_classes(table: pd.DataFrame, rate: str) -> list[str]:
     return lines
 
 
+def simultaneous_intervals(frame: pd.DataFrame, by=(), *,
+                           confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
+    """Return ``frame`` with Wilson intervals that hold together over each group's rows.
+
+    The rows that share the columns ``by`` (all rows, with none) form a family of
+    ``m`` estimates; each gets the Wilson interval of its ``successes`` and ``n`` at
+    confidence ``1 - (1 - level) / m`` (`minestats.stats.bonferroni_level`), so that all
+    ``m`` hold together with probability at least ``level``: the intervals to read
+    when a row is picked from its family, as the best click of a map is. Added as
+    ``simultaneous_ci_low``, ``simultaneous_ci_high`` and ``simultaneous_level``.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"rule": ["a", "a", "b"], "successes": [40, 60, 50],
+    ...                      "n": [100, 100, 100]})
+    >>> out = simultaneous_intervals(rows, ["rule"])
+    >>> out["simultaneous_level"].round(4).tolist()
+    [0.975, 0.975, 0.95]
+    >>> bool(out.loc[2, "simultaneous_ci_low"] > out.loc[0, "simultaneous_ci_low"] - 0.1)
+    True
+    """
+    frame = frame.copy()
+    families = frame.groupby(list(by), sort=False) if len(by) else [(None, frame)]
+    for _, rows in families:
+        level = bonferroni_level(confidence_level, len(rows))
+        low, high = wilson_interval(rows["successes"].to_numpy(int), rows["n"].to_numpy(int),
+                                    confidence_level=level)
+        frame.loc[rows.index, "simultaneous_ci_low"] = low
+        frame.loc[rows.index, "simultaneous_ci_high"] = high
+        frame.loc[rows.index, "simultaneous_level"] = level
+    return frame
+
+
 def describe_extremes(rows: pd.DataFrame, rate: str, *, which=("lowest", "highest"),
                       confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> list[str]:
     """Print lines for the lowest and highest cell, with Bonferroni-adjusted intervals.
@@ -296,12 +330,13 @@ def describe_extremes(rows: pd.DataFrame, rate: str, *, which=("lowest", "highes
     with probability ``level`` and the picked one with it.
     ``which`` picks the lines, ``"lowest"`` and/or ``"highest"``.
     """
-    level = bonferroni_level(confidence_level, len(rows))
+    rows = simultaneous_intervals(rows, confidence_level=confidence_level)
     lines = []
     for name in which:
         row = rows.loc[rows[rate].idxmin() if name == "lowest" else rows[rate].idxmax()]
-        low, high = wilson_interval(int(row.successes), int(row.n), confidence_level=level)
         lines.append(f"  {name + ' cell':16} at ({row.click_x}, {row.click_y}): "
-                     + format_proportion(row.successes, row.n, low, high, row.seed)
-                     + f" [Bonferroni-adjusted: {level:.5f} Wilson, over {len(rows)} cells]")
+                     + format_proportion(row.successes, row.n, row.simultaneous_ci_low,
+                                         row.simultaneous_ci_high, row.seed)
+                     + f" [Bonferroni-adjusted: {row.simultaneous_level:.5f} Wilson, over "
+                       f"{len(rows)} cells]")
     return lines

@@ -41,13 +41,17 @@ j of that (seed label ``"42/11/k/j"``; on 9x9 and 16x16 ``j = x + y * width``, o
 Writes to ``--out``, each file with its ``.json`` sidecar:
 
 - ``win_rate_by_click.csv``: one row per board, rule and click (the shared columns,
-  win rate, Wilson interval, n, seed);
+  win rate, Wilson interval, n, seed), and the interval that holds together with those
+  of every cell of its map (`minestats.experiments.common.simultaneous_intervals`,
+  Bonferroni over the map's cells);
 - ``win_rate_by_click_orbits.csv``: each symmetric map's cells pooled by orbit
   (cells, n, successes, win rate, Wilson interval and its half-width, the map's seed);
 - ``win_rate_by_click_classes.csv``: the same maps pooled by class, each class with
   Pearson's chi-square test that its cells share one rate, then the test between
   classes and the test within symmetry orbits;
-- ``win_rate_by_click_expert.csv``: the Expert handful, by rule, ranked;
+- ``win_rate_by_click_expert.csv``: the Expert handful, by rule, ranked, each click
+  with its Wilson interval and the one that holds together with the rule's other
+  clicks' (Bonferroni over the handful: what a ranking needs);
 - ``win_rate_by_click_paired.csv``: every pair of arms of each board's paired
   comparison (`minestats.drivers.comparisons.PairedComparison.to_dict`) with the cell's selection;
 - a heat map per board and rule, ``win_rate_by_click_<board>_<rule>.png`` (on 30x16
@@ -81,6 +85,7 @@ from minestats.experiments.common import (
     p_text,
     recorded_workers,
     row_seeds,
+    simultaneous_intervals,
     store_metadata,
     worker_pool,
 )
@@ -164,8 +169,10 @@ def rank_expert(table: pd.DataFrame) -> pd.DataFrame:
     rows = table[(table["board"] == str(EXPERT)).to_numpy() & handful]
     ranked = rows.sort_values(["rule", "win_rate"], ascending=[True, False])
     ranked = ranked.assign(rank=ranked.groupby("rule").cumcount() + 1)
+    ranked = simultaneous_intervals(ranked, ["rule"])
     return ranked[["board", "rule", "rank", "click_x", "click_y", "policy", "n", "successes",
-                   "win_rate", "ci_low", "ci_high", "confidence_level", "seed"]]
+                   "win_rate", "ci_low", "ci_high", "confidence_level", "simultaneous_ci_low",
+                   "simultaneous_ci_high", "simultaneous_level", "seed"]]
 
 
 def paired_best_cells(table: pd.DataFrame, *, seeds, n_paired, chunk_size, workers,
@@ -298,7 +305,9 @@ def main(argv=None):
         table = simulate_maps(seeds=seeds, sizes=sizes, rules=rules, **options)
         expert = simulate_expert(seeds=seeds, rules=rules, n_expert=args.n_expert,
                                  n_winxp=args.n_winxp_expert, **options)
-        table = pd.concat([table, expert], ignore_index=True)
+        # every map's cells (and each Expert list) also get intervals that hold together
+        table = simultaneous_intervals(pd.concat([table, expert], ignore_index=True),
+                                       ["board", "rule"])
         paired = (paired_best_cells(table, seeds=seeds, n_paired=args.n_paired, **options)
                   if "winxp" in rules else None)
     n_record = {f"{board} {rule}": _describe_sizes(sizes[(str(board), rule)]) for board in BOARDS
