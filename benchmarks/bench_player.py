@@ -14,6 +14,8 @@
    floor of issue 19: at most 2x slower).
 
 The probability engine is measured against its peer in `benchmarks.bench_peers`.
+Every row goes to ``benchmarks/results/player.csv`` (`benchmarks.record.write_rows`),
+with the machine, date and commit.
 
 Run from the repository's root, as a module:
 ``.venv/bin/python -m benchmarks.bench_player [--seed S] [--games N] [--reference R]
@@ -25,6 +27,7 @@ import time
 
 import numpy as np
 
+from benchmarks.record import write_rows
 from minestats.mechanics.sampling import sample_mines
 from minestats.players import POLICIES
 from minestats.players.player import Strategy, play_games
@@ -33,7 +36,8 @@ from tests.oracles import reference_player
 BOARDS = ("9x9/10", "16x16/40", "30x16/99")
 
 
-def bench_games(rng, games, reference_games, repeats):
+def bench_games(rng, games, reference_games, repeats) -> list[dict]:
+    rows = []
     print(f"games per second per core, safe-click at the corner: compiled on {games} games "
           f"(the median of {repeats} plays of them [slowest, fastest]), the Python reference "
           f"on the first {reference_games} of them")
@@ -59,9 +63,18 @@ def bench_games(rng, games, reference_games, repeats):
                   f"[{min(speeds):.1f}, {max(speeds):.1f}] (won {won}/{games})"
                   f"  reference {reference:7.1f} games/s (won {reference_won}/"
                   f"{reference_games})  ratio {compiled / reference:6.1f}x")
+            rows.append({"benchmark": "compiled player vs plain-Python reference",
+                         "board": board, "policy": policy, "rule": "safe-click",
+                         "unit": "games per CPU-second", "ours": round(compiled, 1),
+                         "ours_slowest": round(min(speeds), 1),
+                         "ours_fastest": round(max(speeds), 1), "peer": round(reference, 1),
+                         "ours_faster_by": round(compiled / reference, 2), "n_ours": games,
+                         "n_peer": reference_games, "repeats": repeats})
+    return rows
 
 
-def bench_winxp(rng, games):
+def bench_winxp(rng, games) -> list[dict]:
+    rows = []
     print(f"best on {games} Windows XP games a board (corner): weighing the rule against "
           f"taking every layout alike")
     for board in BOARDS:
@@ -79,6 +92,13 @@ def bench_winxp(rng, games):
         print(f"  {board:9} weighed {weighed:8.1f} games/s (won {weighed_won}/{games})  alike "
               f"{alike:8.1f} games/s (won {alike_won}/{games})  slower by "
               f"{alike / weighed:4.2f}x")
+        rows.append({"benchmark": "best weighing Windows XP's layouts vs taking them alike",
+                     "board": board, "policy": "best", "rule": "winxp",
+                     "unit": "games per CPU-second", "ours": round(weighed, 1),
+                     "ours_slowest": "", "ours_fastest": "", "peer": round(alike, 1),
+                     "ours_faster_by": round(weighed / alike, 2), "n_ours": games,
+                     "n_peer": games, "repeats": 1})
+    return rows
 
 
 def main():
@@ -94,10 +114,13 @@ def main():
     args = parser.parse_args()
     games_rng, _, winxp_rng = (np.random.default_rng(child)
                                for child in np.random.SeedSequence(args.seed).spawn(3))
+    rows = []
     if args.only in (None, "games"):
-        bench_games(games_rng, args.games, min(args.reference, args.games), args.repeats)
+        rows += bench_games(games_rng, args.games, min(args.reference, args.games),
+                            args.repeats)
     if args.only in (None, "winxp"):
-        bench_winxp(winxp_rng, args.games)
+        rows += bench_winxp(winxp_rng, args.games)
+    print(write_rows("player", rows))
 
 
 if __name__ == "__main__":
