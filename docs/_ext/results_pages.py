@@ -62,7 +62,8 @@ def what_it_shows(name: str, page: str, fallback: str) -> str:
 
     ``opening_maps/z_16x16-40_winxp.png`` on the page ``opening_maps`` reads
     "z-scores (Monte Carlo against exact), 16x16/40, winxp"; a file named after its
-    page alone (``bbbv.png``) gets ``fallback``.
+    page alone (``bbbv.png``) gets ``fallback``, less its closing full stop (the caption
+    adds one).
     """
     stem = Path(name).with_suffix("").as_posix()
     for prefix in (f"{page}/", page):
@@ -80,7 +81,7 @@ def what_it_shows(name: str, page: str, fallback: str) -> str:
             phrases.append(part)
             plain = True
     text = ", ".join(phrases)
-    return (text[0].upper() + text[1:]) if text else fallback
+    return (text[0].upper() + text[1:]) if text else fallback.removesuffix(".")
 
 
 def download(path: str) -> str:
