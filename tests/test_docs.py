@@ -173,6 +173,11 @@ def test_no_caption_on_the_site_says_none(site):
                                           re.DOTALL)]
     assert len(captions) > 50
     assert [caption for caption in captions if re.search(r"\bNone\b", caption)] == []
+    # a caption that falls back on its script's title closes with one full stop
+    bold = [line for page in (html / "results").glob("*.html")
+            for line in re.findall(r"<strong>(.*?)</strong>", page.read_text(), re.DOTALL)]
+    assert any("Every candidate against" in line for line in bold)
+    assert [line for line in bold if line.endswith("..")] == []
 
 
 FINDINGS = re.compile(r"^# [^\n]+\n\n:::\{admonition\} Findings\n:class: findings\n\n(.*?)\n:::\n",
