@@ -27,13 +27,23 @@ _GIT_SECONDS = 120
 
 
 def _git(repository: Path, *arguments: str, stdin: bytes | None = None) -> bytes | None:
-    """Return a git command's output in ``repository``, or None where git cannot answer."""
+    """Return a git command's output in ``repository``, or None where git cannot answer.
+
+    A `subprocess.Popen` of its own (not `subprocess.run`, which the runner uses to
+    start the experiments), killed after `_GIT_SECONDS`.
+    """
     try:
-        done = subprocess.run(["git", "-C", str(repository), *arguments], input=stdin,
-                              capture_output=True, timeout=_GIT_SECONDS, check=False)
-    except (OSError, subprocess.SubprocessError):
+        with subprocess.Popen(["git", "-C", str(repository), *arguments],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL) as process:
+            try:
+                output, _ = process.communicate(stdin, timeout=_GIT_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                return None
+    except OSError:
         return None
-    return done.stdout if done.returncode == 0 else None
+    return output if process.returncode == 0 else None
 
 
 def _committed_sidecars(repository: Path, folder: Path) -> list[tuple[str, bytes]]:
