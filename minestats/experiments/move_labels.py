@@ -450,13 +450,8 @@ def _weighted_score_by_folds(gains: pd.DataFrame) -> tuple[np.ndarray, np.ndarra
     folds' decisions (the smallest on ties); the fold's decisions are scored with it.
     Also returns the exponents chosen, fold by fold.
     """
-    pieces = np.array(sorted(gains["piece"].unique()))
     held_out, switched, chosen = [], [], []
-    for fold in np.array_split(pieces, min(GATE_FOLDS, pieces.size)):
-        train = gains[~gains["piece"].isin(fold)]
-        test = gains[gains["piece"].isin(fold)]
-        if train.empty or test.empty:
-            continue
+    for train, test in _piece_folds(gains):
         means = train[list(SAFETY_EXPONENTS)].mean().to_numpy()
         a = SAFETY_EXPONENTS[int(np.argmax(means))]
         held_out.extend(test[a])
@@ -526,6 +521,7 @@ def offline_gate(frame: pd.DataFrame, games: int,
                       games)]
     rows.append(_gain_row(f"linear model ({GATE_FOLDS}-fold by piece)",
                           *_model_gains(pairs, FEATURES), games))
+    chosen = []  # the exponents of the weighted rule, fold by fold (with features)
     if features is not None:
         rows.append(_gain_row(f"linear model with the kernel's features ({GATE_FOLDS}-fold "
                               "by piece)", *_model_gains(pairs, FEATURES + KERNEL_GAPS),
@@ -535,20 +531,28 @@ def offline_gate(frame: pd.DataFrame, games: int,
         rows.append(_gain_row(f"safety^a x score^(1-a), a chosen on the other folds "
                               f"({GATE_FOLDS}-fold by piece)", weighted, switched, games))
     table = pd.DataFrame(rows)
-    table.attrs["safety_exponents"] = chosen if features is not None else []
+    table.attrs["safety_exponents"] = chosen
     return table
+
+
+def _piece_folds(frame: pd.DataFrame):
+    """Yield ``(train, test)`` for each of `GATE_FOLDS` folds of ``frame``'s pieces, held out once.
+
+    Folds of consecutive pieces; a fold whose train or test part is empty is skipped.
+    """
+    pieces = np.array(sorted(frame["piece"].unique()))
+    for fold in np.array_split(pieces, min(GATE_FOLDS, pieces.size)):
+        train = frame[~frame["piece"].isin(fold)]
+        test = frame[frame["piece"].isin(fold)]
+        if not (train.empty or test.empty):
+            yield train, test
 
 
 def _model_gains(pairs: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Return the gains and switches of the least-squares rule on ``columns``, by folds."""
     keys = ["piece", "game", "guess"]
-    pieces = np.array(sorted(pairs["piece"].unique()))
     gains, switched = [], []
-    for fold in np.array_split(pieces, min(GATE_FOLDS, pieces.size)):
-        train = pairs[~pairs["piece"].isin(fold)]
-        test = pairs[pairs["piece"].isin(fold)]
-        if train.empty or test.empty:
-            continue
+    for train, test in _piece_folds(pairs):
         design = np.column_stack([np.ones(len(train)), train[columns].to_numpy(float)])
         beta = np.linalg.lstsq(design, train["gap"].to_numpy(), rcond=None)[0]
         predicted = np.column_stack([np.ones(len(test)), test[columns].to_numpy(float)]) @ beta
