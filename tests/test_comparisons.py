@@ -56,7 +56,7 @@ def test_counts_over_every_layout_are_the_enumerated_ones(board, rule, click):
     exact = joint_of(solved_one_by_one(layouts, click))
     contenders = [(o.solver, o.use_mine_count, o.max_configurations) for o in OPTIONS]
     tally = _solve_all(layouts, click, contenders)
-    assert (tally[:, :len(OPTIONS)] == exact).all()
+    assert (tally["joint"] == exact).all()
     # The stronger solver proves all the weaker one does: one discordant cell is empty.
     for weaker, stronger in [(0, 1), (1, 2), (3, 2)]:
         assert exact[weaker, weaker] == exact[weaker, stronger]

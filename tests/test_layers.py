@@ -3,7 +3,10 @@
 Each unit, a folder of the package with all its modules, sits on one layer of
 `LAYERS`, and the folder's name says which; a module may import its own folder and
 any folder on a lower layer, never one beside or above it. Every import statement
-counts, those inside functions too (a lazy import is still an arrow). Inside a
+counts, those inside functions too (a lazy import is still an arrow), and so does a
+string that is a module's dotted name (code that imports by name, as the chunk store
+rebuilds its objects, is an arrow too; `NAMED_NOT_IMPORTED` lists the one name that
+only starts processes). Inside a
 folder the modules may import each other, but never in a circle. The package root,
 ``minestats/__init__.py``, only names the public functions lazily and is left out;
 the one name below it may take from the root is ``__version__``. Only the units of
@@ -12,6 +15,7 @@ the same layers.
 """
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -32,6 +36,13 @@ LAYERS = [
     {"__main__"},  # ``python -m minestats``
 ]
 """The units of the package, lowest layer first."""
+
+NAMED_NOT_IMPORTED = {
+    # The registry names the experiments' package to run each one with ``python -m``:
+    # a process, never an import.
+    ("minestats.reproduction.registry", "minestats.experiments"),
+}
+"""``(module, string)``: dotted names in a module's code that are not arrows."""
 
 FLAT = {"__main__"}
 """The units that are a module directly under ``minestats/`` rather than a folder."""
@@ -64,6 +75,10 @@ def imports_of(path: Path):
             else:
                 target = node.module
             yield node.lineno, target, [alias.name for alias in node.names]
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and re.fullmatch(r"minestats(\.\w+)+", node.value)
+              and (module, node.value) not in NAMED_NOT_IMPORTED):
+            yield node.lineno, node.value, []
 
 
 def modules():
@@ -163,6 +178,18 @@ def test_the_check_finds_an_arrow_that_points_sideways(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     with pytest.raises(AssertionError, match=r"stats \(layer 1\) imports minestats.mechanics"):
         test_imports_point_down(fake / "stats" / "__init__.py")
+
+
+def test_the_check_finds_a_class_named_above_its_layer(tmp_path, monkeypatch):
+    """The chunk store rebuilds the classes it names: naming a driver's is an arrow up."""
+    fake = tmp_path / "minestats"
+    (fake / "runs").mkdir(parents=True)
+    (fake / "runs" / "store.py").write_text(
+        '_OBJECTS = {("minestats.drivers.no_guess", "NoGuessResult")}\n')
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    with pytest.raises(AssertionError, match=r"runs \(layer 1\) imports "
+                                             r"minestats.drivers.no_guess \(layer 5\)"):
+        test_imports_point_down(fake / "runs" / "store.py")
 
 
 def test_the_check_finds_a_circle_inside_a_folder(tmp_path, monkeypatch):

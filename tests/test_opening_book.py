@@ -26,10 +26,11 @@ def test_swapping_two_candidates_swaps_their_counts():
     other cell first mirrors them (same layouts, same tie-break seeds)."""
     first = value_chunk((2, ((29, 0), (2, 1))), 12, np.random.SeedSequence(5))
     second = value_chunk((2, ((2, 1), (29, 0))), 12, np.random.SeedSequence(5))
-    assert (first[0] == second[0][::-1]).all()
-    assert first[1, 1] == second[2, 1] and first[2, 1] == second[1, 1]
-    assert first[1, 0] == first[2, 0] == 0
-    assert first[0, 1] - first[0, 0] == first[2, 1] - first[1, 1]
+    assert (first["wins"] == second["wins"][::-1]).all()
+    assert first["pick_only"][1] == second["cell_only"][1]
+    assert first["cell_only"][1] == second["pick_only"][1]
+    assert first["pick_only"][0] == first["cell_only"][0] == 0
+    assert first["wins"][1] - first["wins"][0] == first["cell_only"][1] - first["pick_only"][1]
 
 
 def test_the_table_compares_every_cell_with_bests_own_pick(tmp_path):

@@ -49,6 +49,7 @@ from minestats.mechanics.sampling import (
 )
 from minestats.players.player import Strategy, compile_player, play_games
 from minestats.runs.sweeps import run_jobs
+from minestats.runs.tally import Tally
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import (
     ConfidenceInterval,
@@ -371,28 +372,31 @@ contenders=('single-point', 'subset'), n=300, seed=2, chunk_size=2000, joint=<ar
         return row | {"seed": self.seed, "chunk_size": self.chunk_size}
 
 
-def _tally(outcomes: np.ndarray, capped, lost, seconds) -> np.ndarray:
-    """Chunk result: row ``i`` holds ``joint[i, :]``, then capped, lost and seconds."""
-    passed = outcomes.astype(np.float64)
-    return np.column_stack([passed @ passed.T, capped, lost, seconds])
+def _tally(outcomes: np.ndarray, capped, lost, seconds) -> Tally:
+    """Chunk result: joint passes (``joint[i, j]``: both i and j), capped, lost, seconds."""
+    passed = outcomes.astype(np.int64)
+    return Tally({"joint": passed @ passed.T, "capped": capped, "lost_first_click": lost,
+                  "seconds": seconds})
 
 
-def _comparison(totals, **inputs) -> Comparison:
+def _counters(contenders: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each contender's capped and lost boards (counts) and seconds, all zero."""
+    return (np.zeros(contenders, dtype=np.int64), np.zeros(contenders, dtype=np.int64),
+            np.zeros(contenders))
+
+
+def _comparison(total: Tally, **inputs) -> Comparison:
     """Build the `Comparison` from the summed `_tally` of every chunk."""
-    totals = np.asarray(totals)
-    k = len(inputs["contenders"])
-    joint = np.rint(totals[:, :k]).astype(np.int64)
-    joint.flags.writeable = False
-    return Comparison(**inputs, joint=joint,
-                      capped=tuple(int(v) for v in np.rint(totals[:, k])),
-                      lost_first_click=tuple(int(v) for v in np.rint(totals[:, k + 1])),
-                      seconds=tuple(float(v) for v in totals[:, k + 2]))
+    return Comparison(**inputs, joint=total["joint"],
+                      capped=tuple(int(v) for v in total["capped"]),
+                      lost_first_click=tuple(int(v) for v in total["lost_first_click"]),
+                      seconds=tuple(float(v) for v in total["seconds"]))
 
 
 def _solve_all(layouts, click, contenders) -> np.ndarray:
     """Every solver on every layout: the chunk result of `_tally` for these layouts."""
     outcomes = np.zeros((len(contenders), len(layouts)), dtype=bool)
-    capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
+    capped, lost, seconds = _counters(len(contenders))
     for index, (solver, use_mine_count, max_configurations) in enumerate(contenders):
         start = time.process_time()
         result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
@@ -415,7 +419,7 @@ def _policies_chunk(config, size, seed_sequence):
     # The games of `win_rate`'s chunk with the same seed, handed to every policy.
     layouts, game_seeds = chunk_games(board, size, seed_sequence, rule=rule, click=click)
     outcomes = np.zeros((len(contenders), size), dtype=bool)
-    capped, lost, seconds = (np.zeros(len(contenders)) for _ in range(3))
+    capped, lost, seconds = _counters(len(contenders))
     clicks = np.full(size, board.index(click))
     compile_player()  # not on the clock of the first contender
     for index, (policy, strategy) in enumerate(contenders):
@@ -439,7 +443,7 @@ def _clicks_chunk(config, size, seed_sequence):
     [moves_seed] = seed_sequence.spawn(1)
     compile_player()  # not on the clock of the first arm
     outcomes = np.zeros((len(arms), size), dtype=bool)
-    capped, lost, seconds = (np.zeros(len(arms)) for _ in range(3))
+    capped, lost, seconds = _counters(len(arms))
     for index, (rule, click) in enumerate(arms):
         start = time.process_time()
         layouts = relocate_mines(board, uniform, click, rule=rule,

@@ -52,6 +52,7 @@ from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import sample_mines
 from minestats.runs.chunks import chunk_seeds
 from minestats.runs.sweeps import run_jobs
+from minestats.runs.tally import Tally
 from minestats.solvers import SolverOptions, solve
 from minestats.stats import ProportionResult
 
@@ -381,10 +382,25 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule=NO_G
     return _generate(config, seed_sequence, label)
 
 
-def _batch_chunk(config, size, seed_sequence):
-    """Generate a chunk's boards: board k from child k of its sequence (`chunk_seeds`)."""
-    return [_generate(config, board_seed, seed_label(board_seed))
-            for board_seed in chunk_seeds(seed_sequence, size)]
+_PER_BOARD = ("ok", "tries", "rounds", "perturbations", "seconds")
+"""The fields of `NoGuessResult` that `NoGuessBatch` keeps per board, besides the layout."""
+
+
+def _batch_chunk(config, size, seed_sequence) -> Tally:
+    """Generate a chunk's boards: board k from child k of its sequence (`chunk_seeds`).
+
+    Returns the chunk's per-board arrays of `NoGuessBatch` (``mines`` all False where a
+    board failed), one entry per board.
+    """
+    results = [_generate(config, board_seed, seed_label(board_seed))
+               for board_seed in chunk_seeds(seed_sequence, size)]
+    mines = np.zeros((size, *config.board.shape), dtype=bool)
+    for index, result in enumerate(results):
+        if result.ok:
+            mines[index] = result.mines
+    return Tally({"mines": mines, **{name: np.array([getattr(result, name)
+                                                     for result in results])
+                                     for name in _PER_BOARD}})
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -522,13 +538,6 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     [chunks] = run_jobs(_batch_chunk, [(config, seed_sequence)], n=n,
                         chunk_size=chunk_size, workers=workers, store=store,
                         progress=progress, per_chunk=True)
-    results = [result for chunk in chunks for result in chunk]
-    mines = np.zeros((len(results), *config.board.shape), dtype=bool)
-    for index, result in enumerate(results):
-        if result.ok:
-            mines[index] = result.mines
-    mines.flags.writeable = False
-    arrays = {name: np.array([getattr(r, name) for r in results])
-              for name in ("ok", "tries", "rounds", "perturbations", "seconds")}
+    boards = Tally.concatenate(chunks)
     return NoGuessBatch(**vars(config), n=n, seed=label, chunk_size=int(chunk_size),
-                        mines=mines, **arrays)
+                        **boards)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
@@ -27,6 +26,7 @@ from minestats.foundations.validation import (
 from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import check_sample_size, chunk_layouts
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
+from minestats.runs.tally import Tally
 from minestats.solvers import SolverOptions, solve_batch
 from minestats.stats import ProportionResult
 
@@ -111,8 +111,9 @@ def _pass_rate_chunk(config, size, seed_sequence):
     layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
     result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
                          max_configurations=max_configurations)
-    seconds = time.process_time() - start
-    return np.array([result.solved.sum(), result.capped.sum(), result.lost.sum(), seconds])
+    return Tally({"successes": result.solved.sum(), "capped": result.capped.sum(),
+                  "lost_first_click": result.lost.sum(),
+                  "seconds": time.process_time() - start})
 
 
 def _config(board, solver, rule, click, use_mine_count, max_configurations):
@@ -123,13 +124,14 @@ def _config(board, solver, rule, click, use_mine_count, max_configurations):
             options.max_configurations)
 
 
-def _result(config, totals, *, n, seed, chunk_size) -> PassRate:
+def _result(config, total: Tally, *, n, seed, chunk_size) -> PassRate:
     board, rule, click, solver, use_mine_count, max_configurations = config
-    successes, capped, lost, seconds = totals
     return PassRate(board=board, rule=rule, click=click, solver=solver,
                     use_mine_count=use_mine_count, max_configurations=max_configurations,
-                    n=n, seed=seed, chunk_size=chunk_size, successes=int(successes),
-                    capped=int(capped), lost_first_click=int(lost), seconds=float(seconds))
+                    n=n, seed=seed, chunk_size=chunk_size, successes=int(total["successes"]),
+                    capped=int(total["capped"]),
+                    lost_first_click=int(total["lost_first_click"]),
+                    seconds=float(total["seconds"]))
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)

@@ -51,6 +51,7 @@ from minestats.players import POLICIES
 from minestats.players.player import _position_memo, check_strategy, tie_seed
 from minestats.players.values import best_move, rollouts
 from minestats.runs.sweeps import run_jobs
+from minestats.runs.tally import Tally
 from minestats.stats import (
     holm_adjust,
     holm_reject,
@@ -96,13 +97,13 @@ def _position(shown: int) -> np.ndarray:
     return numbers
 
 
-def value_chunk(config, size, seed_sequence) -> np.ndarray:
+def value_chunk(config, size, seed_sequence) -> Tally:
     """Play every candidate of ``config`` on ``size`` posterior layouts; count the outcomes.
 
-    ``config`` is ``(shown, cells)`` with ``best``'s pick first. Returns an int array of
-    shape (3, candidates): the games each candidate won, those the pick won and it
-    lost, and those it won and the pick lost (the first column counts the pick
-    against itself).
+    ``config`` is ``(shown, cells)`` with ``best``'s pick first. Returns, per candidate,
+    the games it won (``wins``), those the pick won and it lost (``pick_only``), and
+    those it won and the pick lost (``cell_only``); the first candidate is the pick,
+    counted against itself.
     """
     shown, cells = config
     numbers = _position(shown)
@@ -121,7 +122,8 @@ def value_chunk(config, size, seed_sequence) -> np.ndarray:
     if not sound:
         raise RuntimeError("a deduction contradicted a layout drawn from the posterior (a bug)")
     pick = won[:, :1]
-    return np.stack([won.sum(axis=0), (pick & ~won).sum(axis=0), (won & ~pick).sum(axis=0)])
+    return Tally({"wins": won.sum(axis=0), "pick_only": (pick & ~won).sum(axis=0),
+                  "cell_only": (won & ~pick).sum(axis=0)})
 
 
 def candidates(shown: int, seed) -> list[tuple[int, int]]:
@@ -142,8 +144,8 @@ def book_table(*, seed, n, chunk_size, workers, store=None) -> pd.DataFrame:
     counts = run_jobs(value_chunk, list(zip(configs, seeds, strict=True)), n=n,
                       chunk_size=chunk_size, workers=workers, store=store)
     rows = []
-    for (shown, cells), child, (wins, pick_only, cell_only) in zip(configs, seeds, counts,
-                                                                  strict=True):
+    for (shown, cells), child, total in zip(configs, seeds, counts, strict=True):
+        wins, pick_only, cell_only = total["wins"], total["pick_only"], total["cell_only"]
         chance = float(shown_chance(shown))
         for index, cell in enumerate(cells):
             both = int(wins[0] - pick_only[index])

@@ -20,15 +20,15 @@ Examples
 >>> from dataclasses import dataclass
 >>> import numpy as np
 >>> @dataclass(frozen=True, eq=False)
-... class Tally(Result):
+... class Count(Result):
 ...     n: int
 ...     counts: np.ndarray
 ...     seconds: float
 ...     def to_dict(self):
 ...         return {"n": self.n, "found": int(np.isfinite(self.counts).sum())}
->>> first = Tally(3, np.array([1.0, np.nan]), seconds=0.5)
->>> again = Tally(3, np.array([1.0, np.nan]), seconds=0.7)
->>> first == again, hash(first) == hash(again), first == Tally(3, np.zeros(2), 0.5)
+>>> first = Count(3, np.array([1.0, np.nan]), seconds=0.5)
+>>> again = Count(3, np.array([1.0, np.nan]), seconds=0.7)
+>>> first == again, hash(first) == hash(again), first == Count(3, np.zeros(2), 0.5)
 (True, True, False)
 >>> first.to_frame()
    n  found

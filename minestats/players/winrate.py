@@ -30,6 +30,7 @@ from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import check_sample_size, chunk_games
 from minestats.players.player import GUESS_KINDS, check_strategy, compile_player, play_games
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
+from minestats.runs.tally import Tally
 from minestats.stats import ProportionResult
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "LOSS_GUESS_EDGES", "LOSS_PROBABILITY_EDGES", "WinRate",
@@ -182,13 +183,14 @@ def _win_rate_chunk(config, size, seed_sequence):
             np.searchsorted(LOSS_GUESS_EDGES, last + 1, side="right") - 1,
             np.minimum(np.searchsorted(LOSS_PROBABILITY_EDGES, chances, side="right") - 1,
                        len(LOSS_PROBABILITY_EDGES) - 2))
-    losses, probabilities = np.zeros(_LOSS_SHAPE), np.zeros(_LOSS_SHAPE)
+    losses, probabilities = np.zeros(_LOSS_SHAPE, dtype=np.int64), np.zeros(_LOSS_SHAPE)
     np.add.at(losses, bins, 1)
     np.add.at(probabilities, bins, chances)
-    totals = np.array([games.won.sum(), first.sum(), games.guesses.sum(),
-                       games.guesses[games.won].sum(), games.capped.sum(), 0], dtype=float)
-    totals[5] = time.process_time() - start
-    return np.concatenate([totals, losses.ravel(), probabilities.ravel()])
+    return Tally({"won": games.won.sum(), "lost_first_click": first.sum(),
+                  "guesses": games.guesses.sum(), "guesses_won": games.guesses[games.won].sum(),
+                  "capped": games.capped.sum(), "losses": losses,
+                  "loss_probabilities": probabilities,
+                  "seconds": time.process_time() - start})
 
 
 def _config(board, rule, click, policy, strategy=None) -> tuple:
@@ -217,17 +219,14 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
     results = []
     for (board, rule, click, policy, strategy), total, label, n in zip(
             configs, totals, labels, counts, strict=True):
-        total = np.asarray(total)
-        won, first, guesses, guesses_won, capped, seconds = total[:6].tolist()
-        bins = int(np.prod(_LOSS_SHAPE))
-        losses = np.rint(total[6:6 + bins]).astype(np.int64).reshape(_LOSS_SHAPE)
         results.append(WinRate(
             board=board, rule=rule, click=click, policy=policy,
             strategy=strategy.label() if policy == "best" else "", n=int(n),
-            seed=label, chunk_size=int(chunk_size), successes=int(won),
-            lost_first_click=int(first), guesses=int(guesses), guesses_won=int(guesses_won),
-            capped=int(capped), seconds=float(seconds), losses=losses,
-            loss_probabilities=total[6 + bins:].reshape(_LOSS_SHAPE)))
+            seed=label, chunk_size=int(chunk_size), successes=int(total["won"]),
+            lost_first_click=int(total["lost_first_click"]), guesses=int(total["guesses"]),
+            guesses_won=int(total["guesses_won"]), capped=int(total["capped"]),
+            seconds=float(total["seconds"]), losses=total["losses"].copy(),
+            loss_probabilities=total["loss_probabilities"].copy()))
     return results
 
 

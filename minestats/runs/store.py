@@ -14,7 +14,9 @@ and is refused by any other code: after a change, its chunks may be stale.
 
 Results are stored as plain data, never pickled: a JSON document in which numbers,
 lists and tuples stand for themselves, a numpy array is its dtype, shape and raw
-bytes, and the few result objects of the package (`_OBJECTS`) are their fields.
+bytes, a `minestats.runs.tally.Tally` its names and arrays, and the few objects of
+the foundations a result may hold (`_OBJECTS`) are their fields. The store knows no
+class above its own layer.
 Reading a store therefore never runs code from it, and a damaged chunk is a
 ``ValueError`` naming the store and the chunk.
 
@@ -39,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from minestats.foundations.validation import quoted
+from minestats.runs.tally import Tally
 
 __all__ = ["APPLICATION_ID", "ChunkStore", "code_fingerprint", "decode_result", "encode_result",
            "job_key"]
@@ -52,11 +55,10 @@ _FORMAT = 2
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
-# The classes a stored result may contain (module, qualified name); nothing else is
-# ever imported or built when a chunk is read.
+# The classes a stored result may contain besides a Tally (module, qualified name):
+# nothing else is ever imported or built when a chunk is read.
 _OBJECTS = frozenset({
     ("minestats.foundations.board", "Board"),
-    ("minestats.drivers.no_guess", "NoGuessResult"),
 })
 
 # Array dtypes a stored result may hold: bool, signed and unsigned ints, floats, complex.
@@ -129,6 +131,8 @@ def _encode(value):
         return [_encode(item) for item in value]
     if isinstance(value, tuple):
         return {"tuple": [_encode(item) for item in value]}
+    if isinstance(value, Tally):
+        return {"tally": [[name, _encode(total)] for name, total in value.items()]}
     kind = (type(value).__module__, type(value).__qualname__)
     if kind in _OBJECTS:
         state = ({field.name: getattr(value, field.name)
@@ -149,6 +153,16 @@ def _decode(data):
         raise TypeError(f"unexpected {type(data).__name__}")
     if data.keys() == {"tuple"}:
         return tuple(_decode(item) for item in _list(data["tuple"]))
+    if data.keys() == {"tally"}:
+        pairs = [_list(pair) for pair in _list(data["tally"])]
+        if any(len(pair) != 2 or not isinstance(pair[0], str) for pair in pairs) or len(
+                {name for name, _ in pairs}) != len(pairs):
+            raise ValueError("a tally is a list of [name, total] pairs, each name once")
+        totals = {name: _decode(total) for name, total in pairs}
+        if any(not isinstance(total, np.ndarray | np.generic | bool | int | float)
+               for total in totals.values()):
+            raise ValueError("a tally's totals are numeric arrays")
+        return Tally(totals)
     if data.keys() == {"array", "shape", "scalar", "readonly", "data"}:
         dtype = np.dtype(data["array"]) if isinstance(data["array"], str) else None
         if dtype is None or dtype.kind not in _ARRAY_KINDS:
@@ -183,7 +197,8 @@ def encode_result(result) -> bytes:
     """Return a chunk result as plain-data bytes: JSON, arrays as dtype, shape, bytes.
 
     Results may be None, bools, ints, floats, strings, lists, tuples, numpy arrays
-    and scalars of numeric dtype, and the result objects of `_OBJECTS`.
+    and scalars of numeric dtype, tallies (`minestats.runs.tally.Tally`), and the
+    objects of `_OBJECTS`.
 
     Raises
     ------
