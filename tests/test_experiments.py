@@ -8,17 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from minestats.experiments import common, no_guess_bias
+from minestats.experiments import common
 from minestats.experiments.common import base_parser, p_text, row_seeds
-from minestats.foundations.board import Board
 from minestats.reproduction.index import script_of
 from minestats.reproduction.registry import EXPERIMENTS as REGISTRY
 from minestats.reproduction.registry import experiment
-from minestats.runs.chunks import chunk_seeds
 from minestats.stats import format_p_value, ratio_interval
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -344,28 +341,6 @@ def test_the_extreme_cells_get_bonferroni_widened_intervals():
     assert f"[{low:.4f}, {high:.4f}]" in lines[1] and "over 20 cells" in lines[1]
 
 
-
-
-def test_solvable_reference_takes_the_first_count_boards(monkeypatch):
-    # Chunks of 20 draws on 16x16/50 (about half solvable): the first 15 solvable boards
-    # span chunks; they and the draws used do not depend on how many chunks run at once,
-    # and they are the first 15 of every solvable board in whole chunks.
-    monkeypatch.setattr(no_guess_bias, "REFERENCE_CHUNK", 20)
-    board, seed = Board(16, 16, 50), np.random.SeedSequence(5)
-    layouts, used = no_guess_bias.solvable_reference(board, seed, map, count=15)
-    again, used_again = no_guess_bias.solvable_reference(board, seed, map, count=15,
-                                                         round_chunks=3)
-    assert len(layouts) == 15 and used == used_again and (layouts == again).all()
-    whole = -(-used // 20) * 20
-    every, drawn = no_guess_bias.solvable_reference(board, seed, map, draws=whole)
-    assert drawn == whole and (every[:15] == layouts).all()
-    # the 15th solvable board is draw number `used`: one fewer draw holds only 14
-    chunks = [no_guess_bias.solvable_chunk((board, 20, chunk_seed))[1] + 20 * j
-              for j, chunk_seed in enumerate(chunk_seeds(seed, whole // 20))]
-    positions = np.concatenate(chunks)
-    assert positions[14] + 1 == used
-    with pytest.raises(ValueError, match="count"):
-        no_guess_bias.solvable_reference(board, seed, map)
 
 
 def test_every_experiment_draws_from_its_own_stream():

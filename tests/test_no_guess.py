@@ -6,10 +6,16 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, chisquare
 
-from minestats.drivers.no_guess import generate_no_guess, generate_no_guess_batch
+from minestats.drivers.no_guess import (
+    generate_no_guess,
+    generate_no_guess_batch,
+    solvable_layouts,
+)
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import resolve_seed
 from minestats.mechanics.rules import placement_cells
+from minestats.mechanics.sampling import chunk_layouts
+from minestats.runs.chunks import chunk_seeds
 from minestats.solvers import solve
 from minestats.stats import holm_reject
 from tests.oracles.forced_play import solve_with_forced_cells
@@ -213,7 +219,7 @@ def test_bad_input_names_the_value(options, message):
         generate_no_guess_batch("9x9/10", "centre", n=0)
 
 
-def solvable_layouts(board, click, rule):
+def every_solvable_layout(board, click, rule):
     """Every layout of the rule that the logic solver passes, as tuples of mined cells."""
     layouts = []
     for cells in itertools.combinations(placement_cells(board, click, rule), board.mines):
@@ -229,7 +235,7 @@ def check_retry_uniform(per_layout):
     # conditioning on solvability is strong; retry must be uniform over those 210.
     board, click = Board(4, 4, 5), (0, 0)
     solvable = {cells: index for index, cells in
-                enumerate(solvable_layouts(board, click, "safe-opening"))}
+                enumerate(every_solvable_layout(board, click, "safe-opening"))}
     assert len(solvable) == 210
     n = per_layout * len(solvable)
     batch = generate_no_guess_batch(board, click, n=n, seed=2024, chunk_size=500, workers=1)
@@ -250,3 +256,55 @@ def test_retry_is_uniform_over_solvable_layouts():
 @pytest.mark.slow
 def test_retry_is_uniform_over_solvable_layouts_many_boards():
     check_retry_uniform(100)
+
+
+def test_solvable_layouts_takes_the_first_count_boards():
+    # Chunks of 20 draws on 16x16/50 (about half solvable): the first 15 solvable boards
+    # span chunks; they and the draws used do not depend on how many chunks run at once,
+    # and they are the first 15 of every solvable board in whole chunks.
+    board, seed = Board(16, 16, 50), np.random.SeedSequence(5)
+    common = {"rule": "safe-opening", "solver": "logic", "seed": seed, "chunk_size": 20,
+              "workers": map}
+    layouts, used = solvable_layouts(board, "centre", count=15, **common)
+    again, used_again = solvable_layouts(board, "centre", count=15, round_chunks=3, **common)
+    assert len(layouts) == 15 and used == used_again and (layouts == again).all()
+    whole = -(-used // 20) * 20
+    every, drawn = solvable_layouts(board, "centre", draws=whole, **common)
+    assert drawn == whole and (every[:15] == layouts).all()
+    # the 15th solvable board is draw number `used`: one fewer draw holds only 14,
+    # counted here by solving every rule board of those chunks one by one
+    drawn_boards = np.concatenate([chunk_layouts(board, 20, chunk_seed, rule="safe-opening",
+                                                 click="centre")
+                                   for chunk_seed in chunk_seeds(seed, whole // 20)])
+    passed = [solve(layout, "centre").solved for layout in drawn_boards]
+    assert int(np.flatnonzero(passed)[14]) + 1 == used
+    assert (drawn_boards[np.flatnonzero(passed)[:15]] == layouts).all()
+
+
+def test_solvable_layouts_are_uniform_over_the_solvable_layouts():
+    # The reference the generators are measured against: on 4x4/5 (corner, safe-opening)
+    # its boards are uniform over the 210 solvable placements found by enumeration.
+    board, click = Board(4, 4, 5), (0, 0)
+    solvable = {cells: index for index, cells in
+                enumerate(every_solvable_layout(board, click, "safe-opening"))}
+    layouts, drawn = solvable_layouts(board, click, seed=2026, draws=8_000, chunk_size=1_000,
+                                      workers=1)
+    counts = np.zeros(len(solvable), dtype=int)
+    for layout in layouts:
+        counts[solvable[tuple(np.flatnonzero(layout.ravel()))]] += 1  # KeyError if unsolvable
+    assert drawn == 8_000 and binomtest(len(layouts), 8_000, 210 / 792).pvalue > 1e-3
+    assert chisquare(counts).pvalue > 1e-3
+
+
+def test_solvable_layouts_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="give one of draws and count"):
+        solvable_layouts("9x9/10", "centre", seed=1)
+    with pytest.raises(ValueError, match="give one of draws and count"):
+        solvable_layouts("9x9/10", "centre", seed=1, draws=10, count=2)
+    # At 170 mines on Expert the solver passes almost no board (none of 10,000 in
+    # no_guess_generation): the search stops at max_draws.
+    with pytest.raises(RuntimeError, match=r"passed 0 of 40 safe-opening boards of "
+                                           r"30x16/170, fewer than count \(1\) within "
+                                           r"max_draws \(40\)"):
+        solvable_layouts("30x16/170", "centre", seed=1, count=1, chunk_size=20, max_draws=40,
+                         workers=1)

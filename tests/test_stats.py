@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import binomtest
+from scipy.stats import t as student_t
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
@@ -22,6 +23,7 @@ from minestats.stats import (
     detectable_deviation,
     difference_from_reference,
     difference_interval,
+    effect_spread,
     exact_difference_p_value,
     fixed_total_chi_square,
     format_p_value,
@@ -29,6 +31,7 @@ from minestats.stats import (
     holm_reject,
     homogeneity_test,
     mcnemar_p_value,
+    mean_interval,
     neighbour_correlation,
     paired_difference_interval,
     permutation_test,
@@ -36,6 +39,7 @@ from minestats.stats import (
     pool_by_orbit,
     proportion_interval,
     ratio_interval,
+    simultaneous_intervals,
     two_sided_p_values,
     wilson_interval,
     z_scores,
@@ -163,6 +167,78 @@ def test_ratio_interval_covers_the_true_ratio():
                                second.std(axis=1, ddof=1) / math.sqrt(300))
     coverage = ((low <= ratio) & (ratio <= high)).mean()
     assert 0.93 <= coverage <= 0.97
+
+
+@pytest.mark.parametrize("level", [0.9, 0.95, 0.99])
+def test_mean_interval_is_students_t_interval(level):
+    values = np.random.default_rng(3).normal(0.2, 0.05, size=37)
+    found = mean_interval(values, confidence_level=level)
+    standard_error = values.std(ddof=1) / math.sqrt(values.size)
+    low, high = student_t.interval(level, values.size - 1, loc=values.mean(),
+                                   scale=standard_error)
+    assert found.mean == pytest.approx(values.mean(), abs=1e-15)
+    assert found.standard_error == pytest.approx(standard_error, rel=1e-14)
+    assert (found.low, found.high) == pytest.approx((low, high), rel=1e-13)
+
+
+def test_mean_interval_edges():
+    assert all(math.isnan(value) for value in mean_interval([]))
+    one = mean_interval([0.25])
+    assert one.mean == 0.25 and math.isnan(one.standard_error) and math.isnan(one.low)
+    with pytest.raises(ValueError, match=r"one-dimensional, not of shape \[2, 2\]"):
+        mean_interval(np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="confidence_level"):
+        mean_interval([1.0, 2.0], confidence_level=1.5)
+
+
+def test_mean_interval_covers_the_mean():
+    # 2,000 samples of 30 skewed shares (binomial 4 of 16): the 95% t interval covers
+    # the true mean 0.25 in about 95% of them (binomial sd of the coverage 0.5%).
+    rng = np.random.default_rng(12)
+    samples = rng.binomial(16, 0.25, size=(2000, 30)) / 16
+    covered = [found.low <= 0.25 <= found.high
+               for found in map(mean_interval, samples)]
+    assert 0.93 <= np.mean(covered) <= 0.97
+
+
+def test_effect_spread_finds_the_true_spread_beneath_the_noise():
+    # 20,000 true effects of sd 0.3, each estimated with noise of its own known sd (0.1
+    # to 0.4): the true sd comes back within a few thousandths, the noise sd exactly.
+    rng = np.random.default_rng(13)
+    truth = rng.normal(0.5, 0.3, size=20_000)
+    noise_sd = rng.uniform(0.1, 0.4, size=truth.size)
+    found = effect_spread(truth + rng.normal(0, noise_sd), noise_sd**2)
+    assert found.true_sd == pytest.approx(0.3, abs=0.01)
+    assert found.noise_sd == pytest.approx(math.sqrt(np.mean(noise_sd**2)), rel=1e-12)
+    assert found.mean == pytest.approx(0.5, abs=0.01)
+    assert found.observed_sd**2 == pytest.approx(found.true_sd**2 + found.noise_sd**2)
+
+
+def test_effect_spread_edges():
+    assert effect_spread([0.2, 0.2], [0.1, 0.1]).true_sd == 0.0  # all noise: floored at 0
+    one = effect_spread([0.2], [0.01])
+    assert one.mean == 0.2 and one.noise_sd == pytest.approx(0.1) and math.isnan(one.true_sd)
+    assert all(math.isnan(value) for value in effect_spread([], []))
+    with pytest.raises(ValueError, match=r"shapes \[2\] and \[3\]"):
+        effect_spread([1.0, 2.0], [0.1, 0.1, 0.1])
+    with pytest.raises(ValueError, match="non-negative"):
+        effect_spread([1.0, 2.0], [0.1, -0.1])
+
+
+def test_simultaneous_intervals_are_wilsons_at_the_bonferroni_level():
+    rows = pd.DataFrame({"family": ["a"] * 4 + ["b"] * 2, "successes": [3, 5, 8, 1, 40, 44],
+                         "n": [10, 10, 10, 10, 50, 50]})
+    out = simultaneous_intervals(rows, ["family"], confidence_level=0.9)
+    for row in out.itertuples():
+        tests = 4 if row.family == "a" else 2
+        low, high = proportion_confint(row.successes, row.n, alpha=0.1 / tests,
+                                       method="wilson")
+        assert row.simultaneous_level == pytest.approx(1 - 0.1 / tests)
+        assert (row.simultaneous_ci_low, row.simultaneous_ci_high) == pytest.approx(
+            (low, high), abs=1e-12)
+    assert "simultaneous_ci_low" not in rows  # a copy, the caller's frame untouched
+    whole = simultaneous_intervals(rows)
+    assert (whole["simultaneous_level"] == bonferroni_level(0.95, 6)).all()
 
 
 @dataclass(frozen=True, repr=False)

@@ -28,6 +28,7 @@ the machine: it can turn a success into a failure, never into another board.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -49,17 +50,19 @@ from minestats.foundations.validation import (
 )
 from minestats.mechanics.perturb import perturb_once
 from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import sample_mines
-from minestats.runs.chunks import chunk_seeds
+from minestats.mechanics.sampling import chunk_layouts, sample_mines
+from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.runs.sweeps import run_jobs
 from minestats.runs.tally import Tally
-from minestats.solvers import SolverOptions, solve
+from minestats.solvers import SolverOptions, solve, solve_batch
 from minestats.stats import ProportionResult
 
 __all__ = [
     "DEFAULT_BATCH_CHUNK_SIZE",
+    "DEFAULT_MAX_DRAWS",
     "DEFAULT_MAX_TRIES",
     "DEFAULT_PATIENCE",
+    "DEFAULT_SOLVABLE_CHUNK",
     "DEFAULT_TIMEOUT",
     "METHODS",
     "NoGuessBatch",
@@ -67,6 +70,7 @@ __all__ = [
     "NoGuessSettings",
     "generate_no_guess",
     "generate_no_guess_batch",
+    "solvable_layouts",
 ]
 
 METHODS = ("retry", "perturb")
@@ -541,3 +545,103 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     boards = Tally.concatenate(chunks)
     return NoGuessBatch(**vars(config), n=n, seed=label, chunk_size=int(chunk_size),
                         **boards)
+
+
+DEFAULT_SOLVABLE_CHUNK = 2_000
+"""Rule boards drawn a chunk by `solvable_layouts`."""
+DEFAULT_MAX_DRAWS = 100_000_000
+"""Rule boards `solvable_layouts` draws at most for ``count`` solvable ones."""
+
+
+def _solvable_chunk(task):
+    """Rule boards of one chunk that the solver passes, and their positions in the chunk."""
+    board, rule, click, solver, size, seed_sequence = task
+    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
+    solved = solve_batch(layouts, click, solver=solver).solved
+    return layouts[solved], np.flatnonzero(solved)
+
+
+def solvable_layouts(board, click, *, rule=NO_GUESS.rule, solver="logic", seed=None,
+                     draws=None, count=None, chunk_size=DEFAULT_SOLVABLE_CHUNK,
+                     round_chunks=1, max_draws=DEFAULT_MAX_DRAWS,
+                     workers=-1) -> tuple[np.ndarray, int]:
+    """Draw the rule's boards that a solver passes, by rejection: a generator's reference.
+
+    Rule boards are drawn in chunks (`minestats.mechanics.sampling.chunk_layouts`: chunk
+    ``j`` from child ``j`` of the seed), each solved from the click
+    (`minestats.solvers.solve_batch`, with the mine count), and those solved are kept
+    in the order drawn: a sample of the rule's distribution conditioned on the solver
+    passing, which is what ``retry`` samples and what any no-guess generator is
+    measured against. Either every solvable board among ``draws`` rule boards, or the
+    first ``count``, running ``round_chunks`` chunks at a time until enough are found:
+    the first ``count`` accepted draws of an i.i.d. sequence are i.i.d. solvable boards,
+    and they do not depend on ``round_chunks``.
+
+    Parameters
+    ----------
+    board : Board or str
+    click : tuple of int or str
+    rule : str, optional
+        The first-click rule that draws the boards (default ``'safe-opening'``).
+    solver : str, optional
+        The solver that must pass them (default ``'logic'``).
+    seed : int, str, numpy.random.SeedSequence or None
+    draws : int, optional
+        Rule boards to draw; every solvable one among them is kept.
+    count : int, optional
+        Without ``draws``: solvable boards to keep, the first ones found.
+    chunk_size : int, optional
+        Rule boards a chunk (default `DEFAULT_SOLVABLE_CHUNK`).
+    round_chunks : int, optional
+        With ``count``: chunks run at a time (the workers' share of one round).
+    max_draws : int, optional
+        With ``count``: give up after this many rule boards (default
+        `DEFAULT_MAX_DRAWS`), where the solver passes almost none.
+    workers : int, executor or map-like callable, optional
+        As in `minestats.runs.chunks.map_chunks`.
+
+    Returns
+    -------
+    layouts : numpy.ndarray of bool, shape (boards, height, width)
+    draws : int
+        Rule boards drawn for them: ``draws`` itself, or with ``count`` the draws up
+        to and including the last board kept.
+
+    Examples
+    --------
+    >>> layouts, used = solvable_layouts("9x9/10", "centre", seed=3, count=5, chunk_size=50,
+    ...                                  workers=1)
+    >>> layouts.shape, used <= 50, all(solve(layout, "centre").solved for layout in layouts)
+    ((5, 9, 9), True, True)
+    """
+    board = resolve_board(board)
+    click = check_click(board, click, rule)
+    options = SolverOptions(solver)
+    chunk_size = check_count("chunk_size", chunk_size)
+    round_chunks = check_count("round_chunks", round_chunks)
+    seed_sequence, _ = resolve_seed(seed)
+    if (draws is None) == (count is None):
+        raise ValueError("give one of draws and count: every solvable board among draws "
+                         "rule boards, or the first count solvable boards")
+    task = (board, rule, click, options.solver)
+    if draws is not None:
+        sizes = chunk_sizes(check_count("draws", draws), chunk_size)
+        tasks = [(*task, size, chunk_seed) for size, chunk_seed in
+                 zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True)]
+        return np.concatenate([layouts for layouts, _ in
+                               map_chunks(_solvable_chunk, tasks, workers=workers)]), draws
+    count, max_draws = check_count("count", count), check_count("max_draws", max_draws)
+    seeds, kept, found, used = chunk_seeds(seed_sequence, sys.maxsize), [], 0, 0
+    while found < count:
+        if used >= max_draws:
+            raise RuntimeError(f"{solver} passed {found} of {used:,} {rule} boards of {board}, "
+                               f"fewer than count ({count}) within max_draws ({max_draws:,})")
+        tasks = [(*task, chunk_size, next(seeds)) for _ in range(round_chunks)]
+        for layouts, positions in map_chunks(_solvable_chunk, tasks, workers=workers):
+            take = min(count - found, len(layouts))
+            kept.append(layouts[:take])
+            found += take
+            used += int(positions[take - 1]) + 1 if found == count else chunk_size
+            if found == count:
+                break
+    return np.concatenate(kept), used

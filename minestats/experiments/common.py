@@ -36,7 +36,7 @@ from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
 from minestats.runs.cluster import connect_scheduler, is_dask_client
 from minestats.runs.store import ChunkStore
-from minestats.stats import bonferroni_level, format_p_value, wilson_interval
+from minestats.stats import format_p_value, simultaneous_intervals
 
 __all__ = [
     "SYMMETRIC_RULES",
@@ -52,7 +52,6 @@ __all__ = [
     "parallelism",
     "recorded_workers",
     "row_seeds",
-    "simultaneous_intervals",
     "worker_map",
     "worker_pool",
 ]
@@ -287,46 +286,13 @@ def format_classes(table: pd.DataFrame, rate: str) -> list[str]:
     return lines
 
 
-def simultaneous_intervals(frame: pd.DataFrame, by=(), *,
-                           confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> pd.DataFrame:
-    """Return ``frame`` with Wilson intervals that hold together over each group's rows.
-
-    The rows that share the columns ``by`` (all rows, with none) form a family of
-    ``m`` estimates; each gets the Wilson interval of its ``successes`` and ``n`` at
-    confidence ``1 - (1 - level) / m`` (`minestats.stats.bonferroni_level`), so that all
-    ``m`` hold together with probability at least ``level``: the intervals to read
-    when a row is picked from its family, as the best click of a map is. Added as
-    ``simultaneous_ci_low``, ``simultaneous_ci_high`` and ``simultaneous_level``.
-
-    Examples
-    --------
-    >>> rows = pd.DataFrame({"rule": ["a", "a", "b"], "successes": [40, 60, 50],
-    ...                      "n": [100, 100, 100]})
-    >>> out = simultaneous_intervals(rows, ["rule"])
-    >>> out["simultaneous_level"].round(4).tolist()
-    [0.975, 0.975, 0.95]
-    >>> bool(out.loc[2, "simultaneous_ci_low"] > out.loc[0, "simultaneous_ci_low"] - 0.1)
-    True
-    """
-    frame = frame.copy()
-    families = frame.groupby(list(by), sort=False) if len(by) else [(None, frame)]
-    for _, rows in families:
-        level = bonferroni_level(confidence_level, len(rows))
-        low, high = wilson_interval(rows["successes"].to_numpy(int), rows["n"].to_numpy(int),
-                                    confidence_level=level)
-        frame.loc[rows.index, "simultaneous_ci_low"] = low
-        frame.loc[rows.index, "simultaneous_ci_high"] = high
-        frame.loc[rows.index, "simultaneous_level"] = level
-    return frame
-
-
 def describe_extremes(rows: pd.DataFrame, rate: str, *, which=("lowest", "highest"),
                       confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> list[str]:
     """Print lines for the lowest and highest cell, with Bonferroni-adjusted intervals.
 
     A cell picked as the lowest or highest of ``m`` is not an ordinary estimate; its
     interval is widened to confidence ``1 - (1 - level) / m``
-    (`minestats.stats.bonferroni_level`), so that all ``m`` intervals hold together
+    (`minestats.stats.simultaneous_intervals`), so that all ``m`` intervals hold together
     with probability ``level`` and the picked one with it.
     ``which`` picks the lines, ``"lowest"`` and/or ``"highest"``.
     """

@@ -43,7 +43,6 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from minestats.experiments.common import base_parser, worker_pool
 from minestats.foundations.board import Board
@@ -62,6 +61,7 @@ from minestats.players.player import _position_memo, check_strategy, play_games,
 from minestats.players.scoring import Position, outlook
 from minestats.players.values import guess_positions, rollouts
 from minestats.runs.cluster import is_dask_client
+from minestats.stats import effect_spread, mean_interval
 
 EXPERT = Board(30, 16, 99)
 DATA = Path(__file__).resolve().parents[2] / "data" / "move_labels"
@@ -307,8 +307,9 @@ def gap_spread(frame: pd.DataFrame) -> dict:
     A candidate's gap is estimated on the decision's layouts as (``only_this`` -
     ``only_pick``) / n, with variance (share discordant - gap^2) / n (the layouts are
     paired, as in McNemar's test). The spread of the true gaps is the observed variance
-    less the mean of those variances (0 if that is negative): how far the cells the
-    labels compare really differ from the pick, the room a perfect chooser would have.
+    less the mean of those variances (0 if that is negative; `minestats.stats.effect_spread`):
+    how far the cells the labels compare really differ from the pick, the room a perfect
+    chooser would have.
 
     Returns
     -------
@@ -319,12 +320,10 @@ def gap_spread(frame: pd.DataFrame) -> dict:
     others = frame[~frame["pick"]]
     gap = (others["only_this"] - others["only_pick"]) / others["n"]
     noise = ((others["only_this"] + others["only_pick"]) / others["n"] - gap**2) / others["n"]
-    observed = float(gap.var(ddof=1)) if len(gap) > 1 else np.nan
-    return {"alternatives": len(gap), "mean_gap": float(gap.mean()) if len(gap) else np.nan,
-            "gap_sd_observed": np.sqrt(observed),
-            "gap_sd_noise": float(np.sqrt(noise.mean())) if len(gap) else np.nan,
-            "gap_sd_true": float(np.sqrt(max(observed - noise.mean(), 0.0)))
-            if len(gap) > 1 else np.nan}
+    spread = effect_spread(gap.to_numpy(), noise.to_numpy())
+    return {"alternatives": len(gap), "mean_gap": spread.mean,
+            "gap_sd_observed": spread.observed_sd, "gap_sd_noise": spread.noise_sd,
+            "gap_sd_true": spread.true_sd}
 
 
 def summarise(frame: pd.DataFrame, games: int) -> pd.DataFrame:
@@ -333,10 +332,7 @@ def summarise(frame: pd.DataFrame, games: int) -> pd.DataFrame:
     for kind, part in [*frame.groupby("kind"), ("all", frame)]:
         picks = part[part["pick"]]
         gains = split_half_gain(part)
-        n = len(gains)
-        mean = float(gains.mean()) if n else np.nan
-        half = (float(stats.t.ppf(0.975, n - 1) * gains.std(ddof=1) / np.sqrt(n))
-                if n > 1 else np.nan)
+        n, gain = len(gains), mean_interval(gains.to_numpy())
         rows.append({
             "kind": kind, "decisions": n, "games": games,
             "decisions_per_game": n / games if games else np.nan,
@@ -344,8 +340,8 @@ def summarise(frame: pd.DataFrame, games: int) -> pd.DataFrame:
             "layouts_per_candidate": int(part["n"].iloc[0]) if n else 0,
             "pick_value": float((picks["wins_a"] + picks["wins_b"]).sum() / picks["n"].sum())
             if n else np.nan,
-            "split_half_gain": mean, "gain_ci_low": mean - half, "gain_ci_high": mean + half,
-            "gain_per_game": mean * n / games if games else np.nan, **gap_spread(part)})
+            "split_half_gain": gain.mean, "gain_ci_low": gain.low, "gain_ci_high": gain.high,
+            "gain_per_game": gain.mean * n / games if games else np.nan, **gap_spread(part)})
     return pd.DataFrame(rows)
 
 
@@ -462,14 +458,11 @@ def _weighted_score_by_folds(gains: pd.DataFrame) -> tuple[np.ndarray, np.ndarra
 
 def _gain_row(rule: str, gains: np.ndarray, switched: np.ndarray, games: int) -> dict:
     """Return the gate's row of one rule: its mean gain a decision with a t interval."""
-    n = gains.size
-    mean = float(gains.mean()) if n else np.nan
-    half = float(stats.t.ppf(0.975, n - 1) * gains.std(ddof=1) / np.sqrt(n)) if n > 1 \
-        else np.nan
+    n, gain = gains.size, mean_interval(gains)
     return {"rule": rule, "decisions": n, "switched": int(switched.sum()),
-            "gain_per_decision": mean, "gain_ci_low": mean - half,
-            "gain_ci_high": mean + half,
-            "gain_per_game": mean * n / games if games else np.nan}
+            "gain_per_decision": gain.mean, "gain_ci_low": gain.low,
+            "gain_ci_high": gain.high,
+            "gain_per_game": gain.mean * n / games if games else np.nan}
 
 
 def offline_gate(frame: pd.DataFrame, games: int,

@@ -79,14 +79,18 @@ Usage: ``python -m minestats.experiments.no_guess_bias [--seed 42] [--n 2000]
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
 import pandas as pd
-from scipy import stats as scipy_stats
 
-from minestats.drivers.no_guess import DEFAULT_BATCH_CHUNK_SIZE, METHODS, generate_no_guess_batch
+from minestats.drivers.no_guess import (
+    DEFAULT_BATCH_CHUNK_SIZE,
+    DEFAULT_SOLVABLE_CHUNK,
+    METHODS,
+    generate_no_guess_batch,
+    solvable_layouts,
+)
 from minestats.experiments.common import (
     base_parser,
     board_slug,
@@ -101,15 +105,14 @@ from minestats.foundations.seeds import seed_label
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.mechanics.rules import placement_cells
-from minestats.mechanics.sampling import chunk_layouts
-from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
-from minestats.solvers import solve_batch
+from minestats.runs.chunks import chunk_seeds
 from minestats.stats import (
     P_VALUE_FLOOR,
     fixed_total_chi_square,
     format_p_value,
     holm_adjust,
     holm_reject,
+    mean_interval,
     permutation_test,
     ratio_interval,
     two_sided_p_values,
@@ -121,48 +124,8 @@ DENSE = (Board(30, 16, 130), Board(30, 16, 170))
 DENSE_REFERENCE = DENSE[0]  # retry is too slow at 170 mines (none in 10,000 tries)
 RULE, CLICK, SOLVER = "safe-opening", "centre", "logic"
 REFERENCE = "solvable-rule"
-REFERENCE_CHUNK = 2_000
 ALPHA = DEFAULT_ALPHA
 CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
-
-
-def solvable_chunk(task):
-    """Rule boards of one chunk that the solver passes, and their positions in the chunk."""
-    board, size, seed_sequence = task
-    layouts = chunk_layouts(board, size, seed_sequence, rule=RULE, click=CLICK)
-    solved = solve_batch(layouts, CLICK, solver=SOLVER).solved
-    return layouts[solved], np.flatnonzero(solved)
-
-
-def solvable_reference(board, seed_sequence, pool_map, *, draws=None, count=None,
-                       round_chunks=1):
-    """Solvable rule boards by rejection, in chunk order; return them and the draws used.
-
-    Either every solvable board among ``draws`` rule boards, or the first ``count``
-    (chunks of `REFERENCE_CHUNK` draws, chunk ``j`` seeded by child ``j`` of
-    ``seed_sequence``, run ``round_chunks`` at a time until enough are found). The
-    first ``count`` accepted draws of an i.i.d. sequence are i.i.d. solvable boards, and
-    they do not depend on ``round_chunks``, so neither does the sample.
-    """
-    if draws is not None:
-        sizes = chunk_sizes(draws, REFERENCE_CHUNK)
-        tasks = [(board, size, chunk_seed) for size, chunk_seed in
-                 zip(sizes, chunk_seeds(seed_sequence, len(sizes)), strict=True)]
-        return np.concatenate([layouts for layouts, _ in
-                               map_chunks(solvable_chunk, tasks, workers=pool_map)]), draws
-    if count is None or count < 1:
-        raise ValueError(f"count ({count}) must be at least 1 when draws is not given")
-    seeds, kept, found, used = chunk_seeds(seed_sequence, sys.maxsize), [], 0, 0
-    while found < count:
-        tasks = [(board, REFERENCE_CHUNK, next(seeds)) for _ in range(round_chunks)]
-        for layouts, positions in map_chunks(solvable_chunk, tasks, workers=pool_map):
-            take = min(count - found, len(layouts))
-            kept.append(layouts[:take])
-            found += take
-            used += int(positions[take - 1]) + 1 if found == count else REFERENCE_CHUNK
-            if found == count:
-                break
-    return np.concatenate(kept), used
 
 
 def rule_test(layouts, allowed):
@@ -194,13 +157,12 @@ def distance_profile(board, layouts, label, seed):
     result = []
     for d in range(2, int(distance.max()) + 1):
         ring = distance == d
-        shares = layouts[:, ring].mean(axis=1)
-        mean, sem = float(shares.mean()), float(scipy_stats.sem(shares))
-        half = float(scipy_stats.t.ppf((1 + CONFIDENCE_LEVEL) / 2, len(shares) - 1)) * sem
+        found = mean_interval(layouts[:, ring].mean(axis=1), confidence_level=CONFIDENCE_LEVEL)
         result.append({"board": str(board), "sample": label, "distance": d,
-                       "cells": int(ring.sum()), "n": len(layouts), "mean_frequency": mean,
-                       "ci_low": mean - half, "ci_high": mean + half, "rule_p": p_rule,
-                       "ratio_to_rule": mean / p_rule, "seed": seed})
+                       "cells": int(ring.sum()), "n": len(layouts),
+                       "mean_frequency": found.mean, "ci_low": found.low,
+                       "ci_high": found.high, "rule_p": p_rule,
+                       "ratio_to_rule": found.mean / p_rule, "seed": seed})
     return result
 
 
@@ -238,9 +200,7 @@ def region_effects(board, samples):
     for region, mask in region_masks(board).items():
         shares = {label: layouts[:, mask].mean(axis=1) for label, (layouts, _) in
                   samples.items()}
-        moments = {label: (float(share.mean()), float(share.std(ddof=1) / np.sqrt(len(share)))
-                           if len(share) > 1 else float("nan"))
-                   for label, share in shares.items()}
+        moments = {label: mean_interval(share)[:2] for label, share in shares.items()}
         for label, (frequency, se) in moments.items():
             references = [("rule", p_rule, 0.0, None, None)]
             if REFERENCE in samples and label != REFERENCE:
@@ -280,11 +240,12 @@ def board_samples(board, seeds, *, n, n_dense_reference, round_chunks, pool_map)
         samples[method] = (batch.mines, batch.seed)
         if method == "retry":
             draws = int(batch.tries.sum())
+    reference = {"rule": RULE, "solver": SOLVER, "seed": seeds[2], "workers": pool_map}
     if draws is not None:
-        layouts, draws = solvable_reference(board, seeds[2], pool_map, draws=draws)
+        layouts, draws = solvable_layouts(board, CLICK, draws=draws, **reference)
     elif board == DENSE_REFERENCE:
-        layouts, draws = solvable_reference(board, seeds[2], pool_map,
-                                            count=n_dense_reference, round_chunks=round_chunks)
+        layouts, draws = solvable_layouts(board, CLICK, count=n_dense_reference,
+                                          round_chunks=round_chunks, **reference)
     if draws is not None:
         samples[REFERENCE] = (layouts, seed_label(seeds[2]))
     return samples, draws
@@ -435,7 +396,7 @@ def main(argv=None):
         n_dense_reference=args.n_dense_reference)
     metadata = collect_metadata(
         seed=args.seed, n=args.n,
-        chunk_size={"generators": DEFAULT_BATCH_CHUNK_SIZE, "reference": REFERENCE_CHUNK},
+        chunk_size={"generators": DEFAULT_BATCH_CHUNK_SIZE, "reference": DEFAULT_SOLVABLE_CHUNK},
         wall_time_s=time.perf_counter() - start,
         extra={"rule": RULE, "click": CLICK, "solver": SOLVER, "use_mine_count": True,
                "permutations": args.permutations, "holm_alpha": ALPHA,

@@ -42,7 +42,7 @@ Writes to ``--out``, each file with its ``.json`` sidecar:
 
 - ``win_rate_by_click.csv``: one row per board, rule and click (the shared columns,
   win rate, Wilson interval, n, seed), and the interval that holds together with those
-  of every cell of its map (`minestats.experiments.common.simultaneous_intervals`,
+  of every cell of its map (`minestats.stats.simultaneous_intervals`,
   Bonferroni over the map's cells);
 - ``win_rate_by_click_orbits.csv``: each symmetric map's cells pooled by orbit
   (cells, n, successes, win rate, Wilson interval and its half-width, the map's seed);
@@ -85,7 +85,6 @@ from minestats.experiments.common import (
     p_text,
     recorded_workers,
     row_seeds,
-    simultaneous_intervals,
     store_metadata,
     worker_pool,
 )
@@ -94,7 +93,12 @@ from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.mechanics.rules import RULES
 from minestats.players import win_rate, win_rate_sweep
-from minestats.stats import click_orbit, pool_by_click_class, pool_by_orbit
+from minestats.stats import (
+    click_orbit,
+    pool_by_click_class,
+    pool_by_orbit,
+    simultaneous_intervals,
+)
 
 BOARDS = (BEGINNER, INTERMEDIATE)
 """The boards mapped at every cell."""

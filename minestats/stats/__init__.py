@@ -5,7 +5,7 @@ from ``minestats.stats`` itself.
 
 - `minestats.stats.intervals`: Wilson intervals of proportions, Newcombe's intervals
   of paired and independent differences, a difference from a published figure, the
-  log-scale interval of a ratio.
+  log-scale interval of a ratio, Student's t interval of a mean.
 - `minestats.stats.significance`: Fisher's and the binomial exact test against a
   figure from elsewhere, and the whole comparison with a published figure;
   homogeneity of several proportions, McNemar's exact test, z-scores and two-sided
@@ -13,10 +13,13 @@ from ``minestats.stats`` itself.
   (the chi-square rescaled for sampling without replacement) and against each other
   (a permutation test).
 - `minestats.stats.multiple`: Holm's method (decisions and adjusted p-values), and
-  the Bonferroni level of an estimate picked as the extreme of many.
+  the Bonferroni level of an estimate picked as the extreme of many, and a table's
+  rows with intervals that hold together (`simultaneous_intervals`).
 - `minestats.stats.maps`: maps of one proportion per cell: the smallest deviation a
   corrected test finds, Moran's I of neighbouring cells, cells pooled by symmetry
   orbit or by click class, and the test that an orbit's cells agree.
+- `minestats.stats.effects`: the spread of many true effects beneath their
+  estimates' noise.
 - `minestats.stats.formatting`: p-values printed with a floor.
 - `minestats.stats.proportions`: `ProportionResult`, the base of every counting result.
 - `minestats.stats.fits`: pass-rate curves against mine density (binomial GLMs).
@@ -25,6 +28,7 @@ scipy, statsmodels and pandas are imported when first needed, so importing the
 package is cheap.
 """
 
+from minestats.stats.effects import EffectSpread, effect_spread
 from minestats.stats.formatting import (
     P_VALUE_FLOOR,
     format_p_value,
@@ -32,8 +36,10 @@ from minestats.stats.formatting import (
 from minestats.stats.intervals import (
     ConfidenceInterval,
     Difference,
+    MeanInterval,
     difference_from_reference,
     difference_interval,
+    mean_interval,
     paired_difference_interval,
     proportion_interval,
     ratio_interval,
@@ -53,6 +59,7 @@ from minestats.stats.multiple import (
     bonferroni_level,
     holm_adjust,
     holm_reject,
+    simultaneous_intervals,
 )
 from minestats.stats.proportions import ProportionResult
 from minestats.stats.significance import (
@@ -70,12 +77,13 @@ from minestats.stats.significance import (
     z_scores,
 )
 
-__all__ = ["CLICK_CLASSES", "ChiSquareTest", "ConfidenceInterval", "Difference", "Homogeneity",
-           "P_VALUE_FLOOR", "PermutationTest", "ProportionResult", "PublishedComparison",
-           "bonferroni_level", "click_class", "click_orbit", "compare_to_published",
-           "detectable_deviation", "difference_from_reference", "difference_interval",
-           "exact_difference_p_value", "fixed_total_chi_square", "format_p_value", "holm_adjust",
-           "holm_reject", "homogeneity_test", "mcnemar_p_value", "neighbour_correlation",
+__all__ = ["CLICK_CLASSES", "ChiSquareTest", "ConfidenceInterval", "Difference", "EffectSpread",
+           "Homogeneity", "MeanInterval", "P_VALUE_FLOOR", "PermutationTest", "ProportionResult",
+           "PublishedComparison", "bonferroni_level", "click_class", "click_orbit",
+           "compare_to_published", "detectable_deviation", "difference_from_reference",
+           "difference_interval", "effect_spread", "exact_difference_p_value",
+           "fixed_total_chi_square", "format_p_value", "holm_adjust", "holm_reject",
+           "homogeneity_test", "mcnemar_p_value", "mean_interval", "neighbour_correlation",
            "orbit_test", "paired_difference_interval", "permutation_test", "pool_by_click_class",
-           "pool_by_orbit", "proportion_interval", "ratio_interval", "two_sided_p_values",
-           "wilson_interval", "z_scores"]
+           "pool_by_orbit", "proportion_interval", "ratio_interval", "simultaneous_intervals",
+           "two_sided_p_values", "wilson_interval", "z_scores"]

@@ -6,9 +6,10 @@ and keeps its coverage near p = 0 or 1. A difference between two proportions
 measured on the same trials (a paired 2x2 table) carries Newcombe's square-and-add
 interval for paired data (`paired_difference_interval`); `difference_interval` is the
 same construction for two independent samples, to show what the pairing saves. A
-figure from elsewhere is compared by `difference_from_reference`, and a ratio of two
+figure from elsewhere is compared by `difference_from_reference`, a ratio of two
 independent estimates carries the delta-method interval on the log scale
-(`ratio_interval`).
+(`ratio_interval`), and a mean of independent observations Student's t interval
+(`mean_interval`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from minestats.foundations.validation import (
     quoted,
 )
 
-__all__ = ["PROPORTION_METHODS", "ConfidenceInterval", "Difference", "difference_from_reference",
-           "difference_interval", "paired_difference_interval", "proportion_interval",
-           "ratio_interval", "wilson_interval"]
+__all__ = ["PROPORTION_METHODS", "ConfidenceInterval", "Difference", "MeanInterval",
+           "difference_from_reference", "difference_interval", "mean_interval",
+           "paired_difference_interval", "proportion_interval", "ratio_interval",
+           "wilson_interval"]
 
 PROPORTION_METHODS = ("wilson", "agresti_coull", "beta", "jeffreys", "normal", "binom_test")
 """The interval methods `proportion_interval` takes: those of statsmodels'
@@ -313,6 +315,71 @@ def difference_interval(successes1, trials1, successes2, trials2, *,
     if np.ndim(low) == 0:
         return ConfidenceInterval(float(low), float(high))
     return ConfidenceInterval(np.asarray(low, dtype=float), np.asarray(high, dtype=float))
+
+
+class MeanInterval(NamedTuple):
+    """A mean, its standard error and its confidence interval (`mean_interval`)."""
+
+    mean: float
+    standard_error: float
+    low: float
+    high: float
+
+
+def mean_interval(values, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> MeanInterval:
+    """Mean of independent observations with Student's t interval.
+
+    With ``n`` observations of sample standard deviation ``s`` (``ddof=1``), the
+    standard error is ``s / sqrt(n)`` and the interval ``mean -/+ t se``, ``t`` the
+    ``(1 + level) / 2`` quantile of Student's t with ``n - 1`` degrees of freedom:
+    exact for normal observations, and close for a mean of many bounded ones (a
+    board's share of mined cells, the gain of a decision) by the central limit theorem.
+
+    Parameters
+    ----------
+    values : array_like
+        The observations, one dimension; independent and identically distributed.
+    confidence_level : float, optional
+        Coverage of the interval, default 0.95.
+
+    Returns
+    -------
+    MeanInterval
+        ``mean``, ``standard_error``, ``low`` and ``high``: nan for the standard error
+        and bounds with fewer than two observations, and a nan mean with none.
+
+    See Also
+    --------
+    minestats.stats.intervals.ratio_interval
+        The ratio of two such means.
+
+    References
+    ----------
+    "Student" (W. S. Gosset), "The probable error of a mean", Biometrika 6 (1908), 1-25.
+
+    Examples
+    --------
+    As ``scipy.stats.t.interval(0.95, n - 1, mean, sem)`` gives it:
+
+    >>> found = mean_interval([0.21, 0.18, 0.25, 0.20, 0.23])
+    >>> round(found.mean, 4), round(found.low, 4), round(found.high, 4)
+    (0.214, 0.1805, 0.2475)
+    >>> mean_interval([0.5]).mean, mean_interval([0.5]).high
+    (0.5, nan)
+    """
+    from scipy import stats as scipy_stats
+
+    level = check_confidence_level(confidence_level)
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 1:
+        raise ValueError(f"values must be one-dimensional, not of shape {list(values.shape)}")
+    n = values.size
+    mean = float(values.mean()) if n else math.nan
+    if n < 2:
+        return MeanInterval(mean, math.nan, math.nan, math.nan)
+    standard_error = float(values.std(ddof=1) / np.sqrt(n))
+    half = float(scipy_stats.t.ppf((1 + level) / 2, n - 1)) * standard_error
+    return MeanInterval(mean, standard_error, mean - half, mean + half)
 
 
 def ratio_interval(estimate1, standard_error1, estimate2, standard_error2=0.0, *,

@@ -3,7 +3,8 @@
 `holm_reject` says which hypotheses Holm's method rejects at a family-wise level,
 `holm_adjust` gives the adjusted p-values that make the same decisions at any level.
 An estimate picked from many (the lowest cell of a map, say) gets the interval of
-`bonferroni_level`, which holds for all of them together.
+`bonferroni_level`, which holds for all of them together; `simultaneous_intervals`
+gives every row of a table the Wilson interval at that level.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import numpy as np
 
 from minestats.foundations.validation import (
     DEFAULT_ALPHA,
+    DEFAULT_CONFIDENCE_LEVEL,
     check_confidence_level,
     check_count,
     quoted,
 )
+from minestats.stats.intervals import wilson_interval
 
-__all__ = ["bonferroni_level", "holm_adjust", "holm_reject"]
+__all__ = ["bonferroni_level", "holm_adjust", "holm_reject", "simultaneous_intervals"]
 
 
 def _holm(p_values, alpha):
@@ -159,3 +162,57 @@ def bonferroni_level(confidence_level, tests) -> float:
     """
     confidence_level = check_confidence_level(confidence_level)
     return 1 - (1 - confidence_level) / check_count("tests", tests)
+
+
+def simultaneous_intervals(frame, by=(), *,
+                           confidence_level=DEFAULT_CONFIDENCE_LEVEL):
+    """Return ``frame`` with Wilson intervals that hold together over each group's rows.
+
+    The rows that share the columns ``by`` (all rows, with none) form a family of
+    ``m`` estimates; each gets the Wilson interval of its ``successes`` and ``n`` at
+    confidence ``1 - (1 - level) / m`` (`bonferroni_level`), so that all
+    ``m`` hold together with probability at least ``level``: the intervals to read
+    when a row is picked from its family, as the best click of a map is. Added as
+    ``simultaneous_ci_low``, ``simultaneous_ci_high`` and ``simultaneous_level``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        One estimate a row, with columns ``successes`` and ``n``.
+    by : sequence of str, optional
+        The columns whose values name a family (default: one family of every row).
+    confidence_level : float, optional
+        Coverage of each family's intervals together, default 0.95.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``frame`` with the three columns added.
+
+    References
+    ----------
+    E. B. Wilson, "Probable inference, the law of succession, and statistical
+    inference", JASA 22 (1927), 209-212; C. E. Bonferroni, "Teoria statistica delle
+    classi e calcolo delle probabilita" (1936).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"rule": ["a", "a", "b"], "successes": [40, 60, 50],
+    ...                      "n": [100, 100, 100]})
+    >>> out = simultaneous_intervals(rows, ["rule"])
+    >>> out["simultaneous_level"].round(4).tolist()
+    [0.975, 0.975, 0.95]
+    >>> bool(out.loc[2, "simultaneous_ci_low"] > out.loc[0, "simultaneous_ci_low"] - 0.1)
+    True
+    """
+    frame = frame.copy()
+    families = frame.groupby(list(by), sort=False) if len(by) else [(None, frame)]
+    for _, rows in families:
+        level = bonferroni_level(confidence_level, len(rows))
+        low, high = wilson_interval(rows["successes"].to_numpy(int), rows["n"].to_numpy(int),
+                                    confidence_level=level)
+        frame.loc[rows.index, "simultaneous_ci_low"] = low
+        frame.loc[rows.index, "simultaneous_ci_high"] = high
+        frame.loc[rows.index, "simultaneous_level"] = level
+    return frame
