@@ -300,8 +300,8 @@ def test_result_carries_inputs_and_converts_to_a_row():
     result = solve(layout, "1,0", solver="subset", use_mine_count=False)
     assert (result.board, result.click, result.solver) == (Board(4, 3, 2), (1, 0), "subset")
     assert result.to_dict() == {
-        "board": "4x3/2", "width": 4, "height": 3, "mines": 2, "click_x": 1,
-        "click_y": 0,
+        "board": "4x3/2", "width": 4, "height": 3, "mines": 2, "density": 2 / 12,
+        "rule": None, "click_x": 1, "click_y": 0,
         "solver": "subset", "use_mine_count": False, "max_configurations": 200_000,
         "solved": True, "capped": False, "lost": False, "rounds": 2,
         "revealed_cells": 10, "flagged_cells": 2}

@@ -739,3 +739,17 @@ def test_two_sided_p_values_are_scipys_normal_tail_to_the_last_bit():
                         [0.0, -0.0, 40.0, -40.0, np.inf, -np.inf]])
     assert np.array_equal(two_sided_p_values(z), 2 * norm.sf(np.abs(z)))
     assert two_sided_p_values(1.5) == 2 * norm.sf(1.5)
+
+
+def test_the_old_name_of_a_chi_square_result_still_works_and_warns():
+    import minestats.stats as stats
+    import minestats.stats.significance as significance
+
+    for module in (stats, significance):
+        with pytest.warns(DeprecationWarning, match=r"Homogeneity is deprecated and will be "
+                                                    r"removed in 0\.4: use minestats\.stats\."
+                                                    r"ChiSquareTest"):
+            assert module.Homogeneity is stats.ChiSquareTest
+    assert isinstance(stats.homogeneity_test([20, 30], [50, 50]), stats.ChiSquareTest)
+    with pytest.raises(AttributeError, match="has no attribute 'Homogenity'"):
+        stats.Homogenity  # noqa: B018

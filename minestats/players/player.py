@@ -374,8 +374,8 @@ class GameResult(Result):
     Attributes
     ----------
     won : bool
-    lost : bool
-        A mine was opened (the first click, or a guess; deductions never open one).
+        Every safe cell was opened; otherwise a mine was (the first click, or a guess;
+        deductions never open one), and `lost` is True.
     guesses : int
         Guesses made (the first click not counted).
     opened : int
@@ -391,13 +391,17 @@ class GameResult(Result):
     """
 
     won: bool
-    lost: bool
     guesses: int
     opened: int
     capped: bool
     moves: tuple = field(repr=False)
     policy: str = "best"
     seed: int | str | None = None
+
+    @property
+    def lost(self) -> bool:
+        """A mine was opened: every game ends won or lost."""
+        return not self.won
 
     def _repr_html_(self) -> str:
         """Return the guesses as a table for Jupyter (`minestats.inference.html.moves_html`)."""
@@ -633,6 +637,6 @@ def play(mines, click, *, policy="best", seed=None, options=None, strategy=None,
     moves = tuple(Move(cell % board.width, cell // board.width, chance, GUESS_KINDS[kind])
                   for cell, chance, kind in zip(cells, chances, kinds, strict=True))
     won = bool(games.won[0])
-    return GameResult(won=won, lost=not won, guesses=guesses, opened=int(games.opened[0]),
+    return GameResult(won=won, guesses=guesses, opened=int(games.opened[0]),
                       capped=bool(games.capped[0]), moves=moves, policy=policy,
                       seed=seed_label(sequence))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from minestats.foundations.board import Board
-from minestats.foundations.result import Result
+from minestats.foundations.result import Result, setting_columns
 from minestats.foundations.validation import (
     DEFAULT_MAX_CONFIGURATIONS,
     SOLVERS,
@@ -114,7 +114,10 @@ class SolveResult(Result):
     flagged: np.ndarray = field(repr=False)
 
     def to_dict(self) -> dict:
-        """One table row: inputs and outcome, the masks summarized by their counts.
+        """One table row: the setting, the solver, the outcome, the masks as their counts.
+
+        It opens with `minestats.foundations.result.setting_columns`, whose rule is None:
+        the layout was given, not drawn.
 
         Examples
         --------
@@ -123,9 +126,7 @@ class SolveResult(Result):
         6
         """
         return {
-            "board": str(self.board), "width": self.board.width,
-            "height": self.board.height, "mines": self.board.mines,
-            "click_x": self.click[0], "click_y": self.click[1], "solver": self.solver,
+            **setting_columns(self.board, None, self.click, size=True), "solver": self.solver,
             "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations,
             "solved": self.solved, "capped": self.capped, "lost": self.lost,
@@ -282,7 +283,7 @@ class BatchSolveResult(Result):
         return int(self.solved.size)
 
     def to_dict(self) -> dict:
-        """One table row: inputs and the counts of solved, capped and lost boards.
+        """One table row: the setting (no rule), the solver, counts of solved, capped, lost.
 
         Examples
         --------
@@ -291,7 +292,7 @@ class BatchSolveResult(Result):
         4
         """
         return {
-            "board": str(self.board), "click_x": self.click[0], "click_y": self.click[1],
+            **setting_columns(self.board, None, self.click, size=True),
             "solver": self.solver, "use_mine_count": self.use_mine_count,
             "max_configurations": self.max_configurations, "n": self.n,
             "solved": int(self.solved.sum()), "capped": int(self.capped.sum()),

@@ -25,9 +25,10 @@ from ``minestats.stats`` itself.
 - `minestats.stats.fits`: pass-rate curves against mine density (binomial GLMs).
 
 scipy, statsmodels and pandas are imported when first needed, so importing the
-package is cheap.
+package is cheap. ``Homogeneity`` is a deprecated name of `ChiSquareTest`, until 0.4.
 """
 
+from minestats.foundations.deprecation import deprecated_names
 from minestats.stats.effects import EffectSpread, effect_spread
 from minestats.stats.formatting import (
     P_VALUE_FLOOR,
@@ -64,7 +65,6 @@ from minestats.stats.multiple import (
 from minestats.stats.proportions import ProportionResult
 from minestats.stats.significance import (
     ChiSquareTest,
-    Homogeneity,
     PermutationTest,
     PublishedComparison,
     compare_to_published,
@@ -78,7 +78,7 @@ from minestats.stats.significance import (
 )
 
 __all__ = ["CLICK_CLASSES", "ChiSquareTest", "ConfidenceInterval", "Difference", "EffectSpread",
-           "Homogeneity", "MeanInterval", "P_VALUE_FLOOR", "PermutationTest", "ProportionResult",
+           "MeanInterval", "P_VALUE_FLOOR", "PermutationTest", "ProportionResult",
            "PublishedComparison", "bonferroni_level", "click_class", "click_orbit",
            "compare_to_published", "detectable_deviation", "difference_from_reference",
            "difference_interval", "effect_spread", "exact_difference_p_value",
@@ -87,3 +87,6 @@ __all__ = ["CLICK_CLASSES", "ChiSquareTest", "ConfidenceInterval", "Difference",
            "orbit_test", "paired_difference_interval", "permutation_test", "pool_by_click_class",
            "pool_by_orbit", "proportion_interval", "ratio_interval", "simultaneous_intervals",
            "two_sided_p_values", "wilson_interval", "z_scores"]
+
+__getattr__ = deprecated_names(__name__, {
+    "Homogeneity": (ChiSquareTest, "minestats.stats.ChiSquareTest")}, removed_in="0.4")

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.foundations.deprecation import deprecated_names
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_count, quoted
 from minestats.stats.intervals import (
     _check_counts,
@@ -27,7 +28,7 @@ from minestats.stats.intervals import (
     difference_from_reference,
 )
 
-__all__ = ["ChiSquareTest", "Homogeneity", "PermutationTest", "PublishedComparison",
+__all__ = ["ChiSquareTest", "PermutationTest", "PublishedComparison",
            "compare_to_published", "exact_difference_p_value",
            "fixed_total_chi_square", "homogeneity_test", "mcnemar_p_value", "permutation_test",
            "two_sided_p_values", "z_scores"]
@@ -180,15 +181,19 @@ def compare_to_published(successes, trials, published, published_trials=None, *,
                                test="binomial" if published_trials is None else "fisher")
 
 
-class Homogeneity(NamedTuple):
-    """Pearson's chi-square test that several proportions are equal."""
+class ChiSquareTest(NamedTuple):
+    """A chi-square statistic, its degrees of freedom and its upper-tail p-value.
+
+    What `homogeneity_test` and `fixed_total_chi_square` return (``Homogeneity``, the
+    first's own class before 0.3, is a deprecated name of this one).
+    """
 
     statistic: float
     df: int
     p_value: float
 
 
-def homogeneity_test(successes, trials) -> Homogeneity:
+def homogeneity_test(successes, trials) -> ChiSquareTest:
     """Chi-square test that several binomial proportions share one common value.
 
     The ``k x 2`` table of successes and failures is tested with Pearson's
@@ -204,7 +209,7 @@ def homogeneity_test(successes, trials) -> Homogeneity:
 
     Returns
     -------
-    Homogeneity
+    ChiSquareTest
         ``(statistic, df, p_value)``.
 
     See Also
@@ -222,7 +227,7 @@ def homogeneity_test(successes, trials) -> Homogeneity:
     >>> round(result.statistic, 3), result.df, round(result.p_value, 4)
     (4.0, 2, 0.1353)
     >>> homogeneity_test([5, 5], [5, 5])
-    Homogeneity(statistic=0.0, df=1, p_value=1.0)
+    ChiSquareTest(statistic=0.0, df=1, p_value=1.0)
     """
     from scipy.stats import chi2_contingency
 
@@ -232,9 +237,9 @@ def homogeneity_test(successes, trials) -> Homogeneity:
     table = np.column_stack([successes, trials - successes])
     df = successes.size - 1
     if (table.sum(axis=0) == 0).any():
-        return Homogeneity(0.0, df, 1.0)
+        return ChiSquareTest(0.0, df, 1.0)
     statistic, p_value, dof, _ = chi2_contingency(table, correction=False)
-    return Homogeneity(float(statistic), int(dof), float(p_value))
+    return ChiSquareTest(float(statistic), int(dof), float(p_value))
 
 
 def mcnemar_p_value(table) -> float:
@@ -333,14 +338,6 @@ def two_sided_p_values(z):
     from scipy.special import ndtr  # scipy.stats.norm.sf(x) is ndtr(-x), to the bit
 
     return 2 * ndtr(-np.abs(np.asarray(z, dtype=float)))
-
-
-class ChiSquareTest(NamedTuple):
-    """A chi-square statistic, its degrees of freedom and its upper-tail p-value."""
-
-    statistic: float
-    df: int
-    p_value: float
 
 
 def fixed_total_chi_square(counts, trials, mines) -> ChiSquareTest:
@@ -493,3 +490,7 @@ def permutation_test(sample, reference, permutations, rng) -> PermutationTest:
         exceed += int(((_two_sample_z(choice @ pooled, n1, total, n2, spread) ** 2)
                        .sum(axis=1) >= observed).sum())
     return PermutationTest(observed, (1 + exceed) / (1 + permutations), permutations, z)
+
+
+__getattr__ = deprecated_names(__name__, {
+    "Homogeneity": (ChiSquareTest, "minestats.stats.ChiSquareTest")}, removed_in="0.4")

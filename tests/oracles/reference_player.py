@@ -393,7 +393,8 @@ def play(mines, click, *, policy="best", seed=None, options=None) -> GameResult:
         cell = choose(state, position, rng)
         moves.append(Move(*state.cell(cell), float(position.probability.flat[cell])))
         state.open_index(cell)
-    return GameResult(won=state.won, lost=state.lost, guesses=len(moves),
+    assert state.won != state.lost  # a game ends won or lost, never both or neither
+    return GameResult(won=state.won, guesses=len(moves),
                       opened=int((state.revealed & ~state.mines).sum()), capped=capped,
                       moves=tuple(moves), policy=policy, seed=seed_label(sequence))
 
