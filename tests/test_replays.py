@@ -1,13 +1,16 @@
 """Replays read (minestats.io.replays) and analysed (minestats.drivers.game_analysis).
 
-Files come from two independent writers: ms_toollib itself (`BaseVideo`, stepped by
-hand, saved as EVF), and `evf_file`, a few lines written here from the EVF format's
-published layout (version 3), for small games whose answers are derived by hand.
-Every file read is compared with ms_toollib's own parse of it: its board, and the
-board ms_toollib shows after each event.
+Files come from two independent kinds of writer: ms_toollib itself (`BaseVideo`, stepped
+by hand, saved as EVF), and a few lines written here for each format, for small games
+whose answers are derived by hand: `evf_file` from the EVF format's published layout
+(version 3), and `avf_file`, `rmv_file` and `mvf_file` from the layouts of Arbiter's,
+Viennasweeper's (version 2) and Minesweeper Clone 0.97's files as ms_toollib 1.5 reads
+them. Every file read is compared with ms_toollib's own parse of it: its board, and
+the board ms_toollib shows after each event.
 """
 
 import itertools
+import math
 import os
 from fractions import Fraction
 
@@ -50,6 +53,144 @@ def evf_file(rows, events, *, completed):
     return bytes(data + b"\xff")
 
 
+AVF_BUTTONS = {"lc": 3, "lr": 5, "rc": 9, "rr": 17}
+AVF_LEVELS = {(8, 8, 10): 3, (16, 16, 40): 4, (30, 16, 99): 5}
+"""Arbiter's standard boards by (width, height, mines); any other board is level 6."""
+
+
+def avf_file(rows, events):
+    """AVF bytes, as ms_toollib 1.5 reads Arbiter's files: a layout of '*' and '.', events.
+
+    The fields, in order: a version byte and four more, the level (3-5 a standard board,
+    6 a custom one followed by columns - 1, rows - 1 and the mines in two bytes), each
+    mine as (row + 1, column + 1), as many bytes as the digits of the board's checksum
+    plus four (skipped by the reader), a country, the question-mark setting (127: none)
+    and a byte, ``[0|``, on a custom board its size and ``|``, the start and end times,
+    ``B`` the 3BV, ``T`` the time in seconds from 1 and ``]``; then 8 bytes an event
+    (button, x high, whole seconds from 1 low, x low, hundredths, y high, seconds high,
+    y low; times in whole hundredths), 8 zero bytes, and ``Skin:`` then a line and the
+    player's name, each ending in a carriage return.
+    """
+    height, width = len(rows), len(rows[0])
+    layout = np.array([[cell == "*" for cell in row] for row in rows])
+    numbers = neighbour_counts(layout)
+    mines = np.argwhere(layout)
+    level = AVF_LEVELS.get((width, height, len(mines)), 6)
+    data = bytearray([0, 0, 0, 0, 0, level])
+    if level == 6:
+        data += bytes([width - 1, height - 1]) + len(mines).to_bytes(2, "big")
+    for row, column in mines:
+        data += bytes([row + 1, column + 1])
+    checksum = sum((10 if layout[y, x] else int(numbers[y, x]) + 1) * (x + x * y)
+                   for x in range(width) for y in range(height))
+    data += bytes(len(str(checksum)) + 4) + bytes([41, 127, 0]) + b"[0|"
+    if level == 6:
+        data += f"{width}x{height}x{len(mines)}|".encode()
+    last = max(ms for _, ms, _, _ in events) / 1000
+    data += f"6.12.2026.12:00:00:00|6.12:00:{int(last):02d}:00|B1T{last + 1:.2f}]".encode()
+    for button, ms, x, y in events:
+        hundredths = ms // 10 + 100  # from 1 second
+        whole, part = divmod(hundredths, 100)
+        px, py = x * PIXELS + 5, y * PIXELS + 5
+        data += bytes([AVF_BUTTONS[button], px >> 8, whole & 255, px & 255, part, py >> 8,
+                       whole >> 8, py & 255])
+    return bytes(data + bytes(8) + b"Skin:hand\r\rhand\r")
+
+
+RMV_BUTTONS = {"lc": 2, "lr": 3, "rc": 4, "rr": 5}
+
+
+def rmv_file(rows, events, *, completed):
+    """RMV version 2 bytes (Viennasweeper), as ms_toollib 1.5 reads them.
+
+    ``*rmv``, the version (2 bytes), the clone (1: Viennasweeper) and its version, 4
+    bytes, the sizes of the version text (0), 4 bytes, of the pre-flags (0), of the
+    properties (7) and of the extension properties (0), 6 bytes, no player fields (2
+    bytes), a time stamp (4), columns, rows, mines (2 bytes) and each mine as (column,
+    row); the properties (a byte, no-flag play, mode, level - 3, the 3BV in 2 bytes low
+    first, cell pixels), no extension properties (2 bytes); 9 bytes an event (button,
+    milliseconds in 3 bytes and a byte, x and y in pixels), and 16 (completed) or 17.
+    ms_toollib reads the first event as a press too, so each file opens with a release.
+    """
+    height, width = len(rows), len(rows[0])
+    mines = [(x, y) for y, row in enumerate(rows) for x, cell in enumerate(row) if cell == "*"]
+    data = bytearray(b"*rmv") + bytes([0, 2, 1, 0]) + bytes(4) + bytes(2) + bytes(4)
+    data += bytes(2) + (7).to_bytes(2, "big") + bytes(2) + bytes(6) + bytes(2) + bytes(4)
+    data += bytes([width, height]) + len(mines).to_bytes(2, "big")
+    for x, y in mines:
+        data += bytes([x, y])
+    data += bytes([0, 0, 0, 3, 1, 0, PIXELS]) + bytes(2)
+    for button, ms, x, y in events:
+        data += bytes([RMV_BUTTONS[button]]) + (ms << 8).to_bytes(4, "big")
+        data += (x * PIXELS + 5).to_bytes(2, "big") + (y * PIXELS + 5).to_bytes(2, "big")
+    return bytes(data + bytes([16 if completed else 17]))
+
+
+def mvf_bit_positions(leading):
+    """Where Minesweeper Clone 0.97 keeps each of an event's 40 bits: (byte, bit mask).
+
+    Five numbers from ``leading`` (square roots, sines and cosines), each written as 8
+    digits, make 40 digits; the bits go to the positions of the 0s, then the 1s, ...
+    """
+    num1, num2 = math.sqrt(leading), math.sqrt(leading + 1000.0)
+    num3 = math.sqrt(num1 + 1000.0)
+    values = [math.cos(num3 + 1000.0), math.sin(math.sqrt(num2)), math.cos(num3),
+              math.sin(math.sqrt(num1) + 1000.0), math.cos(math.sqrt(num2 + 1000.0))]
+    digits = "".join(f"{math.floor(abs(value) * 1e8 + 0.5):08d}"[:8] for value in values)
+    return [(j // 8, 1 << j % 8) for digit in "0123456789" for j in range(40)
+            if digits[j] == digit]
+
+
+def mvf_file(rows, events, *, completed, leading=1234):
+    """MVF bytes of Minesweeper Clone 0.97, as ms_toollib 1.5 reads them.
+
+    0x11 0x4D, 25 bytes, ``5``, 46 bytes; the date (month, day, year in 2 bytes, hour,
+    minute, second), level - 2, mode, the score (2 bytes and hundredths), the 3BV and
+    the 3BV solved (2 bytes each: equal when completed), 6 bytes, question marks; the
+    columns, rows, mines (2 bytes) and each mine as (column + 1, row + 1); the name's
+    length and the name; ``leading`` (2 bytes) and the events (3 bytes), each 5 bytes of
+    bits placed by `mvf_bit_positions`: right, middle and left button held, y and x in
+    pixels (9 bits each), hundredths (7 bits) and whole seconds (10 bits).
+    """
+    height, width = len(rows), len(rows[0])
+    mines = [(x, y) for y, row in enumerate(rows) for x, cell in enumerate(row) if cell == "*"]
+    data = bytearray([0x11, 0x4D]) + bytes(25) + b"5" + bytes(46)
+    data += bytes([12, 6]) + (2026).to_bytes(2, "big") + bytes([12, 0, 0, 2, 1]) + bytes(3)
+    data += (3).to_bytes(2, "big") + (3 if completed else 1).to_bytes(2, "big") + bytes(7)
+    data += bytes([width, height]) + len(mines).to_bytes(2, "big")
+    for x, y in mines:
+        data += bytes([x + 1, y + 1])
+    data += bytes([4]) + b"hand" + leading.to_bytes(2, "big") + len(events).to_bytes(3, "big")
+    positions = mvf_bit_positions(leading)
+    for button, ms, x, y in events:
+        left, right = {"lc": (1, 0), "lr": (0, 0), "rc": (0, 1), "rr": (0, 0)}[button]
+        seconds, thousandths = divmod(ms, 1000)
+        fields = [(0, right, 1), (2, left, 1), (3, y * PIXELS + 5, 9),
+                  (12, x * PIXELS + 5, 9), (21, thousandths // 10, 7), (28, seconds, 10)]
+        event = bytearray(5)
+        for start, value, bits in fields:
+            for k in range(bits):
+                if value >> k & 1:
+                    byte, mask = positions[start + k]
+                    event[byte] |= mask
+        data += event
+    return bytes(data)
+
+
+FORMATS = ["evf", "avf", "rmv", "mvf"]
+
+
+def replay_file(suffix, rows, events, *, completed):
+    """The bytes of a hand-made game in one of the formats written here."""
+    if suffix == "avf":
+        return avf_file(rows, events)
+    if suffix == "rmv":  # its first event is read as a press too
+        return rmv_file(rows, events[1:] if events[0][0] == "lc" else events,
+                        completed=completed)
+    writer = {"evf": evf_file, "mvf": mvf_file}[suffix]
+    return writer(rows, events, completed=completed)
+
+
 def click(x, y, ms, button="l"):
     return [(f"{button}c", ms, x, y), (f"{button}r", ms + 50, x, y)]
 
@@ -61,7 +202,8 @@ def write(tmp_path, name, data):
 
 
 def toollib_parse(path):
-    video = ms_toollib.EvfVideo(str(path))
+    reader = getattr(ms_toollib, f"{path.suffix[1:].capitalize()}Video")
+    video = reader(str(path))
     video.parse()
     video.analyse()
     return video
@@ -97,9 +239,10 @@ def check_against_toollib(path, game):
 FIFTY = ["...", "..*"]
 
 
-def test_a_forced_fifty_fifty_won(tmp_path):
-    path = write(tmp_path, "won.evf", evf_file(FIFTY, click(0, 0, 0) + click(2, 0, 2000),
-                                               completed=True))
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_a_forced_fifty_fifty_won(tmp_path, suffix):
+    path = write(tmp_path, f"won.{suffix}", replay_file(
+        suffix, FIFTY, click(0, 0, 0) + click(2, 0, 2000), completed=True))
     game = read_replay(path)
     assert game.click == (0, 0) and [a.kind for a in game.actions] == ["open", "open"]
     assert [a.seconds for a in game.actions] == [0.05, 2.05]
@@ -112,22 +255,35 @@ def test_a_forced_fifty_fifty_won(tmp_path):
         "won", 1, 0.5, None)
 
 
-def test_a_forced_loss(tmp_path):
-    path = write(tmp_path, "lost.evf", evf_file(FIFTY, click(0, 0, 0) + click(2, 1, 900),
-                                                completed=False))
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_a_forced_loss(tmp_path, suffix):
+    path = write(tmp_path, f"lost.{suffix}", replay_file(
+        suffix, FIFTY, click(0, 0, 0) + click(2, 1, 900), completed=False))
     result = analyse_replay(path)
     check_against_toollib(path, read_replay(path))
     assert (result.outcome, result.loss_forced, result.luck) == ("lost", True, 0.5)
+
+
+@pytest.mark.parametrize("suffix", ["evf", "rmv", "mvf"])
+def test_a_file_that_says_a_lost_game_was_completed_is_refused(tmp_path, suffix):
+    """EVF, RMV and MVF say whether the game was completed; AVF leaves it to the clicks."""
+    data = replay_file(suffix, FIFTY, click(0, 0, 0) + click(2, 1, 900), completed=True)
+    path = write(tmp_path, f"claims.{suffix}", data)
+    with pytest.raises(ValueError, match="says the game was completed, but its clicks lose"):
+        read_replay(path)
+    assert replays.STATES_COMPLETION == {"evf", "rmv", "mvf"}
 
 
 # The 4x2 board "*...", "....": the click at (3, 0) opens every cell but (0, 0) and
 # (0, 1), the 1s at (1, 0) and (1, 1) touch both, one mine: a 50/50. The player flags
 # (0, 1), wrongly, then chords the 1 at (1, 1), which opens (0, 0): the chord's risk
 # is (0, 0)'s, 1/2, with no safe cell, and it loses: a forced loss by a chord.
-def test_a_chord_on_a_wrong_flag(tmp_path):
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_a_chord_on_a_wrong_flag(tmp_path, suffix):
     events = click(3, 0, 0) + click(0, 1, 500, "r") + [
         ("lc", 900, 1, 1), ("rc", 910, 1, 1), ("lr", 950, 1, 1), ("rr", 960, 1, 1)]
-    path = write(tmp_path, "chord.evf", evf_file(["*...", "...."], events, completed=False))
+    path = write(tmp_path, f"chord.{suffix}", replay_file(suffix, ["*...", "...."], events,
+                                                          completed=False))
     game = read_replay(path)
     assert [(a.kind, a.x, a.y) for a in game.actions] == [
         ("open", 3, 0), ("flag", 0, 1), ("chord", 1, 1)]
@@ -136,6 +292,31 @@ def test_a_chord_on_a_wrong_flag(tmp_path):
     row = result.per_click().iloc[0]
     assert (row["kind"], row["mine_probability"], row["forced"]) == ("chord", 0.5, True)
     assert result.loss_forced is True
+
+
+@pytest.mark.parametrize("suffix", FORMATS)
+@pytest.mark.parametrize(("size", "seed"), [((8, 8, 10), 1), ((16, 16, 40), 2),
+                                           ((30, 16, 99), 3)])
+def test_the_standard_boards_read_as_toollib_parses_them(tmp_path, size, seed, suffix):
+    """A game on each standard board, won by opening every safe cell in turn from a zero.
+
+    AVF names these boards by a level instead of spelling them out, and says nothing of
+    a win until its clicks are played.
+    """
+    width, height, mines = size
+    rng = np.random.default_rng(seed)
+    layout = np.zeros(width * height, bool)
+    layout[rng.choice(layout.size, size=mines, replace=False)] = True
+    layout = layout.reshape(height, width)
+    rows = ["".join("*" if mine else "." for mine in row) for row in layout]
+    zero = np.argwhere(~layout & (neighbour_counts(layout) == 0))[0]
+    order = [(int(y), int(x)) for y, x in [zero, *np.argwhere(~layout)]]
+    events = [event for step, (y, x) in enumerate(order) for event in click(x, y, 100 * step)]
+    path = write(tmp_path, f"standard.{suffix}", replay_file(suffix, rows, events,
+                                                             completed=True))
+    game = read_replay(path)
+    check_against_toollib(path, game)
+    assert game.click == (zero[1], zero[0]) and replay_actions(game)[1].won
 
 
 # ms_toollib's own files --------------------------------------------------------------

@@ -11,7 +11,8 @@ game is played again by minestats' own rules (`minestats.mechanics.recorded_game
   hidden clicked cell an ``open``, from an open number a ``chord``; one flag put or
   taken away a ``flag`` or ``unflag``; the first open is the first click;
 - each action, played by minestats, must open exactly the cells ms_toollib opened,
-  and a file that says its game was completed must end won.
+  and a file whose header says whether its game was completed (`STATES_COMPLETION`)
+  must end won exactly when it says so.
 
 A file fails with one line naming it and what is wrong with it: too big, empty, not
 of the format its suffix names, truncated, or with clicks that contradict its board.
@@ -38,11 +39,16 @@ from minestats.foundations.validation import quoted
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.recorded_games import Action, RecordedGame, replay_actions
 
-__all__ = ["INSTALL", "MAX_REPLAY_BYTES", "PARSE_SECONDS", "REPLAY_FORMATS", "ReplayReader",
-           "game_from_parse", "read_replay", "replay_files"]
+__all__ = ["INSTALL", "MAX_REPLAY_BYTES", "PARSE_SECONDS", "REPLAY_FORMATS", "STATES_COMPLETION",
+           "ReplayReader", "game_from_parse", "read_replay", "replay_files"]
 
 REPLAY_FORMATS = ("avf", "evf", "mvf", "rmv")
 """The suffixes read: Arbiter, Metasweeper, Minesweeper Clone, Viennasweeper replays."""
+
+STATES_COMPLETION = frozenset({"evf", "mvf", "rmv"})
+"""The formats that say whether the game was completed (EVF in a flag, MVF as 3BV solved
+against 3BV, RMV in the code that ends its events); AVF does not, and ms_toollib knows
+it only from the clicks."""
 
 MAX_REPLAY_BYTES = 4 * 2**20
 """The most bytes a replay may hold (4 MiB; an Expert game takes tens of kB)."""
@@ -195,7 +201,7 @@ def game_from_parse(reply: dict, *, suffix: str) -> RecordedGame:
                   f"{(turn.action.x, turn.action.y)}) opens {len(ours)} cells by the rules, "
                   f"{len(opened)} in the file")
     completed = reply.get("completed")
-    if completed is not bool(end.won):
+    if suffix in STATES_COMPLETION and completed is not bool(end.won):
         said = "was completed" if completed else "was not completed"
         found = "win it" if end.won else ("lose it" if end.lost else "leave it unfinished")
         _fail(f"the file says the game {said}, but its clicks {found}")
