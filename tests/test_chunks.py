@@ -236,3 +236,88 @@ def test_workers_running_this_code_get_the_chunks():
     with Same() as cluster:
         assert cluster.run(code_fingerprint) == {"tcp://10.0.0.9:4001": code_fingerprint()}
         assert list(map_chunks(abs, [-1, -2, 3], workers=cluster)) == [1, 2, 3]
+
+
+# --- pools kept across calls where workers start afresh -------------------------------
+
+TWO_CALLS = """
+import multiprocessing
+import os
+import signal
+import sys
+
+from minestats.runs.chunks import map_chunks
+
+
+def worker_pid(task):
+    return os.getpid()
+
+
+def die(task):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[1])
+    first = set(map_chunks(worker_pid, range(8), workers=2))
+    second = set(map_chunks(worker_pid, range(8), workers=2))
+    for pid in first | second:  # a kept pool whose workers die between calls is replaced
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:  # a forked pool's workers ended with their call
+            pass
+    third = set(map_chunks(worker_pid, range(8), workers=2))
+    try:  # a chunk that kills its worker is an error, after one more try at most
+        list(map_chunks(die, range(4), workers=2))
+        broke = False
+    except Exception as error:
+        broke = type(error).__name__
+    print(len(first | second), len(first & second), len(third & (first | second)),
+          os.getpid() in first | second | third, broke)
+"""
+
+
+@pytest.mark.parametrize(("method", "kept"), [("fork", False), ("spawn", True),
+                                              ("forkserver", True)])
+def test_pools_are_kept_across_calls_unless_forked(tmp_path, method, kept):
+    """Under spawn and forkserver the second call finds the first call's two workers;
+    under fork each call forks its own. Workers killed between calls are replaced, and a
+    chunk that kills its worker fails the call; the work never runs here."""
+    script = tmp_path / "calls.py"
+    script.write_text(TWO_CALLS)
+    run = subprocess.run([sys.executable, str(script), method], capture_output=True, text=True,
+                         timeout=600, check=True)
+    workers, shared, survived, here, broke = run.stdout.split()
+    assert (survived, here, broke) == ("0", "False", "BrokenProcessPool")
+    if kept:
+        assert int(workers) <= 2
+    else:
+        assert shared == "0"
+
+
+def test_a_map_stopped_early_cancels_the_chunks_still_waiting():
+    from concurrent.futures import Future
+
+    from minestats.runs.chunks import _map_on_executor
+
+    class Waiting:
+        """An executor whose first task is done once the window (4) is full; the rest
+        wait forever."""
+
+        def __init__(self):
+            self.futures, self.first = [], None
+
+        def submit(self, function, task):
+            future = Future()
+            self.futures.append(future)
+            self.first = self.first if self.first is not None else task
+            if len(self.futures) == 4:
+                self.futures[0].set_result(function(self.first))
+            return future
+
+    executor = Waiting()
+    results = _map_on_executor(abs, iter(range(-10, 0)), executor, lambda: 1)
+    assert next(results) == 10
+    results.close()
+    assert len(executor.futures) == 4
+    assert all(future.cancelled() for future in executor.futures[1:])

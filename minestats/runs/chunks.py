@@ -6,6 +6,8 @@ Work of ``n`` trials is cut into chunks of ``chunk_size``; chunk ``i`` draws fro
 on the seed, ``n`` and ``chunk_size``, never on how many workers ran the chunks or
 in which order they finished. Seeds themselves are read by `minestats.foundations.seeds`.
 
+Under the ``spawn`` and ``forkserver`` start methods the pool is kept for the process's
+later calls (`kept_pool`); under ``fork`` each call forks its own, after its warm-up.
 A pool this module starts (`process_pool`) ends with the process that started it,
 however that process ends: each worker watches its parent and exits once it is
 gone, so a run killed with SIGKILL leaves no worker holding its chunk store open.
@@ -13,6 +15,7 @@ gone, so a run killed with SIGKILL leaves no worker holding its chunk store open
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -21,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from itertools import chain, islice
 
 import numpy as np
@@ -30,7 +34,7 @@ from minestats.runs.cluster import is_dask_client, warm_workers
 
 __all__ = ["CGROUP_CPU_MAX", "MAX_WORKERS", "PARENT_POLL_SECONDS", "WINDOW_PER_WORKER",
            "ChunkSizes", "available_cpus", "check_cluster_code", "check_workers", "chunk_seeds",
-           "chunk_sizes", "exit_with_parent", "map_chunks", "process_pool"]
+           "chunk_sizes", "exit_with_parent", "kept_pool", "map_chunks", "process_pool"]
 
 PARENT_POLL_SECONDS = 0.5
 """How often a pool worker checks that the process that started its pool is alive."""
@@ -334,9 +338,97 @@ def _watch_parent(parent: int, sentinel) -> None:
     os._exit(1)
 
 
+_KEPT_POOLS: dict[tuple[int, str], ProcessPoolExecutor] = {}
+"""The pools kept for later calls, by worker count and start method (`kept_pool`)."""
+
+
+def kept_pool(count: int) -> ProcessPoolExecutor:
+    """Return this process's kept pool of ``count`` workers, started on first use.
+
+    Where a pool's workers start afresh (the ``spawn`` and ``forkserver`` start methods,
+    the defaults on macOS and Windows), each would import minestats and load the compiled
+    kernels from numba's cache before its first chunk; `map_chunks` therefore keeps one
+    pool per worker count for the life of the process, so a notebook's second call finds
+    its workers ready. A pool that broke (a worker killed) is replaced; every kept pool
+    is shut down when the process exits, and its workers exit with the process anyway
+    (`exit_with_parent`). Under ``fork`` (Linux) `map_chunks` forks a fresh pool for each
+    call instead, after its warm-up: the workers inherit the kernels at no cost, and no
+    worker outlives the call.
+
+    Examples
+    --------
+    >>> kept_pool(2) is kept_pool(2)
+    True
+    """
+    key = (count, multiprocessing.get_start_method())
+    pool = _KEPT_POOLS.get(key)
+    if pool is not None and not _whole(pool):
+        _forget_kept_pool(pool)
+        pool = None
+    if pool is None:
+        if not _KEPT_POOLS:
+            atexit.register(_shut_kept_pools)
+        pool = _KEPT_POOLS[key] = process_pool(count)
+    return pool
+
+
+def _whole(pool: ProcessPoolExecutor) -> bool:
+    """Whether a pool can take work: not broken, and every worker it started alive."""
+    workers = getattr(pool, "_processes", None) or {}
+    return not getattr(pool, "_broken", False) and all(
+        worker.is_alive() for worker in workers.values())
+
+
+def _forget_kept_pool(pool: ProcessPoolExecutor) -> None:
+    """Drop a kept pool that broke, its workers ended, so that the next call starts another."""
+    for key, kept in list(_KEPT_POOLS.items()):
+        if kept is pool:
+            del _KEPT_POOLS[key]
+    for worker in list((getattr(pool, "_processes", None) or {}).values()):
+        worker.kill()  # a worker still starting would otherwise wait for work forever
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _shut_kept_pools() -> None:
+    while _KEPT_POOLS:
+        _KEPT_POOLS.popitem()[1].shutdown(wait=False, cancel_futures=True)
+
+
 def _map_on_own_pool(function: Callable, tasks: Iterator, count: int) -> Iterator:
-    with process_pool(count) as pool:
-        yield from _map_on_executor(function, tasks, pool, lambda: count)
+    if multiprocessing.get_start_method() == "fork":
+        with process_pool(count) as pool:
+            yield from _map_on_executor(function, tasks, pool, lambda: count)
+    else:
+        yield from _map_on_kept_pool(function, tasks, count)
+
+
+def _map_on_kept_pool(function: Callable, tasks: Iterator, count: int) -> Iterator:
+    """Map on the kept pool, and once more on a new one if it broke.
+
+    A kept worker may have died while idle between calls; the tasks submitted and not
+    yet answered then run again, in order, on a new pool (the chunks are seeded, so
+    they give the same results), and a second break is the caller's error.
+    """
+    for attempt in range(2):
+        pool, in_flight = kept_pool(count), deque()
+        try:
+            for result in _map_on_executor(function, _recorded(tasks, in_flight), pool,
+                                           lambda: count):
+                in_flight.popleft()
+                yield result
+            return
+        except BrokenProcessPool:
+            _forget_kept_pool(pool)
+            if attempt:
+                raise
+            tasks = chain(list(in_flight), tasks)
+
+
+def _recorded(tasks: Iterator, in_flight: deque) -> Iterator:
+    """Yield the tasks, appending each to ``in_flight`` as it is handed out."""
+    for task in tasks:
+        in_flight.append(task)
+        yield task
 
 
 WINDOW_PER_WORKER = 4
@@ -356,11 +448,15 @@ def _map_on_executor(function: Callable, tasks: Iterator, executor,
     """
     pending = deque()
     window, checked = WINDOW_PER_WORKER * capacity(), time.monotonic()
-    for task in tasks:
-        pending.append(executor.submit(function, task))
-        if time.monotonic() - checked >= CAPACITY_SECONDS:
-            window, checked = WINDOW_PER_WORKER * capacity(), time.monotonic()
-        while pending and (pending[0].done() or len(pending) >= window):
+    try:
+        for task in tasks:
+            pending.append(executor.submit(function, task))
+            if time.monotonic() - checked >= CAPACITY_SECONDS:
+                window, checked = WINDOW_PER_WORKER * capacity(), time.monotonic()
+            while pending and (pending[0].done() or len(pending) >= window):
+                yield pending.popleft().result()
+        while pending:
             yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
+    finally:  # stopped early (an error, Ctrl-C, a consumer that left): drop what waits
+        for future in pending:
+            future.cancel()
