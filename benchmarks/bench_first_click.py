@@ -14,7 +14,8 @@ script does (written here from that description). Measured in the same process:
 4. wall time of ``python -m minestats.experiments.first_click`` on the published rows (uniform and
    safe-click at the centre) as a whole process, against the published write-up's
    script when ``--published-script PATH`` names a copy of it (the repository does
-   not carry it).
+   not carry it), three pairs, to ``benchmarks/results/first_click_whole_process.csv``
+   (`benchmarks.whole_process`).
 
 Run from the repository's root, as a module:
 ``python -m benchmarks.bench_first_click [--quick] [--published-script PATH]``.
@@ -34,6 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from benchmarks.record import write_rows
+from benchmarks.whole_process import compare_whole_processes
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 
@@ -170,23 +172,15 @@ def memory(n_large):
           f"{large:.1f} MiB for {n_large:,} boards (ratio {large / small:.3f})")
 
 
-def whole_process(published_script: Path | None):
-    def wall(command):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
-        return time.perf_counter() - start
-
-    with tempfile.TemporaryDirectory() as out:
-        ours = wall([sys.executable, "-m", "minestats.experiments.first_click", "--out", out,
-                     "--rules", "uniform", "safe-click"])
+def whole_process(published_script: Path | None, repeats: int):
+    ours = [sys.executable, "-m", "minestats.experiments.first_click", "--out",
+            tempfile.mkdtemp(), "--rules", "uniform", "safe-click"]
     if published_script is None:
-        print(f"minestats.experiments.first_click: {ours:.1f} s (no --published-script to "
-              "compare)")
+        print("no --published-script: the whole-process comparison is skipped")
         return
-    published = wall([sys.executable, str(published_script)])
-    print("whole process, the published 6 rows x 200,000 boards: "
-          f"minestats.experiments.first_click {ours:.1f} s, published script {published:.1f} s: "
-          f"ratio {published / ours:.1f}x")
+    compare_whole_processes("first_click_whole_process",
+                            "the published 6 rows x 200,000 boards", ours,
+                            [sys.executable, str(published_script)], repeats=repeats)
 
 
 def main():
@@ -207,7 +201,7 @@ def main():
     table_throughput(n_ours=200_000, n_plain=20_000)
     map_throughput(n_ours=200_000, n_plain=500, repeats=5)
     memory(n_large=10_000_000)
-    whole_process(args.published_script)
+    whole_process(args.published_script, repeats=3)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,11 @@
    boards (``random.sample`` outside the click's 3x3, then `tests/oracles/reference.py`).
 3. logic: boards/s on Expert 30x16/99, safe-opening (mines uniform outside the
    centre 3x3), centre click, with the mine count; pass and capped shares.
+4. With ``--published-script PATH`` (a copy of the published write-up's single-point
+   script; the repository does not carry it): the whole process, ``minestats sweep
+   --solvers single-point -n 2000 --workers 1`` on the three levels against the
+   script doing the same, three pairs, to
+   ``benchmarks/results/single_point_whole_process.csv`` (`benchmarks.whole_process`).
 
 Layouts are drawn from numpy's default_rng with the given seed (one spawned stream
 per section); compile time is excluded (a warm-up call) and reported. Times are CPU
@@ -17,15 +22,19 @@ time of this process (`time.process_time`; everything runs on one core), so othe
 work on the machine does not inflate them.
 
 Run from the repository's root, as a module:
-``.venv/bin/python -m benchmarks.bench_solvers [--seed S] [--n-plain N] ...``
+``.venv/bin/python -m benchmarks.bench_solvers [--seed S] [--n-plain N] ...
+[--published-script PATH]``
 """
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
+from benchmarks.whole_process import compare_whole_processes
 from minestats.drivers.pass_rates import pass_rate
 from minestats.solvers import solve_batch
 from tests.oracles.reference import plain_single_point, random_layouts
@@ -128,12 +137,27 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=5,
                         help="timing repeats of the compiled call (best is reported)")
     parser.add_argument("--max-configurations", type=int, default=200_000)
+    parser.add_argument("--published-script", type=Path, default=None,
+                        help="a copy of the published single-point script, to time the "
+                             "whole process against")
+    parser.add_argument("--only-whole-process", action="store_true",
+                        help="skip sections 1-3")
     args = parser.parse_args(argv)
+    if args.published_script is not None and not args.published_script.is_file():
+        parser.error(f"--published-script {str(args.published_script)!r} is not a file")
     print(f"seed = {args.seed}")
     single_stream, logic_stream = np.random.SeedSequence(args.seed).spawn(2)
-    bench_single_point(np.random.default_rng(single_stream), args.n_plain, args.repeats)
-    bench_pass_rate(args.seed, args.n_pass_rate)
-    bench_logic(np.random.default_rng(logic_stream), args.n_logic, args.max_configurations)
+    if not args.only_whole_process:
+        bench_single_point(np.random.default_rng(single_stream), args.n_plain, args.repeats)
+        bench_pass_rate(args.seed, args.n_pass_rate)
+        bench_logic(np.random.default_rng(logic_stream), args.n_logic,
+                    args.max_configurations)
+    if args.published_script is not None:
+        compare_whole_processes(
+            "single_point_whole_process", "single-point on the three levels, 2,000 boards each",
+            [sys.executable, "-m", "minestats", "sweep", "--solvers", "single-point", "-n",
+             "2000", "--workers", "1", "--seed", str(args.seed)],
+            [sys.executable, str(args.published_script)], repeats=3)
 
 
 if __name__ == "__main__":
