@@ -12,7 +12,7 @@ the first ``--n-dense-reference`` (default 200) solvable boards, about 7,000 rul
 draws each, so perturb is compared with solvable boards at its own density (retry
 itself is not run there: it is the same rejection sampler, at the same cost). At 170
 mines no solvable reference is feasible (retry found none in 10,000 tries on any of
-30 boards, ``no_guess_generation.py``), so perturb is compared with the rule's
+200 boards, ``no_guess_generation``), so perturb is compared with the rule's
 placement only: a difference there mixes perturb's bias with the shift that
 requiring solvability causes by itself (on Expert the solvable boards differ from the
 rule's, p ~ 1e-7). Board ``i`` uses child ``i`` of the stream ``--seed/k``
