@@ -112,7 +112,7 @@ def load_results(name: str) -> pd.DataFrame:
     --------
     >>> table = load_results("first_click")
     >>> table.attrs["seed"], table.attrs["n"]
-    ('42/1', 200000)
+    ('42/1', 2000000)
     >>> sorted(table.attrs)
     ['chunk_size', 'command', 'commit', 'n', 'name', 'seed']
     >>> try:
