@@ -158,16 +158,21 @@ def test_the_modules_of_a_folder_import_each_other_in_no_circle(unit):
     assert circle is None, " -> ".join(circle)
 
 
-def test_the_check_finds_an_arrow_that_points_up(tmp_path, monkeypatch):
-    """The check itself can fail: a foundation module that imports the game is caught."""
+@pytest.mark.parametrize(("module", "text", "message"), [
+    ("foundations/validation.py", "def f():\n    from minestats.mechanics.game import Game\n",
+     r"foundations \(layer 0\) imports minestats.mechanics.game \(layer 1\)"),
+    ("runs/store.py", '_OBJECTS = {("minestats.drivers.no_guess", "NoGuessResult")}\n',
+     r"runs \(layer 1\) imports minestats.drivers.no_guess \(layer 5\)"),
+], ids=["a lazy import", "a class named to rebuild"])
+def test_the_check_finds_an_arrow_that_points_up(tmp_path, monkeypatch, module, text, message):
+    """The check itself can fail: a foundation module that imports the game, and the chunk
+    store naming a driver's class (it rebuilds the classes it names), are caught."""
     fake = tmp_path / "minestats"
-    (fake / "foundations").mkdir(parents=True)
-    (fake / "foundations" / "validation.py").write_text(
-        "def f():\n    from minestats.mechanics.game import Game\n")
+    (fake / module).parent.mkdir(parents=True)
+    (fake / module).write_text(text)
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
-    with pytest.raises(AssertionError, match=r"foundations \(layer 0\) imports "
-                                             r"minestats.mechanics.game \(layer 1\)"):
-        test_imports_point_down(fake / "foundations" / "validation.py")
+    with pytest.raises(AssertionError, match=message):
+        test_imports_point_down(fake / module)
 
 
 def test_the_check_finds_an_arrow_that_points_sideways(tmp_path, monkeypatch):
@@ -178,18 +183,6 @@ def test_the_check_finds_an_arrow_that_points_sideways(tmp_path, monkeypatch):
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     with pytest.raises(AssertionError, match=r"stats \(layer 1\) imports minestats.mechanics"):
         test_imports_point_down(fake / "stats" / "__init__.py")
-
-
-def test_the_check_finds_a_class_named_above_its_layer(tmp_path, monkeypatch):
-    """The chunk store rebuilds the classes it names: naming a driver's is an arrow up."""
-    fake = tmp_path / "minestats"
-    (fake / "runs").mkdir(parents=True)
-    (fake / "runs" / "store.py").write_text(
-        '_OBJECTS = {("minestats.drivers.no_guess", "NoGuessResult")}\n')
-    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
-    with pytest.raises(AssertionError, match=r"runs \(layer 1\) imports "
-                                             r"minestats.drivers.no_guess \(layer 5\)"):
-        test_imports_point_down(fake / "runs" / "store.py")
 
 
 def test_the_check_finds_a_circle_inside_a_folder(tmp_path, monkeypatch):
