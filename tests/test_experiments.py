@@ -339,6 +339,9 @@ def test_no_guess_bias(tmp_path):
     assert_sidecar(tmp_path / "no_guess_bias.csv", seed=7)
     metadata = sidecar(tmp_path / "no_guess_bias.csv")
     assert metadata["reference_draws"]["30x16/130"]["boards"] == 2
+    # each map's sidecar has its own sample's n: the dense reference's 2, not --n
+    assert sidecar(tmp_path / "no_guess_bias" / "30x16-130_solvable-rule.png")["n"] == 2
+    assert sidecar(tmp_path / "no_guess_bias" / "30x16-130_perturb.png")["n"] == metadata["n"]
     assert "all 19 omnibus tests" in metadata["holm_family"]
     assert "Holm" in out and "compared with the rule's placement only" in out
 

@@ -284,11 +284,13 @@ def analyse(*, seed, n, permutations, workers, n_dense_reference=200):
             mapped = REFERENCE if REFERENCE in samples else "rule"
             for label, (layouts, label_seed) in samples.items():
                 profiles += distance_profile(board, layouts, label, label_seed)
-                figures.append((f"{board_slug(board)}_{label}.png", plot_probability_map(
+                frequency_map = plot_probability_map(
                     frequencies[label], limits=limits, mask=protected,
                     label="mine frequency per cell (grey: mine-free by the rule)",
                     title=f"{board} {RULE}, {label}: mine frequency\n"
-                          f"n = {len(layouts):,}, seed {label_seed}")))
+                          f"n = {len(layouts):,}, seed {label_seed}")
+                figures.append((f"{board_slug(board)}_{label}.png", len(layouts),
+                                frequency_map))
                 references = ["rule"] + ([REFERENCE] if REFERENCE in samples
                                          and label != REFERENCE else [])
                 for reference in references:
@@ -309,13 +311,15 @@ def analyse(*, seed, n, permutations, workers, n_dense_reference=200):
                                   "reference_seed": None if n_reference is None
                                   else samples[REFERENCE][1]})
                     if label in METHODS and reference == mapped:
-                        figures.append((f"{board_slug(board)}_{label}_z.png", plot_z_map(
+                        z_map = plot_z_map(
                             grid, reject=reject, alpha=ALPHA, mask=protected,
                             label=f"z = ({label} - {reference}) / SE",
                             title=f"{board} {RULE}: {label} vs {reference}\n"
                                   f"n = {len(layouts):,} vs "
                                   f"{'exact p' if n_reference is None else f'{n_reference:,}'}"
-                                  f", seed {label_seed}")))
+                                  f", seed {label_seed}")
+                        figures.append((f"{board_slug(board)}_{label}_z.png", len(layouts),
+                                        z_map))
     return (adjust_tests(pd.DataFrame(tests)), pd.DataFrame(effects), pd.DataFrame(profiles),
             figures, reference_draws)
 
@@ -408,8 +412,9 @@ def main(argv=None):
              write_csv(effects, args.out / "no_guess_bias_effects.csv", metadata=metadata,
                        summary=True),
              write_csv(profiles, args.out / "no_guess_bias_distance.csv", metadata=metadata)]
-    for name, figure in figures:
-        paths.extend(write_figure(figure, args.out / "no_guess_bias" / name, metadata=metadata))
+    for name, n, figure in figures:  # each map with its own sample's n
+        paths.extend(write_figure(figure, args.out / "no_guess_bias" / name,
+                                  metadata={**metadata, "n": n}))
     print(f"No-guess bias, {RULE}, {CLICK} click, solver {SOLVER}; n = {args.n:,} boards per "
           f"method; seed stream {args.seed} (board i: {args.seed}/i; retry, perturb, reference "
           f"/0, /1, /2); per-cell Holm at alpha = {ALPHA}")
