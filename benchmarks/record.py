@@ -15,7 +15,7 @@ from pathlib import Path
 import numba
 import numpy
 
-__all__ = ["provenance", "write_rows"]
+__all__ = ["COMMIT", "provenance", "write_rows"]
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -43,13 +43,18 @@ def _commit() -> str:
     return commit + ("+dirty" if dirty else "")
 
 
+COMMIT = _commit()
+"""The commit the benchmark started at (read once, on import): a commit made while a long
+benchmark runs is not the code it measured."""
+
+
 def provenance() -> dict:
     """Return the columns every benchmark row ends with: machine, date, commit, versions."""
     return {"processor": _processor(), "cores": len(os.sched_getaffinity(0)),
             "python": platform.python_version(), "numpy": numpy.__version__,
             "numba": numba.__version__,
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%MZ"),
-            "commit": _commit()}
+            "commit": COMMIT}
 
 
 def write_rows(name: str, rows: list[dict]) -> Path:
