@@ -70,8 +70,8 @@ def effect_spread(estimates, variances) -> EffectSpread:
     if estimates.size == 0:
         return EffectSpread(math.nan, math.nan, math.nan, math.nan)
     noise = float(variances.mean())
-    observed = float(estimates.var(ddof=1)) if estimates.size > 1 else math.nan
-    return EffectSpread(float(estimates.mean()), math.sqrt(observed) if estimates.size > 1
-                        else math.nan, math.sqrt(noise),
-                        math.sqrt(max(observed - noise, 0.0)) if estimates.size > 1
-                        else math.nan)
+    if estimates.size == 1:  # one estimate has no spread
+        return EffectSpread(float(estimates[0]), math.nan, math.sqrt(noise), math.nan)
+    observed = float(estimates.var(ddof=1))
+    return EffectSpread(float(estimates.mean()), math.sqrt(observed), math.sqrt(noise),
+                        math.sqrt(max(observed - noise, 0.0)))
