@@ -198,3 +198,64 @@ def test_the_check_finds_a_circle_inside_a_folder(tmp_path, monkeypatch):
                                              r"minestats.foundations.validation -> "
                                              r"minestats.foundations.board"):
         test_the_modules_of_a_folder_import_each_other_in_no_circle("foundations")
+
+
+TABLES = {"foundations/rules.py", "foundations/policies.py"}
+"""The modules that define the rules and the policies, the one place their names mean
+something by themselves."""
+
+
+def names_compared(path: Path, names, keys=()) -> list[str]:
+    """Return ``"line: code"`` for each comparison with one of ``names``, or dict keyed by
+    one of ``keys``.
+
+    A comparison (``==``, ``!=``, ``in``, ``not in``) whose operand is one of the names,
+    or a tuple, list or set that holds one, and a dict literal with one of ``keys`` as a
+    key: the code decides by a rule's name what it should ask the rule's properties.
+    """
+    def holds_name(node) -> bool:
+        items = node.elts if isinstance(node, ast.Tuple | ast.List | ast.Set) else [node]
+        return any(isinstance(item, ast.Constant) and item.value in names for item in items)
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Compare) and any(
+                holds_name(operand) for operand in (node.left, *node.comparators)):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Dict) and any(
+                isinstance(key, ast.Constant) and key.value in keys for key in node.keys):
+            found.append(f"{node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+@pytest.mark.parametrize("path", [path for path in modules()
+                                  if path.parent.name != "experiments"
+                                  and str(path.relative_to(PACKAGE)) not in TABLES],
+                         ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_no_module_decides_by_a_rule_or_policy_name(path):
+    """Below the experiments, code asks a rule or a policy (``rule.relocates``,
+    ``policy.code``), never compares its name: a new rule is then one entry of the table.
+
+    The experiments may: choosing which rule an arm of a measurement plays is their job.
+    Dicts keyed by a policy's name are not counted: ``best`` is also a column's name.
+    """
+    from minestats.foundations.policies import POLICY_TABLE
+    from minestats.foundations.rules import RULE_TABLE
+
+    found = names_compared(path, set(RULE_TABLE) | set(POLICY_TABLE), keys=set(RULE_TABLE))
+    assert not found, f"{path.relative_to(PACKAGE)} decides by a name:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("text", [
+    'def f(rule):\n    return rule == "winxp"\n',
+    'def f(rule):\n    return rule in ("uniform", "safe-click")\n',
+    'SIZES = {"safe-opening": 2}\n',
+    'def f(policy):\n    return "best" != policy\n',
+], ids=["equal", "in a tuple", "a dict key", "a policy"])
+def test_the_name_check_finds_a_decision_by_name(tmp_path, text):
+    """The check itself can fail."""
+    from minestats.foundations.rules import RULES
+
+    module = tmp_path / "module.py"
+    module.write_text(text)
+    assert names_compared(module, {*RULES, "safest", "best"}, keys=set(RULES))

@@ -5,6 +5,7 @@ import pytest
 from scipy import stats
 
 from minestats.foundations.board import EXPERT, Board
+from minestats.foundations.validation import resolve_rule
 from minestats.mechanics import sampling
 from minestats.mechanics.opening_probabilities import opening_probability_map
 from minestats.mechanics.rules import RULES
@@ -183,7 +184,7 @@ def test_all_clicks_kernel_matches_plain_python_on_expert(rule):
 
 @pytest.mark.parametrize("rule", ["uniform", "safe-click", "winxp"])
 def test_mask_and_table_kernels_count_alike_past_a_flush_of_the_counters(rule):
-    board, n, mode = Board(6, 5, 7), 70_000, sampling._ALL_CLICKS_MODES[rule]
+    board, n, mode = Board(6, 5, 7), 70_000, sampling._all_clicks_mode(resolve_rule(rule))
     on_masks = sampling._all_clicks_mask_kernel(np.random.default_rng(4), board.width,
                                                 board.height, board.mines, mode, n)
     on_table = sampling._all_clicks_table_kernel(np.random.default_rng(4),

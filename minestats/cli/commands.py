@@ -41,6 +41,7 @@ from minestats.foundations.validation import (
     check_n,
     check_policy,
     check_rule_name,
+    resolve_rule,
 )
 from minestats.inference import mine_probabilities, reconstruct
 from minestats.inference.html import board_html, page
@@ -675,9 +676,9 @@ def _game_text(name: str, analysis, args) -> None:
     if len(clicks):
         emit_table(clicks, args, text=_click_text(clicks))
     print(fit_text("\n".join(verdict)))
-    if analysis.rule == "winxp":
-        print("rule winxp: the probabilities and best's moves weigh each layout as Windows "
-              "XP deals it")
+    if analysis.rule is not None and resolve_rule(analysis.rule).relocates:
+        print(f"rule {analysis.rule}: the probabilities and best's moves weigh each layout as "
+              "the rule deals it, its mine under the click relocated")
 
 
 def _analyse_file(args) -> int | None:

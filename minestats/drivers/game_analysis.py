@@ -39,6 +39,7 @@ from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     check_confidence_level,
     check_rule_name,
+    resolve_rule,
 )
 from minestats.inference import mine_probabilities
 from minestats.inference.consistency import board_constraints
@@ -110,12 +111,16 @@ class GameAnalysis(Result):
             "luck": self.luck, "loss_forced": self.loss_forced, "seed": self.seed}
 
 
-def _chord_risk(numbers, unknown, cells, probability, mines, rule, max_configurations):
-    """Return the chance that a chord opening ``cells`` (flat) opens a mine."""
+def _chord_risk(numbers, unknown, cells, probability, mines, relocates, max_configurations):
+    """Return the chance that a chord opening ``cells`` (flat) opens a mine.
+
+    NaN for more than one uncertain cell under a relocating rule, whose joint chances
+    the engine does not count.
+    """
     uncertain = [cell for cell in cells if probability.flat[cell] > 0]
     if len(uncertain) <= 1:
         return float(probability.flat[uncertain[0]]) if uncertain else 0.0
-    if rule == "winxp":
+    if relocates:
         return math.nan
     problem = board_constraints(numbers, unknown=unknown, mines=mines)
     local = np.cumsum(problem.open_cells) - 1
@@ -185,6 +190,7 @@ def analyse_game(game: RecordedGame, *, rule=None, seed=0, positions=False,
     ('won', 1, 0.5)
     """
     rule = None if rule is None else check_rule_name(rule)
+    relocates = rule is not None and resolve_rule(rule).relocates
     layout = np.asarray(game.mines, dtype=bool)
     height, width = layout.shape
     board = Board(width, height, int(layout.sum()))
@@ -202,7 +208,7 @@ def analyse_game(game: RecordedGame, *, rule=None, seed=0, positions=False,
         # counted exactly: each float is its exact fraction rounded once
         probability = mine_probabilities(shown, unknown=hidden, mines=board.mines, exact=True,
                                          rule=rule,
-                                         click=game.click if rule == "winxp" else None,
+                                         click=game.click if relocates else None,
                                          max_configurations=max_configurations).probability
         index = action.x + action.y * width
         if action.kind == "open":
@@ -210,7 +216,7 @@ def analyse_game(game: RecordedGame, *, rule=None, seed=0, positions=False,
         else:
             cells = [j for j in board.neighbour_table[index]
                      if j >= 0 and j != index and hidden.flat[j] and not turn.flagged.flat[j]]
-        risk = _chord_risk(shown, hidden, cells, probability, board.mines, rule,
+        risk = _chord_risk(shown, hidden, cells, probability, board.mines, relocates,
                            max_configurations)
         safe_existed = bool(np.any(probability[hidden] == 0))
         guess = not risk == 0

@@ -47,6 +47,7 @@ from minestats.foundations.validation import (
     check_n,
     check_timeout,
     quoted,
+    resolve_rule,
 )
 from minestats.mechanics.perturb import perturb_once
 from minestats.mechanics.rules import check_click
@@ -209,15 +210,14 @@ def _solve(config: NoGuessSettings, layout: np.ndarray):
 
 
 def _protected(config: NoGuessSettings) -> np.ndarray:
-    """Cells moves never mine (flat mask): the click's 3x3 for ``safe-opening``, else the click.
+    """Cells moves never mine (flat mask): those the rule protects, and always the click.
 
-    Under ``uniform`` the rule may mine the click, but a no-guess board may not.
+    The click's 3x3 for ``safe-opening``, else the click: under ``uniform`` the rule may
+    mine the click, but a no-guess board may not.
     """
     protected = np.zeros(config.board.cells, dtype=bool)
-    if config.rule == "safe-opening":
-        protected[config.board.closed_neighbourhood(config.click)] = True
-    else:
-        protected[config.board.index(config.click)] = True
+    protected[list(resolve_rule(config.rule).protected_cells(config.board, config.click))] = True
+    protected[config.board.index(config.click)] = True
     return protected
 
 

@@ -31,6 +31,7 @@ import pandas as pd
 
 from minestats.drivers.bbbv_histograms import DEFAULT_CHUNK_SIZE, bbbv_histogram
 from minestats.experiments.common import (
+    PAPER_RULES,
     base_parser,
     format_proportion,
     recorded_workers,
@@ -41,7 +42,6 @@ from minestats.figures.plots import plot_distributions
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.mechanics.rules import RULES
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 CLICK = "centre"
@@ -50,13 +50,13 @@ CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 
 
 def warm_up():
-    for rule in RULES:
+    for rule in PAPER_RULES:
         bbbv_histogram(Board(4, 4, 3), rule=rule, n=2, seed=0, workers=1)
 
 
 def histograms(*, seed, n, chunk_size, workers):
     """Return the 3BV histogram of every board and rule, pair i seeded with child i."""
-    pairs = [(board, rule) for board in BOARDS for rule in RULES]
+    pairs = [(board, rule) for board in BOARDS for rule in PAPER_RULES]
     with worker_pool(workers, warm_up=warm_up) as pool_map:
         return [bbbv_histogram(board, rule=rule, click=CLICK, n=n, seed=pair_seed,
                                chunk_size=chunk_size, workers=pool_map)

@@ -28,10 +28,10 @@ import pandas as pd
 
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.foundations.board import Board
+from minestats.foundations.rules import RULE_TABLE
 from minestats.foundations.seeds import as_seed_sequence, seed_from_text
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import sidecar_path
-from minestats.mechanics.rules import RULES
 from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
 from minestats.runs.cluster import connect_scheduler, is_dask_client
@@ -39,6 +39,8 @@ from minestats.runs.store import ChunkStore
 from minestats.stats import format_p_value, simultaneous_intervals
 
 __all__ = [
+    "PAPER_POLICIES",
+    "PAPER_RULES",
     "SYMMETRIC_RULES",
     "base_parser",
     "board_slug",
@@ -55,6 +57,16 @@ __all__ = [
     "worker_map",
     "worker_pool",
 ]
+
+PAPER_RULES = ("uniform", "safe-click", "safe-opening", "winxp")
+"""The rules the committed tables measure, in the order they list them.
+
+Named here rather than read from `minestats.foundations.rules.RULES`, so that a rule
+added to the package's table enters no committed experiment (nor shifts its streams)
+until an experiment names it.
+"""
+PAPER_POLICIES = ("safest", "best")
+"""The policies the committed tables measure, weakest first (as `PAPER_RULES`)."""
 
 
 class _ExperimentParser(argparse.ArgumentParser):
@@ -170,7 +182,7 @@ def worker_map(workers: int, *, click):
     ``click`` is ``"centre"``, or None for all positions at once.
     """
     def warm_up():
-        for rule in RULES:
+        for rule in PAPER_RULES:
             simulate_opening(Board(3, 3, 0), rule=rule, n=1, click=click, seed=0, workers=1)
 
     return worker_pool(workers, warm_up=warm_up)
@@ -267,7 +279,7 @@ def format_pairs(paired: pd.DataFrame, *, setting: Callable, later_minus_earlier
     return lines
 
 
-SYMMETRIC_RULES = tuple(rule for rule in RULES if rule != "winxp")
+SYMMETRIC_RULES = tuple(rule for rule in PAPER_RULES if RULE_TABLE[rule].symmetric)
 """The rules every reflection of the board leaves unchanged (winxp favours the top-left)."""
 
 

@@ -21,6 +21,7 @@ import pandas as pd
 
 from minestats.drivers.opening_simulation import DEFAULT_CHUNK_SIZE, simulate_opening
 from minestats.experiments.common import (
+    PAPER_RULES,
     base_parser,
     exact_in_interval,
     p_text,
@@ -31,7 +32,6 @@ from minestats.experiments.common import (
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
-from minestats.mechanics.rules import RULES
 from minestats.stats import holm_reject
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
@@ -44,13 +44,13 @@ CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 ALPHA = DEFAULT_ALPHA
 
 
-def simulate_table(*, seed, n, chunk_size, workers, rules=RULES) -> pd.DataFrame:
+def simulate_table(*, seed, n, chunk_size, workers, rules=PAPER_RULES) -> pd.DataFrame:
     """One row per board and rule: exact, Monte Carlo, Wilson interval, z, Holm verdict.
 
     Row i of the full table (every rule) draws from child i of the seed, also when
     ``rules`` keeps only some of them, so a row has the same numbers either way.
     """
-    rows = [(board, rule) for board in BOARDS for rule in RULES]
+    rows = [(board, rule) for board in BOARDS for rule in PAPER_RULES]
     with worker_map(workers, click="centre") as pool_map:
         results = [simulate_opening(board, rule=rule, n=n, click="centre", seed=row_seed,
                                     chunk_size=chunk_size, workers=pool_map)
@@ -110,7 +110,7 @@ def main(argv=None):
                         help="boards per row (default 200,000)")
     parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
                         help=f"boards per chunk (default {DEFAULT_CHUNK_SIZE:,})")
-    parser.add_argument("--rules", nargs="+", choices=RULES, default=list(RULES),
+    parser.add_argument("--rules", nargs="+", choices=PAPER_RULES, default=list(PAPER_RULES),
                         help="rules to simulate (default all four)")
     args = parser.parse_args(argv)
     table = simulate_table(seed=args.seed, n=args.n, chunk_size=args.chunk_size,

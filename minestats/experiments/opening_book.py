@@ -42,12 +42,12 @@ from minestats.experiments.common import (
     store_metadata,
 )
 from minestats.foundations.board import Board
+from minestats.foundations.policies import POLICY_TABLE
 from minestats.foundations.seeds import seed_label
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.frontier.posterior import draw_layouts
 from minestats.io.results import collect_metadata, write_csv
 from minestats.mechanics.game import neighbour_table
-from minestats.players import POLICIES
 from minestats.players.player import _position_memo, check_strategy, tie_seed
 from minestats.players.values import best_move, rollouts
 from minestats.runs.sweeps import run_jobs
@@ -118,7 +118,7 @@ def value_chunk(config, size, seed_sequence) -> Tally:
     memo = _position_memo(EXPERT.width, EXPERT.height, EXPERT.mines, settings, False)
     won, sound = rollouts(layouts, table, EXPERT.width, EXPERT.mines, revealed, flagged,
                           np.array([EXPERT.index(cell) for cell in cells], dtype=np.int64),
-                          POLICIES.index("best"), settings, seeds, memo)
+                          POLICY_TABLE["best"].code, settings, seeds, memo)
     if not sound:
         raise RuntimeError("a deduction contradicted a layout drawn from the posterior (a bug)")
     pick = won[:, :1]

@@ -58,6 +58,7 @@ import pandas as pd
 
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.experiments.common import (
+    PAPER_RULES,
     base_parser,
     board_slug,
     exact_in_interval,
@@ -67,15 +68,26 @@ from minestats.experiments.common import (
 )
 from minestats.figures.plots import plot_probability_map, plot_z_map
 from minestats.foundations.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
+from minestats.foundations.rules import RULE_TABLE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
-from minestats.mechanics.rules import RULES
 from minestats.stats import detectable_deviation, neighbour_correlation
 
 BOARDS = (CLASSIC_BEGINNER, BEGINNER, INTERMEDIATE, EXPERT)
-CHUNK_SIZE = {"uniform": 100_000, "safe-click": 100_000, "safe-opening": 2_000,
-              "winxp": 100_000}
+
+
+def own_boards(rule: str) -> bool:
+    """Whether each click of ``rule`` is counted on boards of its own.
+
+    A rule that protects the click's whole neighbourhood (``safe-opening``) leaves
+    regions of different sizes free at different clicks, so no draw serves two clicks
+    (`minestats.mechanics.sampling.count_openings_all_clicks`); its clicks always open.
+    """
+    return RULE_TABLE[rule].protects == "neighbourhood"
+
+
+CHUNK_SIZE = {rule: 2_000 if own_boards(rule) else 100_000 for rule in PAPER_RULES}
 CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL
 ALPHA = DEFAULT_ALPHA
 POWER = 0.8
@@ -121,7 +133,7 @@ def holm_summary(result, frame) -> dict:
 
 def shared_boards_note(summary) -> str:
     """Say, in a z-map's last title line, whether its cells were counted on the same boards."""
-    if summary.rule == "safe-opening":
+    if own_boards(summary.rule):
         return "each cell counted on its own boards"
     return (f"neighbouring cells share boards: their z are correlated "
             f"(r = {summary.neighbour_z_correlation:.2f}), patches expected")
@@ -129,7 +141,7 @@ def shared_boards_note(summary) -> str:
 
 def simulate_maps(*, seed, n_by_rule, workers):
     """Every board and rule at every click: (simulation, tidy frame, seconds) per pair."""
-    pairs = [(board, rule) for board in BOARDS for rule in RULES]
+    pairs = [(board, rule) for board in BOARDS for rule in PAPER_RULES]
     runs = []
     with worker_map(workers, click=None) as pool_map:
         for (board, rule), pair_seed in zip(pairs, row_seeds(seed, len(pairs)), strict=True):
@@ -155,14 +167,14 @@ def main(argv=None):
     parser.add_argument("--n-safe-opening", type=int, default=20_000,
                         help="boards per click for safe-opening (default 20,000)")
     args = parser.parse_args(argv)
-    n_by_rule = {rule: args.n_safe_opening if rule == "safe-opening" else args.n
-                 for rule in RULES}
+    n_by_rule = {rule: args.n_safe_opening if own_boards(rule) else args.n
+                 for rule in PAPER_RULES}
     maps = args.out / "opening_maps"
 
     exact_start = time.perf_counter()
-    exact = pd.concat([exact_frame(board, rule) for board in BOARDS for rule in RULES],
+    exact = pd.concat([exact_frame(board, rule) for board in BOARDS for rule in PAPER_RULES],
                       ignore_index=True)
-    ranges = pd.DataFrame([opening_range(board, rule) for board in BOARDS for rule in RULES])
+    ranges = pd.DataFrame([opening_range(board, rule) for board in BOARDS for rule in PAPER_RULES])
     exact_meta = collect_metadata(seed=None, n=None, chunk_size=None,
                                   wall_time_s=time.perf_counter() - exact_start,
                                   extra={"method": "closed forms "
@@ -172,7 +184,7 @@ def main(argv=None):
         **exact_meta, "ties": "min_x/min_y (max_x/max_y) is the first cell in row-major "
                               "order; *_ties counts the cells equal to it as exact fractions"})
     for board in BOARDS:
-        for rule in RULES:
+        for rule in PAPER_RULES:
             grid = exact.loc[(exact["board"] == str(board)) & (exact["rule"] == rule), "exact"]
             figure = plot_probability_map(
                 grid.to_numpy().reshape(board.shape),
@@ -217,9 +229,9 @@ def main(argv=None):
           f"Holm at family-wise alpha = {ALPHA} across the cells of each board and rule; "
           f"n per rule {n_by_rule}, seed {args.seed} (pair i: seed {args.seed}/i):\n"
           f"{holm.drop(columns='holm_family').to_string(index=False)}")
-    random = holm[holm["rule"] != "safe-opening"]
+    random = holm[~holm["rule"].map(own_boards)]
     pooled = neighbour_correlation(*(result.z_scores() for result, _, _ in runs
-                                     if result.rule != "safe-opening"))
+                                     if not own_boards(result.rule)))
     print(f"What the test could detect: at n = {n_by_rule['uniform']:,} boards per click the "
           f"smallest error found with {POWER:.0%} power at Holm's first-step level "
           f"(alpha / cells) is at most {random['detectable_deviation'].max():.4f} in any "

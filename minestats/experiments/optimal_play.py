@@ -23,6 +23,8 @@ import time
 import pandas as pd
 
 from minestats.experiments.common import (
+    PAPER_POLICIES,
+    PAPER_RULES,
     add_store_option,
     base_parser,
     open_store,
@@ -31,8 +33,7 @@ from minestats.experiments.common import (
     store_metadata,
 )
 from minestats.io.results import collect_metadata, write_csv
-from minestats.mechanics.rules import RULES
-from minestats.players import POLICIES, optimal_win_probability, win_rate
+from minestats.players import optimal_win_probability, win_rate
 from minestats.stats import holm_adjust, two_sided_p_values, z_scores
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")
@@ -42,7 +43,8 @@ CHUNK_SIZE = 500
 
 
 def simulate_table(*, boards, seed, n, workers, store=None) -> pd.DataFrame:
-    rows = [(board, rule, policy) for board in boards for rule in RULES for policy in POLICIES]
+    rows = [(board, rule, policy) for board in boards for rule in PAPER_RULES
+            for policy in PAPER_POLICIES]
     exact = {}
     table = []
     for (board, rule, policy), row_seed in zip(rows, row_seeds(seed, len(rows)), strict=True):

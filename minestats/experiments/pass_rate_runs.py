@@ -9,9 +9,8 @@ from __future__ import annotations
 import pandas as pd
 
 from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
-from minestats.experiments.common import row_seeds, worker_pool
+from minestats.experiments.common import PAPER_RULES, row_seeds, worker_pool
 from minestats.foundations.board import Board
-from minestats.mechanics.rules import RULES
 
 __all__ = ["pass_rate_groups", "solver_pool"]
 
@@ -19,7 +18,7 @@ __all__ = ["pass_rate_groups", "solver_pool"]
 def solver_pool(workers: int):
     """`worker_pool` warmed up for `pass_rate`: every rule's sampler and every solver."""
     def warm_up():
-        for rule in RULES:
+        for rule in PAPER_RULES:
             for solver in ("single-point", "subset", "logic"):
                 pass_rate(Board(4, 4, 3), solver=solver, rule=rule, n=2, seed=0, workers=1)
 

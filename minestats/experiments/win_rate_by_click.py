@@ -31,9 +31,9 @@ rule's layouts) plays, from every first click:
   McNemar's exact p) needs no allowance for the selection. When the corner is
   itself the best, only the two corners are compared.
 
-Seeds: with boards i = 0, 1, 2 (9x9, 16x16, 30x16) and rules r (their index in
-``RULES``: uniform, safe-click, safe-opening, winxp), board i and rule r draw from
-child ``k = 4i + r`` of the stream ``--seed/s`` (``common``), its cell j from child
+Seeds: with boards i = 0, 1, 2 (9x9, 16x16, 30x16) and rules r (0 to 3: uniform,
+safe-click, safe-opening, winxp), board i and rule r draw from child ``k = 4i + r``
+(`MAP_STREAMS`) of the stream ``--seed/s`` (``common``), its cell j from child
 j of that (seed label ``"42/11/k/j"``; on 9x9 and 16x16 ``j = x + y * width``, on
 30x16 j counts the listed clicks); the paired comparison on board i draws from child
 ``12 + i``.
@@ -74,6 +74,7 @@ import pandas as pd
 
 from minestats.drivers.comparisons import compare_clicks
 from minestats.experiments.common import (
+    PAPER_RULES,
     SYMMETRIC_RULES,
     add_store_option,
     base_parser,
@@ -91,7 +92,6 @@ from minestats.experiments.common import (
 from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.mechanics.rules import RULES
 from minestats.players import win_rate, win_rate_sweep
 from minestats.stats import (
     click_orbit,
@@ -126,13 +126,27 @@ def _expert_winxp_cells() -> tuple[tuple[int, int], ...]:
 
 EXPERT_WINXP_CELLS = _expert_winxp_cells()
 """The first clicks of the Expert ``winxp`` map (no symmetry to pool by, so a grid)."""
-STREAMS = 15
-"""Children of the stream: 4 per board (one per rule) for 3 boards, then 3 paired runs."""
+MAP_STREAMS = {
+    ("9x9/10", "uniform"): 0, ("9x9/10", "safe-click"): 1,
+    ("9x9/10", "safe-opening"): 2, ("9x9/10", "winxp"): 3,
+    ("16x16/40", "uniform"): 4, ("16x16/40", "safe-click"): 5,
+    ("16x16/40", "safe-opening"): 6, ("16x16/40", "winxp"): 7,
+    ("30x16/99", "uniform"): 8, ("30x16/99", "safe-click"): 9,
+    ("30x16/99", "safe-opening"): 10, ("30x16/99", "winxp"): 11,
+}
+"""The child of the stream each board and rule draws its cells from.
+
+A fixed table, not arithmetic on a rule's place in a list: a rule added later takes
+children from 15 on, and every committed stream stays where it is."""
+PAIRED_STREAMS = {"9x9/10": 12, "16x16/40": 13, "30x16/99": 14}
+"""The child of the stream each board's paired comparison draws from."""
+STREAMS = 1 + max((*MAP_STREAMS.values(), *PAIRED_STREAMS.values()))
+"""Children of the stream the experiment spawns."""
 
 
-def map_seed(seeds, board_index: int, rule: str):
-    """Return the child of the stream that board ``board_index`` under ``rule`` draws from."""
-    return seeds[4 * board_index + RULES.index(rule)]
+def map_seed(seeds, board: Board, rule: str):
+    """Return the child of the stream that ``board`` under ``rule`` draws from."""
+    return seeds[MAP_STREAMS[str(board), rule]]
 
 
 def simulate_maps(*, seeds, sizes, rules, chunk_size, workers, store) -> pd.DataFrame:
@@ -141,12 +155,12 @@ def simulate_maps(*, seeds, sizes, rules, chunk_size, workers, store) -> pd.Data
     ``sizes[(board, rule)]`` lists the games of each cell, row-major (`parse_sizes`).
     """
     tables = []
-    for index, board in enumerate(BOARDS):
+    for board in BOARDS:
         for rule in rules:
             grid = [{"board": board, "rule": rule, "click": (x, y), "policy": POLICY}
                     for y in range(board.height) for x in range(board.width)]
             tables.append(win_rate_sweep(grid, n=sizes[(str(board), rule)],
-                                         seed=map_seed(seeds, index, rule),
+                                         seed=map_seed(seeds, board, rule),
                                          chunk_size=chunk_size, workers=workers,
                                          store=store))
     return pd.concat(tables, ignore_index=True)
@@ -154,13 +168,16 @@ def simulate_maps(*, seeds, sizes, rules, chunk_size, workers, store) -> pd.Data
 
 def simulate_expert(*, seeds, rules, n_expert, n_winxp, chunk_size, workers,
                     store) -> pd.DataFrame:
-    """Expert's rows: the handful under ``EXPERT_RULES``, the ``winxp`` grid, in ``rules``."""
+    """Expert's rows: the handful under ``EXPERT_RULES``, then a grid per asymmetric rule.
+
+    Only the rules in ``rules``; a rule without symmetry (``winxp``) gets the grid.
+    """
     plan = [(rule, EXPERT_CLICKS, n_expert) for rule in EXPERT_RULES if rule in rules]
-    if "winxp" in rules:
-        plan.append(("winxp", EXPERT_WINXP_CELLS, n_winxp))
+    plan += [(rule, EXPERT_WINXP_CELLS, n_winxp) for rule in rules
+             if rule not in SYMMETRIC_RULES]
     tables = [win_rate_sweep([{"board": EXPERT, "rule": rule, "click": click,
                                "policy": POLICY} for click in clicks], n=n,
-                             seed=map_seed(seeds, 2, rule), chunk_size=chunk_size,
+                             seed=map_seed(seeds, EXPERT, rule), chunk_size=chunk_size,
                              workers=workers, store=store)
               for rule, clicks, n in plan]
     return pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
@@ -195,7 +212,7 @@ def paired_best_cells(table: pd.DataFrame, *, seeds, n_paired, chunk_size, worke
         arms = [("winxp", cell)] * (cell != CORNER) + [("winxp", CORNER),
                                                       ("safe-click", CORNER)]
         result = compare_clicks(board, arms, policy=POLICY, n=n_paired[index],
-                                seed=seeds[12 + index], chunk_size=chunk_size,
+                                seed=seeds[PAIRED_STREAMS[str(board)]], chunk_size=chunk_size,
                                 workers=workers, store=store)
         frames.append(result.per_pair().assign(
             best_x=cell[0], best_y=cell[1], selected_from=len(rows),
@@ -217,12 +234,13 @@ def parse_sizes(parser, args) -> dict:
     ``--n``/``--n-intermediate`` per cell, unless ``--n-rule`` gives the rule's own per
     cell or ``--n-orbit`` per orbit (each cell ``ceil(N / cells of its orbit)``).
     """
-    per_cell = {rule: (args.n, args.n_intermediate) for rule in RULES}
+    per_cell = {rule: (args.n, args.n_intermediate) for rule in PAPER_RULES}
     per_orbit = {}
     for option, target in (("--n-rule", per_cell), ("--n-orbit", per_orbit)):
         for rule, *values in getattr(args, option[2:].replace("-", "_")) or []:
-            if rule not in RULES:
-                parser.error(f"{option}: unknown rule {rule!r}; choose from {', '.join(RULES)}")
+            if rule not in PAPER_RULES:
+                parser.error(f"{option}: unknown rule {rule!r}; choose from "
+                             f"{', '.join(PAPER_RULES)}")
             if option == "--n-orbit" and rule not in SYMMETRIC_RULES:
                 parser.error(f"--n-orbit: rule {rule!r} is not symmetric, its cells are not "
                              "pooled by orbit: give --n-rule")
@@ -230,7 +248,7 @@ def parse_sizes(parser, args) -> dict:
     sizes = {}
     for index, board in enumerate(BOARDS):
         cells = orbit_cells(board).ravel()
-        for rule in RULES:
+        for rule in PAPER_RULES:
             sizes[(str(board), rule)] = (
                 [-(-per_orbit[rule][index] // count) for count in cells.tolist()]
                 if rule in per_orbit else [per_cell[rule][index]] * board.cells)
@@ -287,19 +305,19 @@ def main(argv=None):
                         metavar=("N9", "N16", "NEXPERT"),
                         help="common games of the best winxp cell against the corners "
                              "(default 40 20 5)")
-    parser.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES,
+    parser.add_argument("--rules", nargs="+", default=list(PAPER_RULES), choices=PAPER_RULES,
                         help="rules to map (default all four)")
     parser.add_argument("--chunk-size", type=int, default=50,
                         help="games per chunk (default 50)")
     add_store_option(parser)
     args = parser.parse_args(argv)
     sizes = parse_sizes(parser, args)
-    rules = [rule for rule in RULES if rule in args.rules]
+    rules = [rule for rule in PAPER_RULES if rule in args.rules]
     seeds = row_seeds(args.seed, STREAMS)
     store = open_store(args.store)
 
     def warm_up():
-        for rule in RULES:
+        for rule in PAPER_RULES:
             win_rate("5x5/3", rule=rule, n=2, seed=0, workers=1)
         compare_clicks("5x5/3", [("winxp", (1, 1)), ("safe-click", CORNER)], n=2, seed=0,
                        workers=1)
@@ -374,11 +392,11 @@ def main(argv=None):
             rows = table[(table["board"] == str(board)) & (table["rule"] == rule)]
             if rows.empty:
                 continue
-            orbit_rows = (None if orbits is None or board == EXPERT or rule == "winxp"
+            orbit_rows = (None if orbits is None or board == EXPERT or rule not in SYMMETRIC_RULES
                           else orbits[(orbits["board"] == str(board))
                                       & (orbits["rule"] == rule)])
             orbit_half = None if orbit_rows is None else _half_width(orbit_rows)
-            if board != EXPERT or rule == "winxp":
+            if board != EXPERT or rule not in SYMMETRIC_RULES:
                 png, _ = write_figure(
                     map_figure(board, rows, rule=rule, orbit_half=orbit_half),
                     args.out / f"win_rate_by_click_{board_slug(board)}_{rule}.png",
@@ -396,7 +414,7 @@ def main(argv=None):
                 print("\n".join(format_classes(
                     classes[(classes["board"] == str(board)) & (classes["rule"] == rule)],
                     "win_rate")))
-            elif rule == "winxp":
+            elif rule not in SYMMETRIC_RULES:
                 print(f"  not pooled: {rule} is not symmetric (it favours the top-left), so "
                       "cells of one orbit or class need not share a rate")
     if ranked is not None:

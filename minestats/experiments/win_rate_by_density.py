@@ -16,12 +16,12 @@ import time
 
 import pandas as pd
 
-from minestats.experiments.common import base_parser, recorded_workers
+from minestats.experiments.common import PAPER_POLICIES, base_parser, recorded_workers
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.players import POLICIES, win_rate_sweep
+from minestats.players import win_rate_sweep
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = (0.08, 0.12, 0.156, 0.18, 0.206, 0.24)
@@ -31,7 +31,7 @@ CHUNK_SIZE = 50
 def simulate_table(*, seed, n, densities, workers) -> pd.DataFrame:
     grid = [{"board": Board(width, height, round(density * width * height)),
              "rule": "safe-click", "click": (0, 0), "policy": policy}
-            for width, height in SIZES for density in densities for policy in POLICIES]
+            for width, height in SIZES for density in densities for policy in PAPER_POLICIES]
     table = win_rate_sweep(grid, n=n, seed=seed, chunk_size=CHUNK_SIZE, workers=workers)
     table["size"] = table["width"].astype(str) + "x" + table["height"].astype(str)
     return table

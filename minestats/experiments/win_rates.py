@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.experiments.common import (
+    PAPER_POLICIES,
     add_store_option,
     base_parser,
     open_store,
@@ -39,7 +40,7 @@ from minestats.experiments.common import (
 from minestats.figures import plots
 from minestats.foundations.board import Board
 from minestats.io.results import collect_metadata, write_csv, write_figure
-from minestats.players import POLICIES, win_rate
+from minestats.players import win_rate
 from minestats.stats import wilson_interval
 
 BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))
@@ -53,7 +54,7 @@ def setups(board: Board):
 def table_rows():
     """(board, rule, click, policy) of every row of the win-rate table, in order."""
     return [(board, rule, click, policy) for board in BOARDS
-            for rule, click in setups(board) for policy in POLICIES]
+            for rule, click in setups(board) for policy in PAPER_POLICIES]
 
 
 def simulate_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers,

@@ -23,6 +23,7 @@ import pandas as pd
 from minestats.drivers.comparisons import compare
 from minestats.experiments.common import (
     PAIRED_METHODS,
+    PAPER_POLICIES,
     add_store_option,
     base_parser,
     format_pairs,
@@ -33,7 +34,6 @@ from minestats.experiments.common import (
 from minestats.experiments.win_rates import BOARDS, setups
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.results import collect_metadata, write_csv
-from minestats.players import POLICIES
 from minestats.stats import holm_reject
 
 COLUMNS = ["board", "rule", "click_x", "click_y", "first", "second", "n", "both",
@@ -47,7 +47,7 @@ def paired_table(*, seed, n_small, n_intermediate, n_expert, chunk_size, workers
     """Adjacent policies on common games: one row per board, setting and pair."""
     settings = [(board, rule, click) for board in BOARDS for rule, click in setups(board)]
     sizes = {8: n_small, 9: n_small, 16: n_intermediate, 30: n_expert}
-    frames = [compare(board, policies=POLICIES, rule=rule, click=click,
+    frames = [compare(board, policies=PAPER_POLICIES, rule=rule, click=click,
                       n=sizes[board.width], seed=setting_seed, chunk_size=chunk_size,
                       workers=workers, store=store)
               .per_pair(adjacent=True, confidence_level=DEFAULT_CONFIDENCE_LEVEL)

@@ -6,7 +6,8 @@ the policy, the solver options and the confidence level. Each check returns the
 value in its canonical form (an int, a string...) or raises ValueError naming the
 argument. The board and the click are read where they are defined
 (`minestats.foundations.board.resolve_board`, `minestats.mechanics.rules.check_click`),
-so this module imports nothing of the package.
+so this module imports nothing of the package but the tables of rules and policies
+(`minestats.foundations.rules`, `minestats.foundations.policies`).
 
 It imports nothing heavy at load time either (no numpy, no numba), so the command
 line can build its help from the names below without starting the library.
@@ -17,6 +18,9 @@ from __future__ import annotations
 import math
 import re
 from numbers import Integral, Real
+
+from minestats.foundations.policies import POLICIES, POLICY_TABLE, Policy
+from minestats.foundations.rules import RULE_TABLE, RULES, Rule
 
 __all__ = [
     "DEFAULT_ALPHA",
@@ -44,6 +48,8 @@ __all__ = [
     "check_timeout",
     "clipped",
     "quoted",
+    "resolve_policy",
+    "resolve_rule",
 ]
 
 class SearchBudgetExceeded(RuntimeError):
@@ -70,14 +76,9 @@ class SearchBudgetExceeded(RuntimeError):
     """
 
 
-RULES = ("uniform", "safe-click", "safe-opening", "winxp")
-"""The first-click rules (`minestats.mechanics.rules`)."""
-
 SOLVERS = ("single-point", "subset", "logic", "exhaustive")
 """The solvers, weakest first (`minestats.solvers`)."""
 
-POLICIES = ("safest", "best")
-"""The guessing policies of the player, weakest first (`minestats.play`)."""
 
 PRESET_SIZES = {
     "beginner": (9, 9, 10),
@@ -274,7 +275,7 @@ def check_timeout(timeout) -> float | None:
 
 
 def check_policy(policy) -> str:
-    """Return ``policy`` if it is one of `POLICIES`, else raise ValueError.
+    """Return the name of ``policy`` (a name or a `Policy`) if it is known, else raise ValueError.
 
     Examples
     --------
@@ -285,13 +286,26 @@ def check_policy(policy) -> str:
     ...
     ValueError: policy 'lucky' is not one of safest, best
     """
-    if not isinstance(policy, str) or policy not in POLICIES:
-        raise ValueError(f"policy {quoted(policy)} is not one of {', '.join(POLICIES)}")
-    return policy
+    return resolve_policy(policy).name
+
+
+def resolve_policy(policy) -> Policy:
+    """Return the `Policy` named by ``policy`` (or ``policy`` itself, if registered).
+
+    Examples
+    --------
+    >>> resolve_policy("safest").code
+    0
+    """
+    if isinstance(policy, Policy) and POLICY_TABLE.get(policy.name) == policy:
+        return policy
+    if isinstance(policy, str) and policy in POLICY_TABLE:
+        return POLICY_TABLE[policy]
+    raise ValueError(f"policy {quoted(policy)} is not one of {', '.join(POLICY_TABLE)}")
 
 
 def check_rule_name(rule) -> str:
-    """Return ``rule`` if it is one of `RULES`, else raise ValueError.
+    """Return the name of ``rule`` (a name or a `Rule`) if it is known, else raise ValueError.
 
     Examples
     --------
@@ -302,9 +316,22 @@ def check_rule_name(rule) -> str:
     ...
     ValueError: rule 'xp' is not one of uniform, safe-click, safe-opening, winxp
     """
-    if not isinstance(rule, str) or rule not in RULES:
-        raise ValueError(f"rule {quoted(rule)} is not one of {', '.join(RULES)}")
-    return rule
+    return resolve_rule(rule).name
+
+
+def resolve_rule(rule) -> Rule:
+    """Return the `Rule` named by ``rule`` (or ``rule`` itself, if registered).
+
+    Examples
+    --------
+    >>> resolve_rule("safe-opening").protects
+    'neighbourhood'
+    """
+    if isinstance(rule, Rule) and RULE_TABLE.get(rule.name) == rule:
+        return rule
+    if isinstance(rule, str) and rule in RULE_TABLE:
+        return RULE_TABLE[rule]
+    raise ValueError(f"rule {quoted(rule)} is not one of {', '.join(RULE_TABLE)}")
 
 
 def check_solver_options(solver, use_mine_count, max_configurations) -> tuple[str, bool, int]:

@@ -56,7 +56,7 @@ from minestats.foundations.validation import (
     DEFAULT_EXACT_CONFIGURATIONS,
     SearchBudgetExceeded,
     check_max_configurations,
-    check_rule_name,
+    resolve_rule,
 )
 from minestats.frontier.engine import (
     NO_FIT,
@@ -271,7 +271,7 @@ def mine_probabilities(numbers, *, unknown=None, flags=None, mines=None, exact=F
         raise ValueError(f"exact ({exact!r}) must be True or False")
     if max_configurations is not None:
         max_configurations = check_max_configurations(max_configurations)
-    if rule is not None and check_rule_name(rule) == "winxp":
+    if rule is not None and resolve_rule(rule).relocates:
         return _winxp_probabilities(numbers, unknown=unknown, flags=flags, mines=mines,
                                     exact=exact, max_configurations=max_configurations,
                                     click=click)

@@ -26,7 +26,7 @@ from math import prod
 import numpy as np
 
 from minestats.foundations.board import Board, resolve_board
-from minestats.foundations.validation import check_map_size, check_rule_name, quoted
+from minestats.foundations.validation import check_map_size, quoted, resolve_rule
 from minestats.mechanics.rules import check_rule, max_mines
 
 __all__ = ["MAX_FRACTION_TERMS", "opening_probability", "opening_probability_map",
@@ -137,17 +137,18 @@ def opening_probability(board: Board, click, *, rule: str) -> Fraction:
     """
     board = resolve_board(board)
     x, y = check_rule(board, click, rule)
+    rule = resolve_rule(rule)
     n, m = board.cells, board.mines
     k = len(board.closed_neighbourhood((x, y)))
-    if rule == "safe-opening" or m == 0:
+    if rule.protects == "neighbourhood" or m == 0:
         return Fraction(1)
     # The closed forms as products of ratios (see `opening_probability_map`): the same
     # Fractions, from a few small factors instead of binomials of huge boards.
-    if rule == "uniform":
-        return _all_of_kind_exact(n - m, n, k)
-    if rule == "safe-click":
+    if rule.protects == "click":
         return _all_of_kind_exact(n - 1 - m, n - 1, k - 1)
-    if k == 1:  # winxp on a 1x1 board: feasible only with m == 0, handled above
+    if not rule.relocates:
+        return _all_of_kind_exact(n - m, n, k)
+    if k == 1:  # relocation on a 1x1 board: feasible only with m == 0, handled above
         return Fraction(1)
     j = winxp_offset(board, (x, y))
     if m > j >= MAX_FRACTION_TERMS:  # with j >= m the second product is 0, no factors
@@ -213,20 +214,20 @@ def opening_probability_map(board: Board, *, rule: str) -> np.ndarray:
     """
     board = resolve_board(board)
     check_map_size(board)
-    check_rule_name(rule)
+    rule = resolve_rule(rule)
     fewest = min(max_mines(board, click, rule) for click in ((0, 0), board.centre))
     if board.mines > fewest:  # the centre leaves the fewest cells free, the corner the most
         raise ValueError(f"mines ({board.mines}) must be at most {fewest} for a map of every "
-                         f"click under rule {quoted(rule)} on {board.width}x{board.height}")
+                         f"click under rule {quoted(rule.name)} on {board.width}x{board.height}")
     n, m = board.cells, board.mines
     k = board.neighbourhood_sizes
-    if rule == "safe-opening":
+    if rule.protects == "neighbourhood":
         return np.ones(board.shape)
-    if rule == "uniform":
-        return _all_of_kind(n - m, n, k)
-    if rule == "safe-click":
+    if rule.protects == "click":
         return _all_of_kind(n - 1 - m, n - 1, k - 1)
-    # winxp
+    if not rule.relocates:
+        return _all_of_kind(n - m, n, k)
+    # relocated as Windows XP does
     if n == 1:
         return np.ones(board.shape)
     result = _all_of_kind(n - m, n, k - 1)

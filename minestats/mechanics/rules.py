@@ -1,7 +1,8 @@
-"""The first-click rules: names, validation and the cells each rule may mine.
+"""The first-click rules on a board: validation and the cells each rule may mine.
 
-Every rule places exactly ``board.mines`` mines, uniformly at random subject to
-its constraint:
+The rules themselves, and what each keeps free, are the table of
+`minestats.foundations.rules`; every rule places exactly ``board.mines`` mines,
+uniformly at random subject to its constraint:
 
 ``uniform``
     uniform over all N cells, independent of the click;
@@ -20,12 +21,12 @@ import numba
 import numpy as np
 
 from minestats.foundations.board import Board, resolve_board
-from minestats.foundations.validation import RULES, check_rule_name, quoted
+from minestats.foundations.validation import RULES, quoted, resolve_rule
 
 __all__ = ["RULES", "check_click", "check_rule", "max_mines", "placement_cells", "winxp_order"]
 
 
-def max_mines(board: Board, click, rule: str) -> int:
+def max_mines(board: Board, click, rule) -> int:
     """Largest mine count that ``rule`` can place for this click on this board.
 
     Examples
@@ -36,14 +37,12 @@ def max_mines(board: Board, click, rule: str) -> int:
     >>> max_mines(BEGINNER, (0, 0), "safe-opening")
     77
     """
-    check_rule_name(rule)
+    rule = resolve_rule(rule)
     board = resolve_board(board)
-    k = len(board.closed_neighbourhood(click))
-    return {"uniform": board.cells, "safe-click": board.cells - 1,
-            "safe-opening": board.cells - k, "winxp": board.cells - 1}[rule]
+    return rule.max_mines(board, board.resolve_click(click))
 
 
-def check_rule(board: Board, click, rule: str) -> tuple[int, int]:
+def check_rule(board: Board, click, rule) -> tuple[int, int]:
     """Validate a rule and click for a board; return the click as ``(x, y)``.
 
     ``safe-click`` and ``winxp`` need a mine-free cell besides the click, and
@@ -65,22 +64,23 @@ def check_rule(board: Board, click, rule: str) -> tuple[int, int]:
     ...
     ValueError: mines (1) must be at most 0 for rule 'safe-opening' on 3x3 with click (1, 1)
     """
-    check_rule_name(rule)
+    rule = resolve_rule(rule)
     board = resolve_board(board)
     click = board.resolve_click(click)
-    limit = max_mines(board, click, rule)
+    limit = rule.max_mines(board, click)
     if board.mines > limit:
         raise ValueError(
-            f"mines ({board.mines}) must be at most {limit} for rule {quoted(rule)} on "
+            f"mines ({board.mines}) must be at most {limit} for rule {quoted(rule.name)} on "
             f"{board.width}x{board.height} with click {click}"
         )
     return click
 
 
-def placement_cells(board: Board, click, rule: str) -> np.ndarray:
+def placement_cells(board: Board, click, rule) -> np.ndarray:
     """Linear indices, ascending, of the cells among which ``rule`` places its mines.
 
-    For ``winxp`` these are all cells: its relocation happens after placement.
+    Every cell the rule does not protect; for a relocating rule (``winxp``) these are
+    all cells: its relocation happens after placement.
 
     Examples
     --------
@@ -93,14 +93,11 @@ def placement_cells(board: Board, click, rule: str) -> np.ndarray:
     board = resolve_board(board)
     click = check_rule(board, click, rule)
     allowed = np.ones(board.cells, dtype=bool)
-    if rule == "safe-click":
-        allowed[board.index(click)] = False
-    elif rule == "safe-opening":
-        allowed[board.closed_neighbourhood(click)] = False
+    allowed[list(resolve_rule(rule).protected_cells(board, click))] = False
     return np.flatnonzero(allowed)
 
 
-def check_click(board, click, rule: str | None = None) -> tuple[int, int]:
+def check_click(board, click, rule=None) -> tuple[int, int]:
     """Return the click as ``(x, y)`` on the board; with a rule, check it can place the mines.
 
     The board is read by `minestats.foundations.board.resolve_board` and the click by

@@ -19,7 +19,7 @@ from numba import njit
 
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.seeds import as_generator
-from minestats.foundations.validation import check_count
+from minestats.foundations.validation import check_count, resolve_rule
 from minestats.mechanics.rules import check_rule, placement_cells
 
 __all__ = [
@@ -174,9 +174,18 @@ _OTHER_CELLS_DRAW = 1
 """All-clicks mode: one draw over N - 1 slots, mapped around each click (``safe-click``)."""
 _RELOCATED_DRAW = 3
 """All-clicks mode: the uniform draw, a mine on the click moved as Windows XP does."""
-_ALL_CLICKS_MODES = {"uniform": _UNIFORM_DRAW, "safe-click": _OTHER_CELLS_DRAW,
-                     "winxp": _RELOCATED_DRAW}
-"""The rules one shared draw serves for every click, and how (``safe-opening`` has none)."""
+
+
+def _all_clicks_mode(rule) -> int | None:
+    """How one shared draw serves every click under ``rule``, or None if none can.
+
+    A rule that protects the click's whole neighbourhood (``safe-opening``) excludes
+    regions of different sizes at different clicks, so no one draw serves them all.
+    """
+    if rule.relocates:
+        return _RELOCATED_DRAW
+    return {"nothing": _UNIFORM_DRAW, "click": _OTHER_CELLS_DRAW}.get(rule.protects)
+
 
 _MAP_BLOCK = 4096
 """Uniform slots the all-clicks draw makes at a time (`_refill`)."""
@@ -420,7 +429,7 @@ def _all_clicks_mask_kernel(rng, width, height, mines, mode, n):
 def _kernel_arguments(board: Board, click, rule: str):
     click = check_rule(board, click, rule)
     allowed = placement_cells(board, click, rule)
-    return board.index(click), allowed, rule == "winxp"
+    return board.index(click), allowed, resolve_rule(rule).relocates
 
 
 def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.ndarray:
@@ -597,11 +606,12 @@ def relocate_mines(board: Board, layouts: np.ndarray, click, *, rule: str,
         raise ValueError(f"every layout must hold the board's {board.mines} mines")
     kept_off = np.ones(board.cells, dtype=bool)
     kept_off[placement_cells(board, click, rule)] = False
-    if rule == "winxp":
+    relocates = resolve_rule(rule).relocates
+    if relocates:
         kept_off[board.index(click)] = True
     generator = as_generator(seed)
     for row in np.flatnonzero(flat[:, kept_off].any(axis=1)):
-        if rule == "winxp":
+        if relocates:
             free = ~flat[row]
             free[board.index(click)] = False
             flat[row, board.index(click)] = False
@@ -665,11 +675,11 @@ def count_openings_all_clicks(board: Board, n: int, *, rule: str, seed=None) -> 
     for click in ((0, 0), board.centre):
         check_rule(board, click, rule)
     generator = as_generator(seed)
-    if rule not in _ALL_CLICKS_MODES:  # no shared draw serves every click
+    mode = _all_clicks_mode(resolve_rule(rule))
+    if mode is None:
         counts = [count_openings(board, n, rule=rule, click=(i % board.width, i // board.width),
                                  seed=generator) for i in range(board.cells)]
         return np.array(counts, dtype=np.int64).reshape(board.shape)
-    mode = _ALL_CLICKS_MODES[rule]
     if board.width <= MAX_MASK_COLUMNS:
         counts = _all_clicks_mask_kernel(generator, board.width, board.height, board.mines,
                                          mode, n)

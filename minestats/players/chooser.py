@@ -13,6 +13,7 @@ import math
 import numba
 import numpy as np
 
+from minestats.foundations.policies import POLICY_TABLE
 from minestats.frontier.variations import variation_basis
 from minestats.players.candidates import (
     dominating,
@@ -38,8 +39,8 @@ from minestats.players.scoring import Position, looked_ahead, outlook
 __all__ = ["BEST", "ENDGAME", "FIFTY_FIFTY", "FRONTIER", "MEMO_POSITIONS", "OFF_FRONTIER",
            "PSEUDO", "SAFEST", "choose", "new_position_memo"]
 
-SAFEST, BEST = 0, 1
-"""Policy codes (the order of `minestats.foundations.validation.POLICIES`)."""
+SAFEST, BEST = POLICY_TABLE["safest"].code, POLICY_TABLE["best"].code
+"""Policy codes the chooser switches on (`minestats.foundations.policies.Policy.code`)."""
 FRONTIER, OFF_FRONTIER, FIFTY_FIFTY, ENDGAME, PSEUDO = 0, 1, 2, 3, 4
 """Kinds of guess: a frontier cell, a cell off the frontier, one cell of an unavoidable
 50/50, a cell the exact end game chose, and a pseudo-50/50

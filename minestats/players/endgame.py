@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.foundations.validation import quoted, resolve_rule
 from minestats.frontier.engine import closed_number_disagrees, frontier_groups
 from minestats.mechanics.rules import winxp_order
 from minestats.players.compiled import compiled
@@ -736,10 +737,11 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *,
         Most layouts to search (`ENDGAME_LAYOUTS`).
     budget : int, optional
         Most states the search may solve (`SEARCH_BUDGET`).
-    rule : {None, 'winxp'}, optional
-        None weighs every layout alike (every rule but Windows XP's).
+    rule : str, optional
+        The rule that dealt the board. None, or a rule that relocates nothing, weighs
+        every layout alike; a relocating rule (``winxp``) weighs them by its order.
     click : int, optional
-        The first click as a linear index, for ``winxp``.
+        The first click as a linear index, for a relocating rule.
 
     Returns
     -------
@@ -761,11 +763,11 @@ def endgame_move(numbers, table, revealed, flagged, width, mines, *,
     >>> move.win_probability, sorted(move.cells)
     (Fraction(1, 3), [1, 2, 4, 5])
     """
-    if rule not in (None, "winxp"):
-        raise ValueError(f"rule {rule!r} must be None or 'winxp'")
-    if rule == "winxp" and click is None:
-        raise ValueError("rule 'winxp' needs click: the first click as a linear index")
-    order = (winxp_order(revealed.size, int(click)) if rule == "winxp"
+    relocates = rule is not None and resolve_rule(rule).relocates
+    if relocates and click is None:
+        raise ValueError(f"rule {quoted(resolve_rule(rule).name)} needs click: the first click "
+                         "as a linear index")
+    order = (winxp_order(revealed.size, int(click)) if relocates
              else np.empty(0, dtype=np.int64))
     cells, wins, layouts = endgame_cells(numbers, table, revealed, flagged, width, mines,
                                          limit, LISTING_BUDGET, budget, order)

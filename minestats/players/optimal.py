@@ -78,8 +78,9 @@ from itertools import combinations
 import numpy as np
 
 from minestats.foundations.board import Board, resolve_board
-from minestats.foundations.validation import SearchBudgetExceeded
-from minestats.mechanics.rules import check_rule, max_mines, placement_cells
+from minestats.foundations.rules import Rule
+from minestats.foundations.validation import SearchBudgetExceeded, resolve_rule
+from minestats.mechanics.rules import check_rule
 
 __all__ = ["MAX_LAYOUTS", "MAX_LAYOUT_CELLS", "layout_distribution",
            "optimal_win_probability"]
@@ -97,28 +98,36 @@ def _cell(board: Board, index: int) -> tuple[int, int]:
     return (index % board.width, index // board.width)
 
 
-def _layout_count(board: Board, index: int | None, rule: str) -> int:
+def _kept_free(board: Board, index: int, rule: Rule) -> list[int]:
+    """Cells every layout of ``rule`` leaves free for click ``index``, ascending.
+
+    The cells the rule protects and, under a relocating rule, the click itself: once
+    a mine under it has moved, the click is free.
+    """
+    cells = set(rule.protected_cells(board, _cell(board, index)))
+    if rule.relocates:
+        cells.add(index)
+    return sorted(cells)
+
+
+def _layout_count(board: Board, index: int | None, rule: Rule) -> int:
     """Layouts enumerated for one click (``index``), or for every click (None)."""
-    n, m = board.cells, board.mines
-    if rule == "uniform" or index is None:
-        return math.comb(n, m)
-    if rule == "safe-opening":
-        return math.comb(n - len(board.closed_neighbourhood(_cell(board, index))), m)
-    return math.comb(n - 1, m)  # safe-click, and winxp after relocation: the click is free
+    free = 0 if index is None else len(_kept_free(board, index, rule))
+    return math.comb(board.cells - free, board.mines)
 
 
-def _check_size(board: Board, index: int | None, rule: str) -> None:
+def _check_size(board: Board, index: int | None, rule: Rule) -> None:
     count = _layout_count(board, index, rule)
     which = "with a free click" if index is None else f"with click {_cell(board, index)}"
     if count > MAX_LAYOUTS:
         raise ValueError(
-            f"board {board} has {count} layouts under rule {rule!r} {which}, more than "
+            f"board {board} has {count} layouts under rule {rule.name!r} {which}, more than "
             f"MAX_LAYOUTS = {MAX_LAYOUTS} that optimal_win_probability can solve"
         )
     if count * board.cells > MAX_LAYOUT_CELLS:
         raise ValueError(
             f"board {board} has {count:,} layouts of {board.cells:,} cells under rule "
-            f"{rule!r} {which}: {count * board.cells:,} cells in all, more than "
+            f"{rule.name!r} {which}: {count * board.cells:,} cells in all, more than "
             f"MAX_LAYOUT_CELLS = {MAX_LAYOUT_CELLS:,} that optimal_win_probability holds"
         )
 
@@ -133,20 +142,16 @@ def _enumerate(cells, n: int, m: int) -> np.ndarray:
     return layouts
 
 
-def _weights(board: Board, layouts: np.ndarray, index: int, rule: str) -> np.ndarray:
+def _weights(board: Board, layouts: np.ndarray, index: int, rule: Rule) -> np.ndarray:
     """Weight of each layout in the rule's distribution for click ``index`` (0 if impossible).
 
-    For ``winxp``, a final layout P (its click free) arises from P itself and from
-    P - {f} + {click} for each mine f of P whose earlier cells in row-major order,
-    the click skipped, are all mines: its weight is 1 + the leading run of mines.
+    A layout is possible when the cells the rule keeps free (`_kept_free`) are. Under a
+    relocating rule (``winxp``), a final layout P (its click free) arises from P itself
+    and from P - {f} + {click} for each mine f of P whose earlier cells in row-major
+    order, the click skipped, are all mines: its weight is 1 + the leading run of mines.
     """
-    if rule == "uniform":
-        return np.ones(len(layouts), dtype=np.int64)
-    if rule == "safe-opening":
-        protected = board.closed_neighbourhood(_cell(board, index))
-        return (~layouts[:, protected].any(axis=1)).astype(np.int64)
-    free = ~layouts[:, index]
-    if rule == "safe-click":
+    free = ~layouts[:, _kept_free(board, index, rule)].any(axis=1)
+    if not rule.relocates:
         return free.astype(np.int64)
     run = np.cumprod(np.delete(layouts, index, axis=1), axis=1, dtype=np.int64).sum(axis=1)
     return np.where(free, 1 + run, 0)
@@ -187,14 +192,13 @@ def layout_distribution(board, *, rule: str = "uniform", click=None):
     ([[[0, 1, 0]], [[0, 0, 1]]], [2, 1])
     """
     board = resolve_board(board)
-    if click is None and rule != "uniform":
-        check_rule(board, (0, 0), rule)  # rejects an unknown rule first
-        raise ValueError(f"rule {rule!r} needs a click")
     x, y = check_rule(board, (0, 0) if click is None else click, rule)
+    rule = resolve_rule(rule)
+    if click is None and rule.needs_click:
+        raise ValueError(f"rule {rule.name!r} needs a click")
     index = x + y * board.width
     _check_size(board, index, rule)
-    pool = np.delete(np.arange(board.cells), index) if rule == "winxp" else (
-        placement_cells(board, (x, y), rule))
+    pool = np.delete(np.arange(board.cells), _kept_free(board, index, rule))
     layouts = _enumerate(pool.tolist(), board.cells, board.mines)
     weights = _weights(board, layouts, index, rule)
     return layouts.reshape(-1, board.height, board.width), weights
@@ -484,13 +488,13 @@ class LayoutSolver:
         return result
 
 
-def _clicks(board: Board, rule: str) -> list[int]:
+def _clicks(board: Board, rule: Rule) -> list[int]:
     """Feasible first clicks, one per symmetry orbit (all of them under ``winxp``)."""
     feasible = [
         i for i in range(board.cells)
-        if board.mines <= max_mines(board, _cell(board, i), rule)
+        if board.mines <= rule.max_mines(board, _cell(board, i))
     ]
-    if rule == "winxp":
+    if not rule.symmetric:
         return feasible
     maps = _symmetries(board)
     return [i for i in feasible if min(int(p[i]) for p in maps) == i]
@@ -554,21 +558,22 @@ def optimal_win_probability(board, *, rule: str = "uniform", click=None) -> Frac
     board = resolve_board(board)
     if click is not None:
         x, y = check_rule(board, click, rule)
+        rule = resolve_rule(rule)
         index = x + y * board.width
         clicks = [index]
         _check_size(board, index, rule)
-        pool = np.delete(np.arange(board.cells), index) if rule == "winxp" else (
-            placement_cells(board, (x, y), rule))
+        pool = np.delete(np.arange(board.cells), _kept_free(board, index, rule))
     else:
         check_rule(board, (0, 0), rule)  # the corner admits the most mines
+        rule = resolve_rule(rule)
         clicks = _clicks(board, rule)
         _check_size(board, None, rule)
         pool = np.arange(board.cells)
     if board.mines == 0:
         return Fraction(1)
     layouts = _enumerate(pool.tolist(), board.cells, board.mines)
-    if rule == "uniform" and click is None and len(layouts) == 1:
-        return Fraction(1)  # every cell a mine: nothing to open
+    if click is None and board.mines == board.cells:
+        return Fraction(1)  # every cell a mine (a rule that protects nothing): nothing to open
     solver = LayoutSolver(_numbers(board, layouts), _layout_images(board, layouts))
     # Clicks likely to open come first, so that the best value so far prunes the others.
     distributions = [_weights(board, layouts, index, rule) for index in clicks]

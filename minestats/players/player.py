@@ -66,7 +66,12 @@ import numpy as np
 from minestats.foundations.board import Board
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import as_seed_sequence, seed_label
-from minestats.foundations.validation import POLICIES, check_policy, check_rule_name
+from minestats.foundations.validation import (
+    POLICIES,
+    check_policy,
+    resolve_policy,
+    resolve_rule,
+)
 from minestats.mechanics.game import as_layouts, neighbour_counts, neighbour_table
 from minestats.players import kernel
 from minestats.players.endgame import ENDGAME_LAYOUTS
@@ -527,7 +532,7 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
     >>> games.won.shape, games.guesses.dtype
     ((4,), dtype('int64'))
     """
-    check_policy(policy)
+    code = resolve_policy(policy).code
     options = _check_options(options)
     settings = check_strategy(strategy).settings()
     layouts = as_layouts(layouts, ndims=(3,))
@@ -536,15 +541,15 @@ def play_games(layouts, clicks, *, policy="best", seeds, options=None, strategy=
     if games and (mines != mines[0]).any():
         raise ValueError("layouts of one batch must hold the same number of mines")
     flat = layouts.reshape(games, height * width)
-    winxp = rule is not None and check_rule_name(rule) == "winxp"
+    relocates = rule is not None and resolve_rule(rule).relocates
     memo = _position_memo(width, height, int(mines[0]) if games else 0, settings,
-                          winxp and settings.weigh_winxp)
+                          relocates and settings.weigh_winxp)
     chunk = play_chunk(
         flat, neighbour_counts(layouts).reshape(games, height * width).astype(np.int8),
         neighbour_table(width, height), width, int(mines[0]) if games else 0,
-        _check_clicks(clicks, games, width * height), POLICIES.index(policy),
+        _check_clicks(clicks, games, width * height), code,
         options.use_mine_count, options.max_configurations, settings,
-        _tie_seeds(seeds, games), winxp, memo)
+        _tie_seeds(seeds, games), relocates, memo)
     if (chunk.outcomes == BUG).any():
         game = int(np.flatnonzero(chunk.outcomes == BUG)[0])
         raise unsound("player (logic)", (-1, -1), flag=False, board=game)

@@ -34,9 +34,9 @@ from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_MAX_CONFIGURATIONS,
     check_n,
-    check_policy,
-    check_rule_name,
     quoted,
+    resolve_policy,
+    resolve_rule,
 )
 from minestats.frontier.engine import analyse
 from minestats.frontier.posterior import draw_layouts
@@ -46,7 +46,6 @@ from minestats.players.compiled import compiled
 from minestats.players.kernel import BEST, BUG, WON, choose, play_on
 from minestats.players.player import (
     GUESS_KINDS,
-    POLICIES,
     _position_memo,
     check_strategy,
     tie_seed,
@@ -442,17 +441,17 @@ def best_move(numbers, *, mines, unknown=None, flags=None, rule=None, click=None
     >>> best_move("1?\n1?", mines=1, seed=3).kind
     'fifty-fifty'
     """
-    if rule is not None:
-        rule = check_rule_name(rule)
+    relocates = rule is not None and resolve_rule(rule).relocates
     grid, width, table, revealed, flagged, analysis = _board_position(numbers, unknown, flags,
                                                                       mines)
     height = grid.shape[0]
-    if rule == "winxp" and (
+    if relocates and (
             not isinstance(click, tuple | list) or len(click) != 2
             or not all(isinstance(v, int | np.integer) for v in click)
             or not (0 <= click[0] < width and 0 <= click[1] < height)):
         raise ValueError(f"click ({quoted(click)}) must be the first click (x, y) of the "
-                         f"{width}x{height} board: rule 'winxp' weighs layouts by it")
+                         f"{width}x{height} board: rule {quoted(resolve_rule(rule).name)} "
+                         "weighs layouts by it")
     if analysis.safe.size:
         cell = int(analysis.safe.min())
         return BestMove(cell % width, cell // width, 0.0, "safe")
@@ -461,7 +460,7 @@ def best_move(numbers, *, mines, unknown=None, flags=None, rule=None, click=None
     flagged[analysis.mines] = True  # as a game of best's own flags them before it guesses
     probability, log_solutions = analysis.probability.copy(), analysis.log_solutions
     relocation = np.empty(0, dtype=np.int64)
-    if rule == "winxp" and settings.weigh_winxp:
+    if relocates and settings.weigh_winxp:
         relocation = winxp_order(grid.size, int(click[0]) + int(click[1]) * width)
         if not revealed[relocation[0]]:  # else no layout has a leading run: alike
             log_solutions = weigh_position(grid.ravel(), table, revealed, flagged, width,
@@ -563,7 +562,7 @@ def move_values(numbers, *, mines, unknown=None, flags=None, candidates=None, n=
     >>> [round(float(v), 2) for v in values.win_rate]
     [0.74, 0.63, 0.0]
     """
-    check_policy(continuation)
+    policy = resolve_policy(continuation).code
     n = check_n(n)
     grid, width, table, revealed, flagged, analysis = _board_position(numbers, unknown, flags,
                                                                       mines)
@@ -574,7 +573,6 @@ def move_values(numbers, *, mines, unknown=None, flags=None, candidates=None, n=
     flat = grid.ravel()
     open_cells = ~revealed & ~flagged
     memo = _position_memo(width, height, mines, settings, False)
-    policy = POLICIES.index(continuation)
     if candidates is None:
         pick = int(_pick(flat, table, revealed, flagged, width, mines,
                          analysis.probability.copy(), analysis.log_solutions, policy,

@@ -25,6 +25,7 @@ from minestats.foundations.validation import (
     check_count,
     check_n,
     check_policy,
+    resolve_policy,
 )
 from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import check_sample_size, chunk_games
@@ -221,7 +222,7 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
             configs, totals, labels, counts, strict=True):
         results.append(WinRate(
             board=board, rule=rule, click=click, policy=policy,
-            strategy=strategy.label() if policy == "best" else "", n=int(n),
+            strategy=strategy.label() if resolve_policy(policy).tuned else "", n=int(n),
             seed=label, chunk_size=int(chunk_size), successes=int(total["won"]),
             lost_first_click=int(total["lost_first_click"]), guesses=int(total["guesses"]),
             guesses_won=int(total["guesses_won"]), capped=int(total["capped"]),
