@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from minestats.foundations.validation import DEFAULT_EXACT_CONFIGURATIONS, SearchBudgetExceeded
-from minestats.inference import counts_from_mines, random_counts, reconstruct
+from minestats.inference import counts_from_layout, random_counts, reconstruct
 
 SHAPES = ((8, 8), (16, 16), (30, 30), (32, 32), (200, 5))
 DENSITIES = (0.1, 0.2, 0.3, 0.5, 0.7)
@@ -32,7 +32,7 @@ DENSITIES = (0.1, 0.2, 0.3, 0.5, 0.7)
 def crafted(size, seed):
     """Count matrix of a square layout: mines in every third column, a phase per row."""
     phase = np.random.default_rng(seed).integers(3, size=size)
-    return counts_from_mines(np.arange(size)[None, :] % 3 == phase[:, None])
+    return counts_from_layout(np.arange(size)[None, :] % 3 == phase[:, None])
 
 
 def timed(counts, budget):

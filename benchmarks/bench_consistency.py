@@ -66,9 +66,9 @@ def _timed(function, argument):
 def bench_30x30(seeds, density):
     times = []
     for seed in seeds:
-        counts, mines = random_counts(30, 30, density, seed=seed)
+        counts, layout = random_counts(30, 30, density, seed=seed)
         elapsed, result = _timed(reconstruct, counts)
-        if not (result.unique and np.array_equal(result.mines, mines)):
+        if not (result.unique and np.array_equal(result.layout, layout)):
             raise RuntimeError("reconstruct missed the hidden layout of a 30x30 matrix")
         times.append(elapsed)
     print(f"reconstruct, 30x30 at density {density}, {len(times)} matrices: "

@@ -148,7 +148,7 @@ def test_generate_writes_the_library_board(capsys, tmp_path):
                          "--out", str(target))
     assert status == 0 and "seed 2026-11-29" in err
     expected = generate_no_guess("beginner", "centre", seed="2026-11-29")
-    assert (from_mbf(target.read_bytes()) == expected.mines).all()
+    assert (from_mbf(target.read_bytes()) == expected.layout).all()
 
 
 @pytest.mark.parametrize("name", ["board.mbf", "board.txt"])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from minestats.cli import main
-from minestats.inference import counts_from_mines, random_counts
+from minestats.inference import counts_from_layout, random_counts
 
 PUBLISHED = """1 1 0 0 1 1 1
 2 3 2 1 1 2 2
@@ -41,7 +41,7 @@ def test_reconstruct_reads_a_file_and_prints_rows_and_count(tmp_path, capsys):
     assert lines[-1] == "solutions: 1, unique: yes"
     assert lines[:2] == ["_ _ _ _ _ _ _", "X _ _ _ _ X _"]
     expected = np.array([row.split() for row in PUBLISHED.splitlines()], dtype=int)
-    np.testing.assert_array_equal(counts_from_mines(layout_of(lines[:-1])), expected)
+    np.testing.assert_array_equal(counts_from_layout(layout_of(lines[:-1])), expected)
 
 
 @pytest.mark.parametrize("argv", [["reconstruct"], ["reconstruct", "-"]])
@@ -106,7 +106,7 @@ def test_reconstruct_help_documents_the_output_format_with_its_own_output(capsys
 def crafted_text(size, seed=0):
     """Counts of mines in every third column with a random phase per row, as text."""
     phase = np.random.default_rng(seed).integers(3, size=size)
-    counts = counts_from_mines(np.arange(size)[None, :] % 3 == phase[:, None])
+    counts = counts_from_layout(np.arange(size)[None, :] % 3 == phase[:, None])
     return "\n".join(" ".join(map(str, row)) for row in counts.tolist()) + "\n"
 
 

@@ -5,7 +5,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from minestats.inference import board_consistency, counts_from_mines, reconstruct
+from minestats.inference import board_consistency, counts_from_layout, reconstruct
 from minestats.solvers import solve
 from tests.oracles.count_matrices import block_sums, crafted_layout, plain_counts
 from tests.oracles.forced_play import solve_with_forced_cells
@@ -125,7 +125,7 @@ def test_board_consistency_rejects_bad_input(kwargs, message):
 def test_results_are_read_only_and_leave_the_input_alone():
     counts = np.array([[1, 1], [1, 1]])
     result = reconstruct(counts)
-    assert not result.mines.flags.writeable and not result.counts.flags.writeable
+    assert not result.layout.flags.writeable and not result.counts.flags.writeable
     assert counts.flags.writeable
     numbers = np.array([[1, -1], [-1, -1]])
     checked = board_consistency(numbers, mines=1)
@@ -159,7 +159,7 @@ def test_forced_cells_finish_exactly_the_boards_perfect_logic_finishes(use_mine_
 def test_a_capped_board_consistency_claims_nothing():
     layout = crafted_layout(30, 30, 0)
     shown = ~layout & (np.random.default_rng(0).random(layout.shape) < 0.5)
-    numbers = np.where(shown, counts_from_mines(layout) - layout, -1)
+    numbers = np.where(shown, counts_from_layout(layout) - layout, -1)
     for mines in (None, int(layout.sum())):
         result = board_consistency(numbers, mines=mines, max_configurations=20_000)
         assert result.capped and result.n_solutions is None
@@ -169,7 +169,7 @@ def test_a_capped_board_consistency_claims_nothing():
         assert row["capped"] is True and row["n_solutions"] is None
         assert row["max_configurations"] == 20_000
     layout = crafted_layout(6, 6, 0)
-    small = board_consistency(np.where(layout, -1, counts_from_mines(layout) - layout))
+    small = board_consistency(np.where(layout, -1, counts_from_layout(layout) - layout))
     assert not small.capped and small.consistent and small.to_dict()["capped"] is False
 
 

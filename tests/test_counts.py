@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from minestats.foundations.validation import DEFAULT_EXACT_CONFIGURATIONS, SearchBudgetExceeded
-from minestats.inference import counts_from_mines, mine_probabilities, random_counts, reconstruct
+from minestats.inference import counts_from_layout, mine_probabilities, random_counts, reconstruct
 from minestats.io.boards import parse_counts
 from tests.oracles.count_matrices import block_sums, crafted_layout, engine_count, plain_counts
 
@@ -58,17 +58,17 @@ def all_layouts(height, width):
 
 def assert_reproduces(result):
     if result.n_solutions == 0:
-        assert result.mines is None and result.to_text() == "-1"
+        assert result.layout is None and result.to_text() == "-1"
     else:
-        assert result.mines.dtype == np.bool_
-        np.testing.assert_array_equal(counts_from_mines(result.mines), result.counts)
+        assert result.layout.dtype == np.bool_
+        np.testing.assert_array_equal(counts_from_layout(result.layout), result.counts)
 
 
-def test_counts_from_mines_matches_plain_python():
+def test_counts_from_layout_matches_plain_python():
     rng = np.random.default_rng(3)
     for height, width in [(1, 1), (1, 6), (5, 1), (4, 7), (9, 9)]:
         layout = rng.random((height, width)) < 0.4
-        assert counts_from_mines(layout).tolist() == plain_counts(layout.tolist(),
+        assert counts_from_layout(layout).tolist() == plain_counts(layout.tolist(),
                                                                    self_included=True)
 
 
@@ -82,7 +82,7 @@ def test_published_examples(text, rows):
     # Independent check: the real solution of the invertible linear system.
     band = np.eye(7) + np.eye(7, k=1) + np.eye(7, k=-1)
     real = np.linalg.solve(np.kron(band, band), counts.ravel()).reshape(7, 7)
-    np.testing.assert_allclose(real, result.mines, atol=1e-9)
+    np.testing.assert_allclose(real, result.layout, atol=1e-9)
 
 
 @pytest.mark.parametrize(("height", "width"), SMALL_SHAPES)
@@ -139,7 +139,7 @@ def test_random_30x30_at_density_02_is_solved_uniquely():
         counts, mines = random_counts(30, 30, 0.2, seed=seed)
         result = reconstruct(counts)
         assert result.n_solutions == 1 and result.unique
-        np.testing.assert_array_equal(result.mines, mines)
+        np.testing.assert_array_equal(result.layout, mines)
         assert_reproduces(result)
 
 
@@ -159,7 +159,7 @@ def test_random_counts_is_seeded_and_validates():
     first, second = random_counts(6, 4, 0.3, seed=5), random_counts(6, 4, 0.3, seed=5)
     np.testing.assert_array_equal(first[1], second[1])
     assert first[0].shape == (4, 6)
-    np.testing.assert_array_equal(first[0], counts_from_mines(first[1]))
+    np.testing.assert_array_equal(first[0], counts_from_layout(first[1]))
     assert not random_counts(3, 3, 0, seed=1)[1].any()
     assert random_counts(3, 3, 1, seed=1)[1].all()
     with pytest.raises(ValueError, match=r"p \(1.5\) must be a probability"):
@@ -185,7 +185,7 @@ def test_reconstruct_rejects_bad_counts(counts, message):
 
 def test_a_crafted_32x32_matrix_passes_the_default_budget_and_says_so():
     # Without a budget the engine ran for minutes and grew to gigabytes on it.
-    counts = counts_from_mines(crafted_layout(32, 32, 0))
+    counts = counts_from_layout(crafted_layout(32, 32, 0))
     assert DEFAULT_EXACT_CONFIGURATIONS == 500_000
     with pytest.raises(SearchBudgetExceeded) as caught:
         reconstruct(counts)
@@ -200,7 +200,7 @@ def test_a_crafted_32x32_matrix_passes_the_default_budget_and_says_so():
 
 def test_crafted_17x17_matrices_are_counted_exactly_row_by_row():
     for seed in range(5):
-        counts = counts_from_mines(crafted_layout(17, 17, seed))
+        counts = counts_from_layout(crafted_layout(17, 17, seed))
         result = reconstruct(counts, max_configurations=200_000)
         assert result.n_solutions > 1 and not result.unique
         assert_reproduces(result)
@@ -211,6 +211,6 @@ def test_crafted_17x17_matrices_are_counted_exactly_row_by_row():
 @pytest.mark.slow
 def test_crafted_17x17_counts_agree_with_the_engine_without_a_budget():
     for seed in range(10):
-        counts = counts_from_mines(crafted_layout(17, 17, seed))
+        counts = counts_from_layout(crafted_layout(17, 17, seed))
         assert reconstruct(counts).n_solutions == engine_count(counts, None)
 

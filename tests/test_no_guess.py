@@ -50,8 +50,8 @@ def test_tiny_boards_pass_the_exhaustive_reference(method, rule, click):
     for seed in range(8):
         result = generate_no_guess(board, click, method=method, rule=rule, seed=seed)
         assert result.ok and result.round_perturbations[-1] == 0
-        assert_layout(result.mines, board, click, rule)
-        assert solve(result.mines, click, solver="exhaustive").solved
+        assert_layout(result.layout, board, click, rule)
+        assert solve(result.layout, click, solver="exhaustive").solved
 
 
 @pytest.mark.parametrize("method", ["retry", "perturb"])
@@ -61,8 +61,8 @@ def test_single_point_boards_pass_a_plain_python_solver(method):
         result = generate_no_guess(board, click, method=method, solver="single-point",
                                    seed=seed)
         assert result.ok
-        assert_layout(result.mines, board, click)
-        assert_plain_single_point_passes(result.mines, click)
+        assert_layout(result.layout, board, click)
+        assert_plain_single_point_passes(result.layout, click)
 
 
 def check_perturb_dense(mines, count, solver):
@@ -70,7 +70,7 @@ def check_perturb_dense(mines, count, solver):
     batch = generate_no_guess_batch(board, click, n=count, method="perturb", solver=solver,
                                     seed=mines, chunk_size=1, workers=1, timeout=None)
     assert batch.successes == count
-    for layout in batch.mines:
+    for layout in batch.layouts:
         assert_layout(layout, board, click)
         if solver == "single-point":  # independent: a plain-Python re-implementation
             assert_plain_single_point_passes(layout, click)
@@ -104,10 +104,10 @@ def test_same_seed_same_board():
     for method in ("retry", "perturb"):
         first, second = (generate_no_guess("30x16/110", "centre", method=method, seed=9)
                          for _ in range(2))
-        assert first.ok and np.array_equal(first.mines, second.mines)
+        assert first.ok and np.array_equal(first.layout, second.layout)
         assert (first.tries, first.perturbations) == (second.tries, second.perturbations)
     other = generate_no_guess("30x16/110", "centre", method="perturb", seed=10)
-    assert not np.array_equal(first.mines, other.mines)
+    assert not np.array_equal(first.layout, other.layout)
 
 
 def test_daily_board_is_pinned():
@@ -120,10 +120,10 @@ def test_daily_board_is_pinned():
         "86009cc361823fe705c2609f1be27298d949f513fba96aa7114f7b9b79eeffca", 16)
     result = generate_no_guess("9x9/10", "centre", seed="2026-11-29")
     assert result.ok and result.seed == "2026-11-29"
-    cells = [(int(x), int(y)) for y, x in np.argwhere(result.mines)]
+    cells = [(int(x), int(y)) for y, x in np.argwhere(result.layout)]
     assert sorted(cells) == sorted([(2, 0), (4, 0), (5, 0), (4, 2), (0, 3), (2, 4), (3, 6),
                                     (0, 7), (2, 8), (7, 8)])
-    assert_layout(result.mines, Board(9, 9, 10), (4, 4))
+    assert_layout(result.layout, Board(9, 9, 10), (4, 4))
 
 
 def test_batch_is_the_same_on_any_number_of_workers_and_repeats_single_calls():
@@ -136,22 +136,22 @@ def test_batch_is_the_same_on_any_number_of_workers_and_repeats_single_calls():
                                             workers=executor.map)
     assert serial.successes == 6
     for batch in (pooled, handed_in):
-        assert np.array_equal(serial.mines, batch.mines)
+        assert np.array_equal(serial.layouts, batch.layouts)
         assert np.array_equal(serial.perturbations, batch.perturbations)
     entropy = resolve_seed("2026-11-29")[0].entropy
     alone = generate_no_guess("30x16/120", "centre", method="perturb", timeout=None,
                               seed=np.random.SeedSequence(entropy, spawn_key=(1, 1)))
-    assert np.array_equal(alone.mines, serial.mines[5])
+    assert np.array_equal(alone.layout, serial.layouts[5])
     assert serial.board_seeds()[5] == "2026-11-29/1/1"
     assert list(serial.per_board()["seed"]) == serial.board_seeds()
 
 
 def test_try_limit_gives_failure_not_a_board():
     result = generate_no_guess("30x16/170", "centre", seed=0, max_tries=1)
-    assert (result.ok, result.mines, result.tries, result.rounds) == (False, None, 1, 1)
+    assert (result.ok, result.layout, result.tries, result.rounds) == (False, None, 1, 1)
     stuck = generate_no_guess("30x16/170", "centre", method="perturb", seed=0, max_tries=1,
                               patience=1)
-    assert (stuck.ok, stuck.mines, stuck.tries) == (False, None, 1)
+    assert (stuck.ok, stuck.layout, stuck.tries) == (False, None, 1)
     assert stuck.to_dict()["mine_cells"] == ""
 
 
@@ -193,7 +193,7 @@ def test_timeout_stops_the_loop_at_the_first_check_past_the_deadline(monkeypatch
                                timeout=0.35)
     assert clock.solves_after_deadline == 0
     assert clock.now == pytest.approx(0.4) and result.seconds == pytest.approx(0.4)
-    assert (result.ok, result.mines) == (False, None)
+    assert (result.ok, result.layout) == (False, None)
     if method == "retry":  # one solve a try
         assert result.tries == result.rounds == 4
     else:  # a try stops mid-perturbation at the deadline, and no new try starts
@@ -241,7 +241,7 @@ def check_retry_uniform(per_layout):
     batch = generate_no_guess_batch(board, click, n=n, seed=2024, chunk_size=500, workers=1)
     assert batch.successes == n
     counts = np.zeros(len(solvable), dtype=int)
-    for layout in batch.mines:
+    for layout in batch.layouts:
         counts[solvable[tuple(np.flatnonzero(layout.ravel()))]] += 1  # KeyError if unsolvable
     assert chisquare(counts).pvalue > 1e-3
     p_values = [binomtest(int(c), n, 1 / len(solvable)).pvalue for c in counts]

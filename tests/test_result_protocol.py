@@ -16,7 +16,7 @@ from minestats import (
     win_rate,
 )
 from minestats.foundations.result import TIMING_FIELDS, Result
-from minestats.inference import board_consistency, counts_from_mines, mine_probabilities
+from minestats.inference import board_consistency, counts_from_layout, mine_probabilities
 from minestats.inference import reconstruct as reconstruct_counts
 from minestats.io.replay_analysis import analyse_replay
 from minestats.mechanics.sampling import sample_mines
@@ -49,7 +49,7 @@ MAKERS = {  # each builds its result afresh from the same inputs and seed
     "MineProbabilities": lambda: mine_probabilities(POSITION, mines=1),
     "MoveValues": lambda: move_values("0111\n????\n????\n????", mines=3, n=20, seed=1),
     "GameAnalysis": lambda: analyse_replay(EXAMPLES / "game.evf"),
-    "ReconstructResult": lambda: reconstruct_counts(counts_from_mines(LAYOUTS[0])),
+    "ReconstructResult": lambda: reconstruct_counts(counts_from_layout(LAYOUTS[0])),
     "PassRateCurve": lambda: fit_pass_rate_curve([90, 70, 40, 15], [100] * 4,
                                                  [0.1, 0.15, 0.2, 0.25], degree=1),
 }

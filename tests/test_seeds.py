@@ -79,7 +79,7 @@ def test_cli_generate_gives_the_api_board_for_an_integer_seed(tmp_path, capsys):
     assert main(["generate", "--board", "9x9/10", "--seed", "42", "--out", str(out)]) == 0
     api = generate_no_guess("9x9/10", "centre", seed=42)
     rows = out.read_text().split()
-    assert np.array_equal(np.array([[c == "*" for c in row] for row in rows]), api.mines)
+    assert np.array_equal(np.array([[c == "*" for c in row] for row in rows]), api.layout)
     assert "seed 42:" in capsys.readouterr().err
 
 

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 from minestats.foundations.validation import SearchBudgetExceeded
-from minestats.inference import counts_from_mines, random_counts, reconstruct
+from minestats.inference import counts_from_layout, random_counts, reconstruct
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from tests.oracles.count_matrices import crafted_layout, engine_count
 
 
 def crafted(height, width, seed):
     """The counts of the crafted layout: the engine's hard case."""
-    return counts_from_mines(crafted_layout(height, width, seed))
+    return counts_from_layout(crafted_layout(height, width, seed))
 
 
 def brute_force(height, width):
@@ -65,11 +65,11 @@ def test_strip_counts_and_first_solution_match_brute_force(height, width):
         assert solution.count == (0 if expected is None else expected[0]), counts
         assert solution.count == engine_count(counts)
         if expected is None:
-            assert solution.mines is None
+            assert solution.layout is None
             continue
         solved += 1
         # a matrix wider than STRIP_WIDTH would be solved transposed; these are not
-        np.testing.assert_array_equal(solution.mines, expected[2])
+        np.testing.assert_array_equal(solution.layout, expected[2])
     assert solved > 10
 
 
@@ -82,16 +82,16 @@ def test_strips_match_the_engine_on_random_and_crafted_matrices():
             solution = solve_strip(counts)
             assert solution.count == engine_count(counts), counts
             if solution.count:
-                np.testing.assert_array_equal(counts_from_mines(solution.mines), counts)
+                np.testing.assert_array_equal(counts_from_layout(solution.layout), counts)
             else:
-                assert solution.mines is None
+                assert solution.layout is None
 
 
 def test_wide_strips_are_solved_transposed():
     counts, mines = random_counts(200, 3, 0.3, seed=2)
     solution = solve_strip(counts)
-    assert solution.mines.shape == (3, 200)
-    np.testing.assert_array_equal(counts_from_mines(solution.mines), counts)
+    assert solution.layout.shape == (3, 200)
+    np.testing.assert_array_equal(counts_from_layout(solution.layout), counts)
     assert solution.count == solve_strip(counts.T).count == engine_count(counts)
     with pytest.raises(ValueError, match=r"counts has shape \(18, 18\); a strip is at most 17"):
         solve_strip(np.zeros((18, 18), dtype=int))
@@ -104,7 +104,7 @@ def test_long_crafted_strips_are_counted_exactly_and_fast():
         counts = crafted(2000, width, 0)
         result = reconstruct(counts)
         assert result.n_solutions > 2**64
-        np.testing.assert_array_equal(counts_from_mines(result.mines), counts)
+        np.testing.assert_array_equal(counts_from_layout(result.layout), counts)
         assert solve_strip(counts, max_configurations=250_000).count == result.n_solutions
     assert STRIP_WIDTH == 17
 

@@ -361,13 +361,13 @@ def run_generate(args) -> None:
     if args.out is not None:
         # encoded first, then written atomically: a failed command leaves an existing
         # file as it was
-        _write_out(args.out, to_mbf(result.mines) if binary
-                   else (format_text(result.mines) + "\n").encode())
+        _write_out(args.out, to_mbf(result.layout) if binary
+                   else (format_text(result.layout) + "\n").encode())
     if args.csv or args.json:
         emit_table(pd.DataFrame([row]), args)
         return
     if args.out is None:
-        print(format_text(result.mines))
+        print(format_text(result.layout))
     if not args.quiet:
         print(f"no-guess board {result.board}, {args.method}, seed {result.seed}: "
               f"{result.tries} tries, {result.perturbations} perturbations, "

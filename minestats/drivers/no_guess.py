@@ -3,7 +3,7 @@
 Two methods, both returning only a board that a full re-solve from the click (the
 public `minestats.solvers.solve`, no solver state kept, no perturbation after it)
 passes: ``solved=True`` and not capped. Both stop at ``max_tries`` placements or
-``timeout`` seconds and then report failure (``ok=False``, ``mines=None``); they
+``timeout`` seconds and then report failure (``ok=False``, ``layout=None``); they
 never loop forever and never return an unverified board.
 
 ``retry``
@@ -37,6 +37,7 @@ import pandas as pd
 
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import NO_GUESS
+from minestats.foundations.deprecation import RenamedAttribute
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result, setting_columns
 from minestats.foundations.seeds import resolve_seed, seed_label
@@ -146,7 +147,7 @@ class NoGuessResult(NoGuessSettings, Result):
         The inputs (`NoGuessSettings`).
     seed : int or str
         Seed label (see `minestats.foundations.seeds.resolve_seed`).
-    mines : numpy.ndarray of bool, shape (height, width), or None
+    layout : numpy.ndarray of bool, shape (height, width), or None
         The verified layout (read-only), or None when ``ok`` is False.
     ok : bool
         A verified board was found within the limits.
@@ -164,13 +165,14 @@ class NoGuessResult(NoGuessSettings, Result):
     """
 
     seed: int | str
-    mines: np.ndarray | None = field(repr=False)
+    layout: np.ndarray | None = field(repr=False)
     ok: bool
     tries: int
     rounds: int
     perturbations: int
     round_perturbations: tuple[int, ...]
     seconds: float
+    mines = RenamedAttribute("layout", removed_in="0.4")
 
     def to_dict(self) -> dict:
         """One table row: inputs and effort; the layout as its mined linear indices.
@@ -181,8 +183,8 @@ class NoGuessResult(NoGuessSettings, Result):
         >>> row["ok"], row["method"], row["seed"], len(row["mine_cells"].split())
         (True, 'retry', 1, 10)
         """
-        cells = "" if self.mines is None else " ".join(
-            str(i) for i in np.flatnonzero(self.mines.ravel()))
+        cells = "" if self.layout is None else " ".join(
+            str(i) for i in np.flatnonzero(self.layout.ravel()))
         return {**self.settings_columns(), "seed": self.seed, "ok": self.ok, "tries": self.tries,
                 "rounds": self.rounds, "perturbations": self.perturbations,
                 "round_perturbations": " ".join(map(str, self.round_perturbations)),
@@ -267,11 +269,11 @@ def _generate(config: NoGuessSettings, seed_sequence, label) -> NoGuessResult:
                                                    protected)
         rounds += used
         perturbations += sum(per_round)
-    mines = None
+    verified = None
     if passed:
-        mines = layout.reshape(config.board.shape)
-        mines.flags.writeable = False
-    return NoGuessResult(**vars(config), seed=label, mines=mines, ok=passed, tries=tries,
+        verified = layout.reshape(config.board.shape)
+        verified.flags.writeable = False
+    return NoGuessResult(**vars(config), seed=label, layout=verified, ok=passed, tries=tries,
                          rounds=rounds, perturbations=perturbations,
                          round_perturbations=tuple(per_round), seconds=clock.elapsed())
 
@@ -310,7 +312,7 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule=NO_G
     Returns
     -------
     NoGuessResult
-        ``ok=True`` with ``mines`` verified, or ``ok=False`` and ``mines=None``.
+        ``ok=True`` with ``layout`` verified, or ``ok=False`` and ``layout=None``.
 
     Raises
     ------
@@ -370,14 +372,14 @@ def generate_no_guess(board, click, *, method="retry", solver="logic", rule=NO_G
     Examples
     --------
     >>> result = generate_no_guess("9x9/10", "centre", seed="2026-11-29")
-    >>> result.ok, result.seed, int(result.mines.sum()), result.round_perturbations
+    >>> result.ok, result.seed, int(result.layout.sum()), result.round_perturbations
     (True, '2026-11-29', 10, (0,))
-    >>> solve(result.mines, "centre").solved
+    >>> solve(result.layout, "centre").solved
     True
     >>> dense = generate_no_guess("16x16/80", "centre", method="perturb", seed=3)
-    >>> dense.ok, dense.round_perturbations[-1], solve(dense.mines, "centre").solved
+    >>> dense.ok, dense.round_perturbations[-1], solve(dense.layout, "centre").solved
     (True, 0, True)
-    >>> generate_no_guess("16x16/80", "centre", seed=3, max_tries=1).mines is None
+    >>> generate_no_guess("16x16/80", "centre", seed=3, max_tries=1).layout is None
     True
     """
     config = _config(board, click, method, solver, rule, use_mine_count, max_configurations,
@@ -393,18 +395,18 @@ _PER_BOARD = ("ok", "tries", "rounds", "perturbations", "seconds")
 def _batch_chunk(config, size, seed_sequence) -> Tally:
     """Generate a chunk's boards: board k from child k of its sequence (`chunk_seeds`).
 
-    Returns the chunk's per-board arrays of `NoGuessBatch` (``mines`` all False where a
+    Returns the chunk's per-board arrays of `NoGuessBatch` (``layouts`` all False where a
     board failed), one entry per board.
     """
     results = [_generate(config, board_seed, seed_label(board_seed))
                for board_seed in chunk_seeds(seed_sequence, size)]
-    mines = np.zeros((size, *config.board.shape), dtype=bool)
+    layouts = np.zeros((size, *config.board.shape), dtype=bool)
     for index, result in enumerate(results):
         if result.ok:
-            mines[index] = result.mines
-    return Tally({"mines": mines, **{name: np.array([getattr(result, name)
-                                                     for result in results])
-                                     for name in _PER_BOARD}})
+            layouts[index] = result.layout
+    return Tally({"layouts": layouts, **{name: np.array([getattr(result, name)
+                                                         for result in results])
+                                         for name in _PER_BOARD}})
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -427,7 +429,7 @@ class NoGuessBatch(NoGuessSettings, ProportionResult):
     seed : int or str
         Seed label of the batch.
     chunk_size : int
-    mines : numpy.ndarray of bool, shape (n, height, width)
+    layouts : numpy.ndarray of bool, shape (n, height, width)
         The verified layouts; all False where ``ok`` is False.
     ok : numpy.ndarray of bool, shape (n,)
     tries, rounds, perturbations : numpy.ndarray of int, shape (n,)
@@ -441,12 +443,13 @@ class NoGuessBatch(NoGuessSettings, ProportionResult):
     n: int
     seed: int | str
     chunk_size: int
-    mines: np.ndarray = field(repr=False)
+    layouts: np.ndarray = field(repr=False)
     ok: np.ndarray = field(repr=False)
     tries: np.ndarray = field(repr=False)
     rounds: np.ndarray = field(repr=False)
     perturbations: np.ndarray = field(repr=False)
     seconds: np.ndarray = field(repr=False)
+    mines = RenamedAttribute("layouts", removed_in="0.4")
 
     @property
     def successes(self) -> int:
@@ -530,9 +533,9 @@ def generate_no_guess_batch(board, click, *, n, method="retry", solver="logic",
     --------
     >>> batch = generate_no_guess_batch("30x16/130", "centre", n=4, method="perturb",
     ...                                 seed="2026-11-29", chunk_size=2, workers=1)
-    >>> batch.successes, batch.board_seeds()[3], batch.mines.shape
+    >>> batch.successes, batch.board_seeds()[3], batch.layouts.shape
     (4, '2026-11-29/1/1', (4, 16, 30))
-    >>> int(batch.mines[3].sum()), solve(batch.mines[3], "centre").solved
+    >>> int(batch.layouts[3].sum()), solve(batch.layouts[3], "centre").solved
     (130, True)
     """
     config = _config(board, click, method, solver, rule, use_mine_count, max_configurations,

@@ -237,7 +237,7 @@ def board_samples(board, seeds, *, n, n_dense_reference, round_chunks, pool_map)
                                         rule=RULE, seed=method_seed, workers=pool_map)
         if batch.successes != n:
             raise RuntimeError(f"{method} failed on {n - batch.successes} boards of {board}")
-        samples[method] = (batch.mines, batch.seed)
+        samples[method] = (batch.layouts, batch.seed)
         if method == "retry":
             draws = int(batch.tries.sum())
     reference = {"rule": RULE, "solver": SOLVER, "seed": seeds[2], "workers": pool_map}

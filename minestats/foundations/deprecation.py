@@ -3,15 +3,18 @@
 A module that renames a public object keeps the old name through
 `deprecated_names`, which returns the module's ``__getattr__``: looking the old name
 up returns the new object with a `DeprecationWarning` naming its replacement and
-the release that removes it, and an unknown name is the usual `AttributeError`.
+the release that removes it, and an unknown name is the usual `AttributeError`. A
+function that renames a keyword keeps the old one through `renamed_parameters`, and a
+class that renames an attribute through `RenamedAttribute`.
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable, Mapping
 
-__all__ = ["deprecated_names"]
+__all__ = ["RenamedAttribute", "deprecated_names", "renamed_parameters"]
 
 
 def deprecated_names(module: str, renamed: Mapping[str, tuple[object, str]], *,
@@ -52,3 +55,90 @@ def deprecated_names(module: str, renamed: Mapping[str, tuple[object, str]], *,
         return new
 
     return __getattr__
+
+
+def renamed_parameters(renamed: Mapping[str, str], *, removed_in: str):
+    """Return a decorator that accepts the old names of renamed keywords, warning.
+
+    Positional calls are untouched; a keyword given by its old name is passed on under
+    its new one with a `DeprecationWarning`, and both names at once are a `TypeError`.
+    The decorated function keeps its signature (with the new names) and docstring.
+
+    Parameters
+    ----------
+    renamed : mapping of str to str
+        Each old keyword and the name that replaced it.
+    removed_in : str
+        The release that drops the old names.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> @renamed_parameters({"mines": "layout"}, removed_in="0.4")
+    ... def count(layout):
+    ...     return sum(layout)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     total = count(mines=[1, 0, 1])
+    >>> total, str(caught[0].message)
+    (2, 'count(mines=...) is deprecated and will be removed in 0.4: use count(layout=...)')
+    """
+
+    def decorate(function):
+        name = function.__qualname__.removesuffix(".__init__")
+
+        @functools.wraps(function)
+        def accepting_old_names(*args, **kwargs):
+            for old, new in renamed.items():
+                if old not in kwargs:
+                    continue
+                if new in kwargs:
+                    raise TypeError(f"{name}() got both {new!r} and its old name {old!r}")
+                warnings.warn(f"{name}({old}=...) is deprecated and will be removed in "
+                              f"{removed_in}: use {name}({new}=...)", DeprecationWarning,
+                              stacklevel=2)
+                kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        return accepting_old_names
+
+    return decorate
+
+
+class RenamedAttribute:
+    """A class attribute that reads a renamed attribute under its old name, warning.
+
+    Parameters
+    ----------
+    new : str
+        The attribute's new name.
+    removed_in : str
+        The release that drops the old name.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> class Result:
+    ...     layout = [1, 0]
+    ...     mines = RenamedAttribute("layout", removed_in="0.4")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = Result().mines
+    >>> value, str(caught[0].message)
+    ([1, 0], 'Result.mines is deprecated and will be removed in 0.4: use Result.layout')
+    """
+
+    def __init__(self, new: str, *, removed_in: str):
+        self.new, self.removed_in, self.old = new, removed_in, None
+
+    def __set_name__(self, owner, name: str):
+        self.old = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        name = type(instance).__name__
+        warnings.warn(f"{name}.{self.old} is deprecated and will be removed in "
+                      f"{self.removed_in}: use {name}.{self.new}", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(instance, self.new)

@@ -9,10 +9,11 @@
 - `html`: positions and games drawn as self-contained HTML, with their probabilities.
 """
 
+from minestats.foundations.deprecation import deprecated_names
 from minestats.inference.consistency import ConsistencyResult, board_consistency
 from minestats.inference.counts import (
     ReconstructResult,
-    counts_from_mines,
+    counts_from_layout,
     random_counts,
     reconstruct,
 )
@@ -23,8 +24,12 @@ __all__ = [
     "MineProbabilities",
     "ReconstructResult",
     "board_consistency",
-    "counts_from_mines",
+    "counts_from_layout",
     "mine_probabilities",
     "random_counts",
     "reconstruct",
 ]
+
+__getattr__ = deprecated_names(__name__, {
+    "counts_from_mines": (counts_from_layout, "minestats.inference.counts_from_layout")},
+    removed_in="0.4")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from minestats.foundations.board import Board
+from minestats.foundations.deprecation import RenamedAttribute, deprecated_names
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import as_generator
 from minestats.foundations.validation import (
@@ -28,7 +29,7 @@ from minestats.inference.engine import frozen, solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from minestats.mechanics.game import as_layouts, neighbour_counts, neighbour_table
 
-__all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_mines", "random_counts",
+__all__ = ["ENGINE_FIRST", "ReconstructResult", "counts_from_layout", "random_counts",
            "reconstruct"]
 
 ENGINE_FIRST = 10_000
@@ -40,12 +41,12 @@ hundreds of thousands.
 """
 
 
-def counts_from_mines(mines) -> np.ndarray:
+def counts_from_layout(layout) -> np.ndarray:
     """Count the mines in every cell's closed neighbourhood, the cell itself included.
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width)
+    layout : array_like of bool, shape (height, width)
         A layout (0/1 integers are accepted).
 
     Returns
@@ -55,12 +56,12 @@ def counts_from_mines(mines) -> np.ndarray:
 
     Examples
     --------
-    >>> counts_from_mines([[1, 0, 0],
-    ...                    [0, 0, 1]])
+    >>> counts_from_layout([[1, 0, 0],
+    ...                     [0, 0, 1]])
     array([[1, 2, 1],
            [1, 2, 1]])
     """
-    layout = as_layouts(mines, ndims=(2,))
+    layout = as_layouts(layout, ndims=(2,))
     return neighbour_counts(layout).astype(np.int64) + layout
 
 
@@ -79,21 +80,21 @@ def random_counts(width: int, height: int, p: float, *, seed=None):
     Returns
     -------
     counts : numpy.ndarray of int64, shape (height, width)
-        The count matrix of the layout (`counts_from_mines`).
-    mines : numpy.ndarray of bool, shape (height, width)
+        The count matrix of the layout (`counts_from_layout`).
+    layout : numpy.ndarray of bool, shape (height, width)
         The hidden layout.
 
     Examples
     --------
-    >>> counts, mines = random_counts(4, 3, 0.25, seed=1)
-    >>> counts.shape, bool((counts == counts_from_mines(mines)).all())
+    >>> counts, layout = random_counts(4, 3, 0.25, seed=1)
+    >>> counts.shape, bool((counts == counts_from_layout(layout)).all())
     ((3, 4), True)
     """
     board = Board(width, height, 0)
     if not 0 <= p <= 1:
         raise ValueError(f"p ({p!r}) must be a probability in [0, 1]")
-    mines = as_generator(seed).random(board.shape) < p
-    return counts_from_mines(mines), mines
+    layout = as_generator(seed).random(board.shape) < p
+    return counts_from_layout(layout), layout
 
 
 def _as_counts(counts) -> np.ndarray:
@@ -123,7 +124,7 @@ class ReconstructResult(Result):
     ----------
     counts : numpy.ndarray of int, shape (height, width)
         The input.
-    mines : numpy.ndarray of bool or None
+    layout : numpy.ndarray of bool, shape (height, width), or None
         One solution, or None when there is none.
     n_solutions : int
         The exact number of solutions.
@@ -132,9 +133,10 @@ class ReconstructResult(Result):
     """
 
     counts: np.ndarray
-    mines: np.ndarray | None
+    layout: np.ndarray | None
     n_solutions: int
     max_configurations: int = DEFAULT_EXACT_CONFIGURATIONS
+    mines = RenamedAttribute("layout", removed_in="0.4")
 
     @property
     def unique(self) -> bool:
@@ -165,10 +167,10 @@ class ReconstructResult(Result):
         >>> reconstruct([[9]]).to_text()
         '-1'
         """
-        if self.mines is None:
+        if self.layout is None:
             return "-1"
         return "\n".join(" ".join("X" if mine else "_" for mine in row)
-                         for row in self.mines.tolist())
+                         for row in self.layout.tolist())
 
 
 def _search(array: np.ndarray, max_configurations: int) -> tuple[int, np.ndarray | None]:
@@ -234,7 +236,7 @@ def reconstruct(counts, *,
     >>> result.n_solutions, result.unique
     (4, False)
     >>> result = reconstruct([[1, 1, 0], [1, 1, 0]])
-    >>> result.n_solutions, result.unique, result.mines.astype(int).tolist()
+    >>> result.n_solutions, result.unique, result.layout.astype(int).tolist()
     (2, False, [[1, 0, 0], [0, 0, 0]])
     >>> print(reconstruct([[1, 1, 1], [1, 1, 1], [0, 0, 0]]).to_text())
     _ X _
@@ -246,7 +248,7 @@ def reconstruct(counts, *,
 
     >>> x = np.arange(32)
     >>> phase = np.random.default_rng(0).integers(3, size=32)
-    >>> crafted = counts_from_mines(x % 3 == phase[:, None])
+    >>> crafted = counts_from_layout(x % 3 == phase[:, None])
     >>> try:
     ...     reconstruct(crafted, max_configurations=10_000)
     ... except SearchBudgetExceeded as error:
@@ -256,9 +258,14 @@ def reconstruct(counts, *,
     array = _as_counts(counts)
     max_configurations = check_max_configurations(max_configurations)
     try:
-        count, mines = _search(array, max_configurations)
+        count, layout = _search(array, max_configurations)
     except SearchBudgetExceeded:
         raise SearchBudgetExceeded(f"the reconstruction search passed max_configurations = "
                                    f"{max_configurations:_} configurations") from None
-    return ReconstructResult(array, None if mines is None else frozen(mines), count,
+    return ReconstructResult(array, None if layout is None else frozen(layout), count,
                              max_configurations)
+
+
+__getattr__ = deprecated_names(__name__, {
+    "counts_from_mines": (counts_from_layout, "minestats.inference.counts_from_layout")},
+    removed_in="0.4")

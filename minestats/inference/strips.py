@@ -51,7 +51,7 @@ class StripSolution(NamedTuple):
     """The count of layouts behind a count matrix and one of them (None if none)."""
 
     count: int
-    mines: np.ndarray | None
+    layout: np.ndarray | None
 
 
 @lru_cache(maxsize=2)
@@ -103,10 +103,10 @@ def solve_strip(counts: np.ndarray, *, max_configurations=None) -> StripSolution
     Examples
     --------
     >>> solve_strip(np.array([[1, 1], [1, 1]]))
-    StripSolution(count=4, mines=array([[ True, False],
+    StripSolution(count=4, layout=array([[ True, False],
            [False, False]]))
     >>> solution = solve_strip(np.array([[1, 1, 1], [1, 1, 1], [0, 0, 0]]))
-    >>> solution.count, solution.mines.astype(int).tolist()
+    >>> solution.count, solution.layout.astype(int).tolist()
     (1, [[0, 1, 0], [0, 0, 0], [0, 0, 0]])
     """
     if min(counts.shape) > STRIP_WIDTH:
@@ -114,7 +114,8 @@ def solve_strip(counts: np.ndarray, *, max_configurations=None) -> StripSolution
                          "cells across")
     if counts.shape[1] > STRIP_WIDTH:
         solution = solve_strip(counts.T, max_configurations=max_configurations)
-        return solution._replace(mines=None if solution.mines is None else solution.mines.T)
+        return solution._replace(layout=None if solution.layout is None
+                                 else solution.layout.T)
     height, width = counts.shape
     codes, inverse, bias, rank = _tables(width)
     # The program runs from the bottom row up, so that the walk back to a solution
@@ -152,5 +153,5 @@ def solve_strip(counts: np.ndarray, *, max_configurations=None) -> StripSolution
                    if (mask << shift) | older in layers[r - 1]]
         older, newer = max(fitting, key=rank.__getitem__), older
         pattern.append(newer)
-    mines = (np.array(pattern)[:, None] >> np.arange(width)) & 1
-    return StripSolution(count, mines.astype(bool))
+    layout = (np.array(pattern)[:, None] >> np.arange(width)) & 1
+    return StripSolution(count, layout.astype(bool))

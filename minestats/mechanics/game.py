@@ -25,6 +25,7 @@ import numba
 import numpy as np
 
 from minestats.foundations.board import Board
+from minestats.foundations.deprecation import renamed_parameters
 
 __all__ = ["EXPLODED", "FLAG", "UNKNOWN", "Game", "as_layouts", "bbbv", "islands",
            "neighbour_counts", "neighbour_table", "openings", "reveal"]
@@ -78,30 +79,31 @@ def neighbour_table(width: int, height: int) -> np.ndarray:
     return Board(width, height, 0).neighbour_table
 
 
-def neighbour_counts(mines) -> np.ndarray:
+@renamed_parameters({"mines": "layout"}, removed_in="0.4")
+def neighbour_counts(layout) -> np.ndarray:
     """Count the mines among each cell's 8 neighbours.
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width) or (n, height, width)
+    layout : array_like of bool, shape (height, width) or (n, height, width)
         One layout or a batch of layouts.
 
     Returns
     -------
     numpy.ndarray of int8
-        Same shape as ``mines``; mined cells get the count of their neighbours too.
+        Same shape as ``layout``; mined cells get the count of their neighbours too.
 
     Examples
     --------
-    >>> mines = np.array([[1, 0, 0],
-    ...                   [0, 0, 1]], dtype=bool)
-    >>> neighbour_counts(mines)
+    >>> layout = np.array([[1, 0, 0],
+    ...                    [0, 0, 1]], dtype=bool)
+    >>> neighbour_counts(layout)
     array([[0, 2, 1],
            [1, 2, 0]], dtype=int8)
-    >>> neighbour_counts(np.stack([mines, ~mines])).shape
+    >>> neighbour_counts(np.stack([layout, ~layout])).shape
     (2, 2, 3)
     """
-    layout = as_layouts(mines)
+    layout = as_layouts(layout)
     height, width = layout.shape[-2:]
     padding = [(0, 0)] * (layout.ndim - 2) + [(1, 1), (1, 1)]
     padded = np.pad(layout, padding).astype(np.int8)
@@ -156,7 +158,7 @@ class Game:
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width)
+    layout : array_like of bool, shape (height, width)
         The layout; it defines the board (size and mine count).
 
     Attributes
@@ -193,8 +195,9 @@ class Game:
     (0, True, array([[-1, -3]], dtype=int8))
     """
 
-    def __init__(self, mines):
-        layout = as_layouts(mines, ndims=(2,))
+    @renamed_parameters({"mines": "layout"}, removed_in="0.4")
+    def __init__(self, layout):
+        layout = as_layouts(layout, ndims=(2,))
         height, width = layout.shape
         self.board = Board(width, height, int(layout.sum()))
         self._mines = layout.ravel().copy()
@@ -300,12 +303,13 @@ class Game:
         return picture.reshape(self.board.shape)
 
 
-def reveal(mines, click) -> np.ndarray:
+@renamed_parameters({"mines": "layout"}, removed_in="0.4")
+def reveal(layout, click) -> np.ndarray:
     """Cells revealed by clicking ``click`` on a fresh board, flood fill included.
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width)
+    layout : array_like of bool, shape (height, width)
         The layout.
     click : tuple of int or str
         ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
@@ -318,19 +322,19 @@ def reveal(mines, click) -> np.ndarray:
 
     Examples
     --------
-    >>> mines = np.array([[0, 0, 0, 0],
-    ...                   [0, 0, 0, 0],
-    ...                   [0, 0, 0, 1]], dtype=bool)
-    >>> reveal(mines, "corner").astype(int)
+    >>> layout = np.array([[0, 0, 0, 0],
+    ...                    [0, 0, 0, 0],
+    ...                    [0, 0, 0, 1]], dtype=bool)
+    >>> reveal(layout, "corner").astype(int)
     array([[1, 1, 1, 1],
            [1, 1, 1, 1],
            [1, 1, 1, 0]])
-    >>> reveal(mines, (2, 2)).astype(int)
+    >>> reveal(layout, (2, 2)).astype(int)
     array([[0, 0, 0, 0],
            [0, 0, 0, 0],
            [0, 0, 1, 0]])
     """
-    layout = as_layouts(mines, ndims=(2,))
+    layout = as_layouts(layout, ndims=(2,))
     height, width = layout.shape
     x, y = Board(width, height, 0).resolve_click(click)
     revealed = np.zeros(layout.size, dtype=bool)
@@ -357,12 +361,13 @@ def _lone_cells(layout: np.ndarray) -> np.ndarray:
     return ~layout & ~touched
 
 
-def openings(mines) -> tuple[np.ndarray, int]:
+@renamed_parameters({"mines": "layout"}, removed_in="0.4")
+def openings(layout) -> tuple[np.ndarray, int]:
     """Label the openings: the 8-connected regions of safe zero cells.
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width)
+    layout : array_like of bool, shape (height, width)
 
     Returns
     -------
@@ -374,28 +379,29 @@ def openings(mines) -> tuple[np.ndarray, int]:
 
     Examples
     --------
-    >>> mines = np.array([[0, 0, 0, 1, 0, 0, 0],
-    ...                   [0, 0, 0, 1, 0, 0, 0]], dtype=bool)
-    >>> labels, count = openings(mines)
+    >>> layout = np.array([[0, 0, 0, 1, 0, 0, 0],
+    ...                    [0, 0, 0, 1, 0, 0, 0]], dtype=bool)
+    >>> labels, count = openings(layout)
     >>> count
     2
     >>> labels
     array([[1, 1, 0, 0, 0, 2, 2],
            [1, 1, 0, 0, 0, 2, 2]], dtype=int32)
     """
-    layout = as_layouts(mines, ndims=(2,))
+    layout = as_layouts(layout, ndims=(2,))
     from scipy import ndimage
 
     labels, count = ndimage.label(_zero_cells(layout), structure=_EIGHT_CONNECTED)
     return labels, int(count)
 
 
-def islands(mines) -> tuple[np.ndarray, int]:
+@renamed_parameters({"mines": "layout"}, removed_in="0.4")
+def islands(layout) -> tuple[np.ndarray, int]:
     """Label the islands: 8-connected groups of safe numbered cells touching no zero cell.
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width)
+    layout : array_like of bool, shape (height, width)
 
     Returns
     -------
@@ -408,14 +414,14 @@ def islands(mines) -> tuple[np.ndarray, int]:
     --------
     Cells 1 and 2 show 1 and touch no zero; cell 4 shows 1 but touches the zero at 5:
 
-    >>> mines = np.array([[1, 0, 0, 1, 0, 0, 0]], dtype=bool)
-    >>> labels, count = islands(mines)
+    >>> layout = np.array([[1, 0, 0, 1, 0, 0, 0]], dtype=bool)
+    >>> labels, count = islands(layout)
     >>> count
     1
     >>> labels
     array([[0, 1, 1, 0, 0, 0, 0]], dtype=int32)
     """
-    layout = as_layouts(mines, ndims=(2,))
+    layout = as_layouts(layout, ndims=(2,))
     from scipy import ndimage
 
     labels, count = ndimage.label(_lone_cells(layout), structure=_EIGHT_CONNECTED)
@@ -443,7 +449,8 @@ def _bbbv_batch(layouts, counts, table):
     return values
 
 
-def bbbv(mines):
+@renamed_parameters({"mines": "layout"}, removed_in="0.4")
+def bbbv(layout):
     """3BV: the least number of left clicks that clears the board.
 
     3BV is the number of openings plus the number of safe numbered cells that touch
@@ -451,7 +458,7 @@ def bbbv(mines):
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width) or (n, height, width)
+    layout : array_like of bool, shape (height, width) or (n, height, width)
         One layout, or a batch of layouts of the same size.
 
     Returns
@@ -466,14 +473,14 @@ def bbbv(mines):
     One opening on the left (its zeros and their numbered border), one on the right,
     and the safe cells next to the mine column are all in one of them:
 
-    >>> mines = np.array([[0, 0, 0, 1, 0, 0, 0],
-    ...                   [0, 0, 0, 1, 0, 0, 0]], dtype=bool)
-    >>> bbbv(mines)
+    >>> layout = np.array([[0, 0, 0, 1, 0, 0, 0],
+    ...                    [0, 0, 0, 1, 0, 0, 0]], dtype=bool)
+    >>> bbbv(layout)
     2
-    >>> bbbv(np.stack([mines, np.zeros((2, 7), dtype=bool)]))
+    >>> bbbv(np.stack([layout, np.zeros((2, 7), dtype=bool)]))
     array([2, 1])
     """
-    layout = as_layouts(mines)
+    layout = as_layouts(layout)
     if layout.ndim == 2:
         return openings(layout)[1] + int(_lone_cells(layout).sum())
     boards, height, width = layout.shape

@@ -64,6 +64,7 @@ from typing import NamedTuple
 import numpy as np
 
 from minestats.foundations.board import Board
+from minestats.foundations.deprecation import renamed_parameters
 from minestats.foundations.result import Result
 from minestats.foundations.seeds import as_seed_sequence, seed_label
 from minestats.foundations.validation import (
@@ -578,13 +579,14 @@ def compile_player() -> None:
                seeds=[np.random.SeedSequence(0)])
 
 
-def play(mines, click, *, policy="best", seed=None, options=None, strategy=None,
+@renamed_parameters({"mines": "layout"}, removed_in="0.4")
+def play(layout, click, *, policy="best", seed=None, options=None, strategy=None,
          rule=None) -> GameResult:
     """Play one whole game on a known layout from a given first click.
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width)
+    layout : array_like of bool, shape (height, width)
         The layout; it defines the board (size and mine count).
     click : tuple of int or str
         The first click: ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``. A mine
@@ -629,7 +631,7 @@ def play(mines, click, *, policy="best", seed=None, options=None, strategy=None,
     """
     check_policy(policy)
     options = _check_options(options)
-    layout = as_layouts(mines, ndims=(2,))
+    layout = as_layouts(layout, ndims=(2,))
     board = Board(layout.shape[1], layout.shape[0], int(layout.sum()))
     x, y = board.resolve_click(click)
     sequence = as_seed_sequence(seed)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from minestats.foundations.board import Board
+from minestats.foundations.deprecation import renamed_parameters
 from minestats.foundations.result import Result, setting_columns
 from minestats.foundations.validation import (
     DEFAULT_MAX_CONFIGURATIONS,
@@ -194,13 +195,14 @@ def deduce(state: CheckedGame, options: SolverOptions) -> tuple[int, bool]:
     return rounds, capped
 
 
-def solve(mines, click, *, solver="logic", use_mine_count=True,
+@renamed_parameters({"mines": "layout"}, removed_in="0.4")
+def solve(layout, click, *, solver="logic", use_mine_count=True,
           max_configurations=DEFAULT_MAX_CONFIGURATIONS):
     """Play a board from one click using only sound deductions.
 
     Parameters
     ----------
-    mines : array_like of bool, shape (height, width)
+    layout : array_like of bool, shape (height, width)
         The layout; it defines the board (size and mine count).
     click : tuple of int or str
         The first click: ``(x, y)``, ``"x,y"``, ``"centre"`` or ``"corner"``.
@@ -239,7 +241,7 @@ def solve(mines, click, *, solver="logic", use_mine_count=True,
     True
     """
     options = SolverOptions(solver, use_mine_count, max_configurations)
-    layout = as_layouts(mines, ndims=(2,))
+    layout = as_layouts(layout, ndims=(2,))
     if solver == "exhaustive":
         check_size(layout.shape[1], layout.shape[0])
     state = CheckedGame(layout, click, solver=solver)
@@ -300,7 +302,8 @@ class BatchSolveResult(Result):
         }
 
 
-def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
+@renamed_parameters({"mines": "layouts"}, removed_in="0.4")
+def solve_batch(layouts, click, *, solver="logic", use_mine_count=True,
                 max_configurations=DEFAULT_MAX_CONFIGURATIONS):
     """Run one solver on every layout of a batch, from the same click.
 
@@ -309,7 +312,7 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
 
     Parameters
     ----------
-    mines : array_like of bool, shape (n, height, width)
+    layouts : array_like of bool, shape (n, height, width)
         The layouts.
     click, solver, use_mine_count, max_configurations
         As in `solve`.
@@ -331,7 +334,7 @@ def solve_batch(mines, click, *, solver="logic", use_mine_count=True,
     array([ True])
     """
     options = SolverOptions(solver, use_mine_count, max_configurations)
-    layouts = as_layouts(mines, ndims=(3,))
+    layouts = as_layouts(layouts, ndims=(3,))
     boards, height, width = layouts.shape
     board = Board(width, height, int(layouts[0].sum()) if boards else 0)
     click = board.resolve_click(click)
