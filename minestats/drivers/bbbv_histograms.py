@@ -17,15 +17,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.board import Board
 from minestats.foundations.defaults import BBBV_HISTOGRAM
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result, setting_columns
-from minestats.foundations.seeds import resolve_seed
-from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, check_n, quoted
+from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL, quoted
 from minestats.mechanics.game import bbbv
-from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import check_sample_size, chunk_layouts
+from minestats.mechanics.setting import Setting, prepare_run
 from minestats.runs.sweeps import run_jobs
 from minestats.stats import ProportionResult
 
@@ -194,10 +192,10 @@ class BBBVHistogram(Result):
         return row | {"seed": self.seed, "chunk_size": self.chunk_size}
 
 
-def _bbbv_chunk(config, size, seed_sequence):
-    board, rule, click = config
-    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
-    return np.bincount(bbbv(layouts), minlength=board.cells - board.mines + 1)
+def _bbbv_chunk(setting, size, seed_sequence):
+    board = setting.board
+    return np.bincount(bbbv(setting.layouts(size, seed_sequence)),
+                       minlength=board.cells - board.mines + 1)
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
@@ -240,14 +238,11 @@ def bbbv_histogram(board, *, rule=BBBV_HISTOGRAM.rule, click=BBBV_HISTOGRAM.clic
     >>> share["share"], share["ci_high"]
     (1.0, 1.0)
     """
-    board = resolve_board(board)
-    click = check_click(board, click, rule)
-    n = check_n(n)
-    check_sample_size(board, n, chunk_size)
-    seed_sequence, label = resolve_seed(seed)
-    [counts] = run_jobs(_bbbv_chunk, [((board, rule, click), seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers, store=store,
+    setting = Setting.resolve(board, rule, click)
+    plan = prepare_run(setting.board, n=n, seed=seed, chunk_size=chunk_size)
+    [counts] = run_jobs(_bbbv_chunk, [(setting, plan.seed_sequence)], n=plan.n,
+                        chunk_size=plan.chunk_size, workers=workers, store=store,
                         progress=progress)
-    return BBBVHistogram(board=board, rule=rule, click=click, n=n, seed=label,
-                         chunk_size=chunk_size,
+    return BBBVHistogram(board=setting.board, rule=setting.rule, click=setting.click,
+                         n=plan.n, seed=plan.seed, chunk_size=plan.chunk_size,
                          counts=np.asarray(counts, dtype=np.int64))

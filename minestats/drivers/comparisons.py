@@ -31,22 +31,15 @@ from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.defaults import PASS_RATE, WIN_RATE
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import Result, setting_columns
-from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_MAX_CONFIGURATIONS,
-    check_count,
-    check_n,
     check_policy,
     quoted,
 )
 from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import (
-    check_sample_size,
-    chunk_games,
-    chunk_layouts,
-    relocate_mines,
-)
+from minestats.mechanics.sampling import relocate_mines
+from minestats.mechanics.setting import Setting, prepare_run
 from minestats.players.player import Strategy, compile_player, play_games
 from minestats.runs.sweeps import run_jobs
 from minestats.runs.tally import Tally
@@ -408,24 +401,23 @@ def _solve_all(layouts, click, contenders) -> np.ndarray:
 
 
 def _solvers_chunk(config, size, seed_sequence):
-    board, rule, click, contenders = config
+    setting, contenders = config
     # The layouts of `pass_rate`'s chunk with the same seed.
-    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
-    return _solve_all(layouts, click, contenders)
+    return _solve_all(setting.layouts(size, seed_sequence), setting.click, contenders)
 
 
 def _policies_chunk(config, size, seed_sequence):
-    board, rule, click, contenders = config
+    setting, contenders = config
     # The games of `win_rate`'s chunk with the same seed, handed to every policy.
-    layouts, game_seeds = chunk_games(board, size, seed_sequence, rule=rule, click=click)
+    layouts, game_seeds = setting.games(size, seed_sequence)
     outcomes = np.zeros((len(contenders), size), dtype=bool)
     capped, lost, seconds = _counters(len(contenders))
-    clicks = np.full(size, board.index(click))
+    clicks = np.full(size, setting.board.index(setting.click))
     compile_player()  # not on the clock of the first contender
     for index, (policy, strategy) in enumerate(contenders):
         start = time.process_time()
         games = play_games(layouts, clicks, policy=policy, seeds=game_seeds, strategy=strategy,
-                           rule=rule)
+                           rule=setting.rule)
         outcomes[index] = games.won
         capped[index] = games.capped.sum()
         lost[index] = (~games.won & (games.guesses == 0)).sum()
@@ -438,8 +430,7 @@ def _clicks_chunk(config, size, seed_sequence):
     # The games of `win_rate`'s chunk with the same seed: drawn by `uniform`, they are
     # `win_rate`'s `winxp` layouts before the relocation. The seed's third child seeds
     # the moves of `safe-click` and `safe-opening`, the same for every arm.
-    uniform, game_seeds = chunk_games(board, size, seed_sequence, rule="uniform",
-                                      click=(0, 0))
+    uniform, game_seeds = Setting(board, "uniform", (0, 0)).games(size, seed_sequence)
     [moves_seed] = seed_sequence.spawn(1)
     compile_player()  # not on the clock of the first arm
     outcomes = np.zeros((len(arms), size), dtype=bool)
@@ -564,19 +555,16 @@ def compare(board, *, solvers=None, policies=None, rule=None, click=None, n, see
     defaults = DEFAULTS[kind]
     rule = defaults.rule if rule is None else rule
     click = defaults.click if click is None else click
-    board = resolve_board(board)
-    click = check_click(board, click, rule)
-    n = check_n(n)
-    chunk_size = check_count("chunk_size",
-                             defaults.chunk_size if chunk_size is None else chunk_size)
-    check_sample_size(board, n, chunk_size)
-    seed_sequence, label = resolve_seed(seed)
+    setting = Setting.resolve(board, rule, click)
+    plan = prepare_run(setting.board, n=n, seed=seed,
+                       chunk_size=defaults.chunk_size if chunk_size is None else chunk_size)
     chunk = _solvers_chunk if kind == "solvers" else _policies_chunk
-    [totals] = run_jobs(chunk, [((board, rule, click, contenders), seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers, store=store,
+    [totals] = run_jobs(chunk, [((setting, contenders), plan.seed_sequence)], n=plan.n,
+                        chunk_size=plan.chunk_size, workers=workers, store=store,
                         progress=progress)
-    return _comparison(totals, board=board, rule=rule, click=click, kind=kind,
-                       contenders=names, n=n, seed=label, chunk_size=chunk_size)
+    return _comparison(totals, board=setting.board, rule=setting.rule, click=setting.click,
+                       kind=kind, contenders=names, n=plan.n, seed=plan.seed,
+                       chunk_size=plan.chunk_size)
 
 
 @shared_parameters(trials="Boards")
@@ -641,13 +629,10 @@ def compare_clicks(board, arms, *, policy="best", n, seed=None, chunk_size=None,
         if label in names[:index]:
             raise ValueError(f"arms ({quoted(list(names))}) name {quoted(label)} twice")
     policy = check_policy(policy)
-    n = check_n(n)
-    chunk_size = check_count("chunk_size",
-                             WIN_RATE.chunk_size if chunk_size is None else chunk_size)
-    check_sample_size(board, n, chunk_size)
-    seed_sequence, label = resolve_seed(seed)
-    [totals] = run_jobs(_clicks_chunk, [((board, arms, policy), seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers, store=store,
+    plan = prepare_run(board, n=n, seed=seed,
+                       chunk_size=WIN_RATE.chunk_size if chunk_size is None else chunk_size)
+    [totals] = run_jobs(_clicks_chunk, [((board, arms, policy), plan.seed_sequence)], n=plan.n,
+                        chunk_size=plan.chunk_size, workers=workers, store=store,
                         progress=progress)
     return _comparison(totals, board=board, rule=None, click=None, kind="clicks",
-                       contenders=names, n=n, seed=label, chunk_size=chunk_size)
+                       contenders=names, n=plan.n, seed=plan.seed, chunk_size=plan.chunk_size)

@@ -51,8 +51,7 @@ from minestats.foundations.validation import (
     resolve_rule,
 )
 from minestats.mechanics.perturb import perturb_once
-from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import chunk_layouts, sample_mines
+from minestats.mechanics.setting import Setting
 from minestats.runs.chunks import chunk_seeds, chunk_sizes, map_chunks
 from minestats.runs.sweeps import run_jobs
 from minestats.runs.tally import Tally
@@ -127,9 +126,10 @@ def _config(board, click, method, solver, rule, use_mine_count, max_configuratio
     if method not in METHODS:
         raise ValueError(f"method {quoted(method)} is not one of {', '.join(METHODS)}")
     options = SolverOptions(solver, use_mine_count, max_configurations)
-    click = check_click(board, click, rule)
-    return NoGuessSettings(board=board, click=click, method=method, solver=options.solver,
-                           rule=rule, use_mine_count=options.use_mine_count,
+    setting = Setting.resolve(board, rule, click)
+    return NoGuessSettings(board=board, click=setting.click, method=method,
+                           solver=options.solver, rule=setting.rule,
+                           use_mine_count=options.use_mine_count,
                            max_configurations=options.max_configurations,
                            max_tries=check_count("max_tries", max_tries),
                            timeout=check_timeout(timeout),
@@ -254,12 +254,12 @@ def _generate(config: NoGuessSettings, seed_sequence, label) -> NoGuessResult:
     rng = np.random.default_rng(seed_sequence)
     table = config.board.neighbour_table
     protected = _protected(config)
+    setting = Setting(config.board, config.rule, config.click)  # checked by `_config`
     tries = rounds = perturbations = 0
     per_round, passed, layout = [], False, None
     while not passed and tries < config.max_tries and not clock.expired():
         tries += 1
-        layout = sample_mines(config.board, 1, rule=config.rule, click=config.click,
-                              seed=rng)[0].ravel()
+        layout = setting.layouts(1, rng)[0].ravel()
         if config.method == "retry":
             result = _solve(config, layout.reshape(config.board.shape))
             passed = result.solved and not result.capped
@@ -558,9 +558,9 @@ DEFAULT_MAX_DRAWS = 100_000_000
 
 def _solvable_chunk(task):
     """Rule boards of one chunk that the solver passes, and their positions in the chunk."""
-    board, rule, click, solver, size, seed_sequence = task
-    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
-    solved = solve_batch(layouts, click, solver=solver).solved
+    setting, solver, size, seed_sequence = task
+    layouts = setting.layouts(size, seed_sequence)
+    solved = solve_batch(layouts, setting.click, solver=solver).solved
     return layouts[solved], np.flatnonzero(solved)
 
 
@@ -617,8 +617,7 @@ def solvable_layouts(board, click, *, rule=NO_GUESS.rule, solver="logic", seed=N
     >>> layouts.shape, used <= 50, all(solve(layout, "centre").solved for layout in layouts)
     ((5, 9, 9), True, True)
     """
-    board = resolve_board(board)
-    click = check_click(board, click, rule)
+    setting = Setting.resolve(board, rule, click)
     options = SolverOptions(solver)
     chunk_size = check_count("chunk_size", chunk_size)
     round_chunks = check_count("round_chunks", round_chunks)
@@ -626,7 +625,7 @@ def solvable_layouts(board, click, *, rule=NO_GUESS.rule, solver="logic", seed=N
     if (draws is None) == (count is None):
         raise ValueError("give one of draws and count: every solvable board among draws "
                          "rule boards, or the first count solvable boards")
-    task = (board, rule, click, options.solver)
+    task = (setting, options.solver)
     if draws is not None:
         sizes = chunk_sizes(check_count("draws", draws), chunk_size)
         tasks = [(*task, size, chunk_seed) for size, chunk_seed in
@@ -637,7 +636,8 @@ def solvable_layouts(board, click, *, rule=NO_GUESS.rule, solver="logic", seed=N
     seeds, kept, found, used = chunk_seeds(seed_sequence, sys.maxsize), [], 0, 0
     while found < count:
         if used >= max_draws:
-            raise RuntimeError(f"{solver} passed {found} of {used:,} {rule} boards of {board}, "
+            raise RuntimeError(f"{solver} passed {found} of {used:,} {rule} boards of "
+                               f"{setting.board}, "
                                f"fewer than count ({count}) within max_draws ({max_draws:,})")
         tasks = [(*task, chunk_size, next(seeds)) for _ in range(round_chunks)]
         for layouts, positions in map_chunks(_solvable_chunk, tasks, workers=workers):

@@ -7,20 +7,17 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.board import Board
 from minestats.foundations.defaults import OPENING_SIMULATION
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import setting_columns
-from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
     DEFAULT_ALPHA,
     DEFAULT_CONFIDENCE_LEVEL,
-    check_n,
-    check_rule_name,
 )
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
-from minestats.mechanics.rules import check_click
 from minestats.mechanics.sampling import count_openings, count_openings_all_clicks
+from minestats.mechanics.setting import Setting, prepare_run
 from minestats.runs.sweeps import run_jobs
 from minestats.stats import ProportionResult, holm_reject, two_sided_p_values, z_scores
 
@@ -136,12 +133,11 @@ class OpeningSimulation(ProportionResult):
                 "chunk_size": self.chunk_size, "confidence_level": confidence_level}
 
 
-def _opening_chunk(config, size, seed_sequence):
-    board, rule, click = config
+def _opening_chunk(setting, size, seed_sequence):
     rng = np.random.default_rng(seed_sequence)
-    if click is None:
-        return count_openings_all_clicks(board, size, rule=rule, seed=rng)
-    return count_openings(board, size, rule=rule, click=click, seed=rng)
+    if setting.click is None:
+        return count_openings_all_clicks(setting.board, size, rule=setting.rule, seed=rng)
+    return count_openings(setting.board, size, rule=setting.rule, click=setting.click, seed=rng)
 
 
 @shared_parameters(trials="Boards", chunk_size=DEFAULT_CHUNK_SIZE)
@@ -181,19 +177,17 @@ def simulate_opening(board, *, rule, n, click=OPENING_SIMULATION.click, seed=Non
     >>> bool(low < result.exact < high)
     True
     """
-    board = resolve_board(board)
-    n = check_n(n)
-    if click is None:
-        exact = opening_probability_map(board, rule=check_rule_name(rule))
+    setting = Setting.resolve(board, rule, click)
+    if click is None:  # every click: the rule must fit its mines at each of them
+        exact = opening_probability_map(setting.board, rule=setting.rule)
     else:
-        click = check_click(board, click, rule)
-        exact = float(opening_probability(board, click, rule=rule))
-    seed_sequence, label = resolve_seed(seed)
-    [counts] = run_jobs(_opening_chunk, [((board, rule, click), seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers, store=store,
+        exact = float(opening_probability(setting.board, setting.click, rule=setting.rule))
+    plan = prepare_run(n=n, seed=seed, chunk_size=chunk_size)  # drawn a board at a time
+    [counts] = run_jobs(_opening_chunk, [(setting, plan.seed_sequence)], n=plan.n,
+                        chunk_size=plan.chunk_size, workers=workers, store=store,
                         progress=progress)
     if click is not None:
         counts = int(counts)
-    return OpeningSimulation(board=board, rule=rule, click=click, n=n,
-                             seed=label, chunk_size=int(chunk_size),
+    return OpeningSimulation(board=setting.board, rule=setting.rule, click=setting.click,
+                             n=plan.n, seed=plan.seed, chunk_size=plan.chunk_size,
                              counts=counts, exact=exact)

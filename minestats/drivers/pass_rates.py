@@ -13,18 +13,16 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.board import Board
 from minestats.foundations.defaults import PASS_RATE
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import setting_columns
-from minestats.foundations.seeds import child_label, resolve_seed
+from minestats.foundations.seeds import child_label
 from minestats.foundations.validation import (
     DEFAULT_CONFIDENCE_LEVEL,
     DEFAULT_MAX_CONFIGURATIONS,
-    check_n,
 )
-from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import check_sample_size, chunk_layouts
+from minestats.mechanics.setting import Setting, prepare_run
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.runs.tally import Tally
 from minestats.solvers import SolverOptions, solve_batch
@@ -106,28 +104,27 @@ class PassRate(ProportionResult):
 
 
 def _pass_rate_chunk(config, size, seed_sequence):
-    board, rule, click, solver, use_mine_count, max_configurations = config
+    setting, options = config
     start = time.process_time()
-    layouts = chunk_layouts(board, size, seed_sequence, rule=rule, click=click)
-    result = solve_batch(layouts, click, solver=solver, use_mine_count=use_mine_count,
-                         max_configurations=max_configurations)
+    result = solve_batch(setting.layouts(size, seed_sequence), setting.click,
+                         solver=options.solver, use_mine_count=options.use_mine_count,
+                         max_configurations=options.max_configurations)
     return Tally({"successes": result.solved.sum(), "capped": result.capped.sum(),
                   "lost_first_click": result.lost.sum(),
                   "seconds": time.process_time() - start})
 
 
-def _config(board, solver, rule, click, use_mine_count, max_configurations):
-    board = resolve_board(board)
+def _config(board, solver, rule, click, use_mine_count,
+            max_configurations) -> tuple[Setting, SolverOptions]:
     options = SolverOptions(solver, use_mine_count, max_configurations)
-    click = check_click(board, click, rule)
-    return (board, rule, click, options.solver, options.use_mine_count,
-            options.max_configurations)
+    return Setting.resolve(board, rule, click), options
 
 
 def _result(config, total: Tally, *, n, seed, chunk_size) -> PassRate:
-    board, rule, click, solver, use_mine_count, max_configurations = config
-    return PassRate(board=board, rule=rule, click=click, solver=solver,
-                    use_mine_count=use_mine_count, max_configurations=max_configurations,
+    setting, options = config
+    return PassRate(board=setting.board, rule=setting.rule, click=setting.click,
+                    solver=options.solver, use_mine_count=options.use_mine_count,
+                    max_configurations=options.max_configurations,
                     n=n, seed=seed, chunk_size=chunk_size, successes=int(total["successes"]),
                     capped=int(total["capped"]),
                     lost_first_click=int(total["lost_first_click"]),
@@ -186,13 +183,11 @@ def pass_rate(board, *, solver="logic", rule=PASS_RATE.rule, click=PASS_RATE.cli
     PassRate 0.906 [0.886, 0.923] n=1,000 seed=1 (board=Board(9x9/10), ...)
     """
     config = _config(board, solver, rule, click, use_mine_count, max_configurations)
-    n = check_n(n)
-    check_sample_size(config[0], n, chunk_size)
-    seed_sequence, label = resolve_seed(seed)
-    [totals] = run_jobs(_pass_rate_chunk, [(config, seed_sequence)], n=n,
-                        chunk_size=chunk_size, workers=workers, store=store,
+    plan = prepare_run(config[0].board, n=n, seed=seed, chunk_size=chunk_size)
+    [totals] = run_jobs(_pass_rate_chunk, [(config, plan.seed_sequence)], n=plan.n,
+                        chunk_size=plan.chunk_size, workers=workers, store=store,
                         progress=progress)
-    return _result(config, totals, n=n, seed=label, chunk_size=chunk_size)
+    return _result(config, totals, n=plan.n, seed=plan.seed, chunk_size=plan.chunk_size)
 
 
 def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
@@ -231,13 +226,13 @@ def pass_rate_sweep(grid, *, n, seed=None, chunk_size=DEFAULT_CHUNK_SIZE,
                        options["max_configurations"])
                for options in grid_rows(grid, required=("board", "solver"), defaults=defaults,
                                         function="pass_rate")]
-    n = check_n(n)
-    for config in configs:
-        check_sample_size(config[0], n, chunk_size)
-    seed_sequence, label = resolve_seed(seed)
-    seeds = grid_seeds(seed_sequence, len(configs))
-    totals = run_jobs(_pass_rate_chunk, list(zip(configs, seeds, strict=True)), n=n,
-                      chunk_size=chunk_size, workers=workers, store=store, progress=progress)
-    rows = [_result(config, total, n=n, seed=child_label(label, index), chunk_size=chunk_size)
+    plan = prepare_run(*(setting.board for setting, _ in configs), n=n, seed=seed,
+                       chunk_size=chunk_size)
+    seeds = grid_seeds(plan.seed_sequence, len(configs))
+    totals = run_jobs(_pass_rate_chunk, list(zip(configs, seeds, strict=True)), n=plan.n,
+                      chunk_size=plan.chunk_size, workers=workers, store=store,
+                      progress=progress)
+    rows = [_result(config, total, n=plan.n, seed=child_label(plan.seed, index),
+                    chunk_size=plan.chunk_size)
             for index, (config, total) in enumerate(zip(configs, totals, strict=True))]
     return pd.DataFrame([row.to_dict() for row in rows])

@@ -30,6 +30,7 @@ __all__ = [
     "chunk_layouts",
     "count_openings",
     "count_openings_all_clicks",
+    "draw_layouts",
     "draw_map_subsets",
     "relocate_mines",
     "sample_mines",
@@ -466,10 +467,20 @@ def sample_mines(board: Board, n: int, *, rule: str, click, seed=None) -> np.nda
     board = resolve_board(board)
     n = check_count("n", n, minimum=0)
     check_sample_size(board, n)
-    index, allowed, relocate = _kernel_arguments(board, click, rule)
-    generator = as_generator(seed)
+    return draw_layouts(board, n, *_kernel_arguments(board, click, rule), seed=seed)
+
+
+def draw_layouts(board: Board, n: int, index: int, allowed: np.ndarray, relocate: bool, *,
+                 seed) -> np.ndarray:
+    """Draw ``n`` layouts of a setting already checked: `sample_mines` without its checks.
+
+    ``index`` is the click's linear index, ``allowed`` the cells the rule may mine
+    (`minestats.mechanics.rules.placement_cells`) and ``relocate`` whether a mine
+    under the click moves (Windows XP). `minestats.mechanics.setting.Setting` draws its
+    chunks here, its checks made once.
+    """
     out = np.zeros((n, board.cells), dtype=bool)
-    _sample_kernel(generator, allowed, board.mines, index, relocate, out)
+    _sample_kernel(as_generator(seed), allowed, board.mines, index, relocate, out)
     return out.reshape((n, *board.shape))
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.board import Board
 from minestats.foundations.defaults import WIN_RATE
 from minestats.foundations.docstrings import shared_parameters
 from minestats.foundations.result import setting_columns
@@ -27,8 +27,8 @@ from minestats.foundations.validation import (
     check_policy,
     resolve_policy,
 )
-from minestats.mechanics.rules import check_click
-from minestats.mechanics.sampling import check_sample_size, chunk_games
+from minestats.mechanics.sampling import check_sample_size
+from minestats.mechanics.setting import Setting
 from minestats.players.player import GUESS_KINDS, check_strategy, compile_player, play_games
 from minestats.runs.sweeps import grid_rows, grid_seeds, run_jobs
 from minestats.runs.tally import Tally
@@ -170,12 +170,12 @@ class WinRate(ProportionResult):
 
 
 def _win_rate_chunk(config, size, seed_sequence):
-    board, rule, click, policy, strategy = config
+    setting, policy, strategy = config
     compile_player()  # not on the clock of this chunk's games
     start = time.process_time()
-    layouts, seeds = chunk_games(board, size, seed_sequence, rule=rule, click=click)
-    games = play_games(layouts, np.full(size, board.index(click)), policy=policy,
-                       seeds=seeds, strategy=strategy, rule=rule)
+    layouts, seeds = setting.games(size, seed_sequence)
+    games = play_games(layouts, np.full(size, setting.board.index(setting.click)),
+                       policy=policy, seeds=seeds, strategy=strategy, rule=setting.rule)
     first = ~games.won & (games.guesses == 0)
     lost = np.flatnonzero(~games.won & (games.guesses > 0))
     last = games.guesses[lost] - 1
@@ -195,9 +195,8 @@ def _win_rate_chunk(config, size, seed_sequence):
 
 
 def _config(board, rule, click, policy, strategy=None) -> tuple:
-    """Check one row and return its ``(board, rule, click, policy, strategy)``."""
-    board = resolve_board(board)
-    return (board, rule, check_click(board, click, rule), check_policy(policy),
+    """Check one row and return its ``(setting, policy, strategy)``."""
+    return (Setting.resolve(board, rule, click), check_policy(policy),
             check_strategy(strategy))
 
 
@@ -212,16 +211,16 @@ def _rows(configs, seeds, labels, *, n, chunk_size, workers, store,
         raise ValueError(f"n holds {len(counts)} numbers for {len(configs)} rows")
     counts, chunk_size = [check_n(count) for count in counts], check_count("chunk_size",
                                                                           chunk_size)
-    for (board, *_), count in zip(configs, counts, strict=True):
-        check_sample_size(board, count, chunk_size)
+    for (setting, *_), count in zip(configs, counts, strict=True):
+        check_sample_size(setting.board, count, chunk_size)
     totals = run_jobs(_win_rate_chunk, list(zip(configs, seeds, strict=True)), n=counts,
                       chunk_size=int(chunk_size), workers=workers, store=store,
                       progress=progress)
     results = []
-    for (board, rule, click, policy, strategy), total, label, n in zip(
+    for (setting, policy, strategy), total, label, n in zip(
             configs, totals, labels, counts, strict=True):
         results.append(WinRate(
-            board=board, rule=rule, click=click, policy=policy,
+            board=setting.board, rule=setting.rule, click=setting.click, policy=policy,
             strategy=strategy.label() if resolve_policy(policy).tuned else "", n=int(n),
             seed=label, chunk_size=int(chunk_size), successes=int(total["won"]),
             lost_first_click=int(total["lost_first_click"]), guesses=int(total["guesses"]),
