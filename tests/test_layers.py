@@ -259,3 +259,44 @@ def test_the_name_check_finds_a_decision_by_name(tmp_path, text):
     module = tmp_path / "module.py"
     module.write_text(text)
     assert names_compared(module, {*RULES, "safest", "best"}, keys=set(RULES))
+
+
+TESTS = Path(__file__).resolve().parent
+SHARED = {"oracles"}
+"""Test folders that are not a unit: the independent references every layer's tests use."""
+
+
+def test_the_tests_mirror_the_package():
+    """A unit's tests live in ``tests/<unit>/``, each file named after the module it tests
+    (``test_<module>.py``, or ``test_<module>_<aspect>.py``) or after the unit itself;
+    the tests of the whole package (its layers, vocabulary, docs, packaging, hostile
+    input) stay at the top."""
+    misplaced = []
+    for folder in sorted(path for path in TESTS.iterdir()
+                         if path.is_dir() and not path.name.startswith((".", "__"))):
+        if folder.name in SHARED:
+            continue
+        unit = PACKAGE / folder.name
+        if not unit.is_dir():
+            misplaced.append(f"tests/{folder.name}/ is no unit of the package")
+            continue
+        names = {path.stem for path in unit.glob("*.py")} | {folder.name}
+        for path in sorted(folder.glob("test_*.py")):
+            tested = path.stem.removeprefix("test_")
+            if not any(tested == name or tested.startswith(f"{name}_") for name in names):
+                misplaced.append(f"tests/{folder.name}/{path.name} names no module of "
+                                 f"minestats/{folder.name}/")
+    assert not misplaced, "\n".join(misplaced)
+
+
+def test_the_mirror_check_finds_a_misplaced_test(tmp_path, monkeypatch):
+    (tmp_path / "tests" / "players").mkdir(parents=True)
+    (tmp_path / "tests" / "players" / "test_sampling.py").write_text("")
+    (tmp_path / "tests" / "widgets").mkdir()
+    (tmp_path / "minestats" / "players").mkdir(parents=True)
+    (tmp_path / "minestats" / "players" / "kernel.py").write_text("")
+    monkeypatch.setattr(sys.modules[__name__], "TESTS", tmp_path / "tests")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "minestats")
+    with pytest.raises(AssertionError, match=r"(?s)tests/players/test_sampling.py names no "
+                                             r"module.*tests/widgets/ is no unit"):
+        test_the_tests_mirror_the_package()

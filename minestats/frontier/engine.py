@@ -15,7 +15,7 @@ groups that share no constraint, directly or through others, form independent
   cells proven safe or mined (the ``logic`` solver's deductions) and every cell's mine
   probability, as floats, with log-scaled binomial weights for the cells off the
   frontier. It is the player's one call per position; `minestats.inference` holds
-  the exact big-integer engine for the same numbers, and ``tests/test_probabilities.py``
+  the exact big-integer engine for the same numbers, and ``tests/inference/test_probabilities.py``
   checks the two against each other and against brute force.
 
 Every kernel is compiled with numba and works on the flat arrays of a game

@@ -15,7 +15,7 @@ layouts independently and exactly, in three steps, each by its exact weights:
 3. The cells: ``v_g`` of group g's cells, and the mines left of the cells off the
    frontier, uniformly.
 
-``tests/test_posterior.py`` checks the draws against every layout of small boards
+``tests/frontier/test_posterior.py`` checks the draws against every layout of small boards
 (each consistent layout equally often, within a chi-square) and every cell's
 frequency against `minestats.inference.mine_probabilities` on Expert positions.
 """

@@ -17,7 +17,7 @@ candidate revealed and showing each number it can: `reveal_variation` splits and
 merges only the components next to it, and `chance_given_reveal` searches that one
 again and combines it with the others' counts (`minestats.frontier.engine.combine_components`).
 
-``tests/test_variations.py`` checks them against brute force and against
+``tests/frontier/test_variations.py`` checks them against brute force and against
 `analyse_position` on the varied position.
 """
 

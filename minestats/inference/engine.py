@@ -38,8 +38,8 @@ This is the library's one exact engine. The ``logic`` solver and the player use 
 compiled frontier engine instead (`minestats.frontier.engine`), which counts in floats
 because it runs at every stall of every game. Past that search's budget the solver
 gives the board up as ``capped``, and only the player hands the position (its mine
-probabilities) to this engine; ``tests/test_consistency.py`` and
-``tests/test_probabilities.py`` cross-check the two.
+probabilities) to this engine; ``tests/inference/test_consistency.py`` and
+``tests/inference/test_probabilities.py`` cross-check the two.
 """
 
 from __future__ import annotations

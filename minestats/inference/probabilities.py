@@ -23,7 +23,7 @@ L' there), and m is a mine of L. So m is one of the r(L) mines of L's leading ru
 to r(L) such that the first r cells are all mines; so the weighted count is
 N_0 + N_1 + ..., where N_r counts the layouts that fit with the first r cells
 flagged, and every probability is the same mixture of the flagged positions'
-probabilities, with weights N_r. ``tests/test_probabilities.py`` checks it against
+probabilities, with weights N_r. ``tests/inference/test_probabilities.py`` checks it against
 enumerating the rule's own draws and relocation.
 
 Which engine answers: the floats of `mine_probabilities` come from the compiled
@@ -35,7 +35,7 @@ stay below 2**53 (checked), and they are combined in Python ints, so each float 
 the exact fraction rounded once; `exact_probabilities` gives those floats alone, and
 the pure-Python exact engine (`minestats.inference.engine`) takes over without a mine
 count or past either limit. `position_probabilities` is the player's form of the
-float path, on a game's flat arrays. ``tests/test_probabilities.py`` checks every path
+float path, on a game's flat arrays. ``tests/inference/test_probabilities.py`` checks every path
 against brute force and against each other.
 """
 

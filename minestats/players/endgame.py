@@ -22,7 +22,7 @@ cells are tried in decreasing order of the layouts in which they are safe, a cel
 abandoned once a bound on what it can win cannot beat the best so far. States of
 more than `SMALL_STATE` layouts are tried in the order and with the bounds of
 ``LayoutSolver.win``, smaller ones as ``LayoutSolver.win_small`` tries them.
-``tests/test_endgame.py`` checks the values against `LayoutSolver` and against
+``tests/players/test_endgame.py`` checks the values against `LayoutSolver` and against
 exact optimal play on whole small boards.
 """
 

@@ -15,7 +15,7 @@ probabilities the policy reads (`minestats.players.weighing` where the rule weig
 the layouts or the float search passes its budget). The guess is then
 `minestats.players.chooser.choose`'s. The policies are those of
 `minestats.players.player`; ``tests/oracles/reference_player.py`` holds them in plain
-Python, and ``tests/test_player.py`` checks that both make the same moves on seeded
+Python, and ``tests/players/test_player.py`` checks that both make the same moves on seeded
 games.
 
 Tie-breaks draw from numba's generator, seeded per game by the game's seed, so a

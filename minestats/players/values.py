@@ -12,7 +12,7 @@ intervals are Newcombe's for paired proportions and are much narrower than the
 values' own.
 
 Every layout that fits counts alike (the rules that deal layouts alike: not Windows
-XP's relocation). ``tests/test_values.py`` checks the values against exact optimal
+XP's relocation). ``tests/players/test_values.py`` checks the values against exact optimal
 play on small boards, where ``best`` itself plays the exact end game.
 
 `best_move` answers the question one step short of that: the cell ``best`` would open

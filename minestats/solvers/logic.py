@@ -22,7 +22,7 @@ with the revealed numbers and, optionally, the total mine count.
 `logic_game` is the whole solve, compiled: single-point rounds, the subset rules,
 then the frontier engine's deductions (`minestats.frontier.engine.analyse_position`),
 until none proves anything. ``tests/oracles/logic_reference.py`` keeps the same solve
-driven from Python, one stall at a time, and ``tests/test_solvers.py`` checks that the
+driven from Python, one stall at a time, and ``tests/solvers/test_solvers.py`` checks that the
 two reach the same states, rounds and caps.
 """
 

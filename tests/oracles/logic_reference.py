@@ -3,7 +3,7 @@
 `minestats.solvers.logic.logic_game` runs the whole solve in compiled code; this is the
 solve as the library ran it before (a Python loop over the single-point rules, the
 subset rules and, at each stall, one search of the frontier's components with the mine
-count combined as Python int bitsets). ``tests/test_solvers.py`` checks that the two
+count combined as Python int bitsets). ``tests/solvers/test_solvers.py`` checks that the two
 reach the same states, rounds and caps.
 """
 

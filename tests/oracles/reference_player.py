@@ -6,7 +6,7 @@ enumeration combined in numpy (the exact engine past its budget), the policies
 ``safest`` and ``best`` of `minestats.players.player`, and the end game listed and
 searched in Python by `minestats.players.optimal.LayoutSolver`. It shares with the
 compiled player only the frontier's grouping and enumeration kernels.
-``tests/test_player.py`` plays the same seeded layouts with both and compares
+``tests/players/test_player.py`` plays the same seeded layouts with both and compares
 their moves.
 """
 

@@ -16,7 +16,7 @@ from minestats.foundations.board import Board
 from minestats.players import win_rate
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
-from tests.test_experiments import assert_sidecar, assert_wilson, run_script
+from tests.experiments.test_experiments import assert_sidecar, assert_wilson, run_script
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}

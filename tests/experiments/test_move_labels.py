@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from minestats.experiments import move_labels
-from tests.test_experiments import run_script, sidecar
+from tests.experiments.test_experiments import run_script, sidecar
 
 
 def test_a_piece_is_labelled_once_resumed_by_its_settings_and_summarised(tmp_path):

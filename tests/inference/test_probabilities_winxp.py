@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from tests.test_experiments import assert_sidecar, run_script
+from tests.experiments.test_experiments import assert_sidecar, run_script
 
 
 def test_every_guess_of_the_games_is_checked_and_the_weighing_bites(tmp_path):

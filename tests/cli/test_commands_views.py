@@ -16,9 +16,9 @@ from minestats.inference import mine_probabilities
 from minestats.io.boards import format_text, parse_position
 from minestats.io.games import parse_game, replay
 from minestats.mechanics.game import neighbour_counts
-from tests.test_cli_commands import run
-from tests.test_replays import toollib_game
-from tests.test_views import ROOT, Boards, check_board
+from tests.cli.test_commands import run
+from tests.inference.test_html import ROOT, Boards, check_board
+from tests.io.test_replays import toollib_game
 
 EXPERT_GAME = ["play", "--board", "expert", "--seed", "16"]
 """A lost Expert game with twelve guesses (safe click at the corner, policy best)."""

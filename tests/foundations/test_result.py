@@ -27,7 +27,7 @@ from minestats.stats.fits import fit_pass_rate_curve
 LAYOUTS = sample_mines("6x6/5", 4, rule="safe-click", click=(0, 0), seed=3)
 POSITION = np.array([[1, -1], [-1, -1]])
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 MAKERS = {  # each builds its result afresh from the same inputs and seed
     "OpeningSimulation": lambda: simulate_opening("6x6/5", rule="uniform", n=20, seed=1,

@@ -1,6 +1,6 @@
 """``minestats analyse``: replays judged click by click, as text, JSON, CSV, Markdown and HTML.
 
-The replays are EVF files written here (`tests.test_replays.evf_file`): small games
+The replays are EVF files written here (`tests.io.test_replays.evf_file`): small games
 whose answers are derived by hand, and an Expert game of ``best``'s own (``play
 --seed 16``, lost at its twelfth guess) clicked cell by cell as a person would.
 """
@@ -20,9 +20,9 @@ from minestats.io.games import parse_game, replay
 from minestats.io.replays import read_replay
 from minestats.mechanics.game import neighbour_counts
 from minestats.stats import wilson_interval
-from tests.test_cli_commands import run
-from tests.test_replays import FIFTY, click, evf_file, write
-from tests.test_views import Boards, check_board
+from tests.cli.test_commands import run
+from tests.inference.test_html import Boards, check_board
+from tests.io.test_replays import FIFTY, click, evf_file, write
 
 pytest.importorskip("ms_toollib")
 

@@ -10,7 +10,7 @@ import minestats
 from minestats.inference import mine_probabilities
 from minestats.inference.html import KIND_LABELS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 POSITION = "1 ? ? ?\n? ? 2 ?\nF ? ? ?\n"
 """A position as text: a flag, two numbers, nine unknown cells."""

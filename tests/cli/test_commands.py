@@ -18,7 +18,7 @@ from minestats.io.boards import format_text, from_mbf, parse_text, to_mbf
 from minestats.mechanics.game import bbbv
 from minestats.solvers import SolverOptions, solve
 
-CHECKOUT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[2]
 """The source checkout these tests run in: its notebooks/."""
 
 

@@ -327,7 +327,7 @@ def test_results_index_lists_twins_on_their_file_line(tmp_path):
         "raw.csv has no raw.md", "README.md does not link late.csv"]
 
 
-RESULTS = Path(__file__).resolve().parents[1] / "results"
+RESULTS = Path(__file__).resolve().parents[2] / "results"
 
 
 @pytest.mark.skipif(not RESULTS.is_dir(), reason="no results/ folder in this checkout")

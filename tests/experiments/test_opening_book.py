@@ -12,7 +12,7 @@ from minestats.experiments.opening_book import (
     value_chunk,
 )
 from minestats.players.values import best_move
-from tests.test_experiments import assert_sidecar, run_script
+from tests.experiments.test_experiments import assert_sidecar, run_script
 
 
 def test_the_chance_of_each_number_is_the_hypergeometric_one():

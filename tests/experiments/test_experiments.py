@@ -18,7 +18,7 @@ from minestats.reproduction.registry import EXPERIMENTS as REGISTRY
 from minestats.reproduction.registry import experiment
 from minestats.stats import format_p_value, ratio_interval
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXPERIMENTS = ROOT / "minestats" / "experiments"
 
 

@@ -12,7 +12,7 @@ from minestats.foundations.seeds import resolve_seed
 from minestats.io.boards import parse_position
 from minestats.mechanics.sampling import chunk_games
 from minestats.players import play, win_rate
-from tests.test_cli_commands import run
+from tests.cli.test_commands import run
 
 
 def test_probabilities_prints_the_exact_values(capsys, tmp_path):

@@ -16,7 +16,7 @@ from minestats.foundations.rules import RULES
 from minestats.mechanics.sampling import chunk_games, chunk_layouts
 from minestats.mechanics.setting import Setting, prepare_run
 
-PACKAGE = Path(__file__).resolve().parents[1] / "minestats"
+PACKAGE = Path(__file__).resolve().parents[2] / "minestats"
 DRIVERS = sorted((PACKAGE / "drivers").glob("*.py")) + [PACKAGE / "players" / "winrate.py"]
 READS_A_SETTING = {"resolve_board", "check_click", "check_rule", "resolve", "chunk_layouts",
                    "chunk_games", "sample_mines"}
