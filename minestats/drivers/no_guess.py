@@ -269,10 +269,7 @@ def _generate(config: NoGuessSettings, seed_sequence, label) -> NoGuessResult:
                                                    protected)
         rounds += used
         perturbations += sum(per_round)
-    verified = None
-    if passed:
-        verified = layout.reshape(config.board.shape)
-        verified.flags.writeable = False
+    verified = layout.reshape(config.board.shape) if passed else None
     return NoGuessResult(**vars(config), seed=label, layout=verified, ok=passed, tries=tries,
                          rounds=rounds, perturbations=perturbations,
                          round_perturbations=tuple(per_round), seconds=clock.elapsed())

@@ -14,6 +14,7 @@ from functools import cached_property
 
 import numpy as np
 
+from minestats.foundations.result import read_only
 from minestats.foundations.validation import PRESET_SIZES, quoted
 
 __all__ = [
@@ -213,8 +214,7 @@ class Board:
             np.arange(self.height) - 1, 0
         )
         sizes = along_y[:, None] * along_x[None, :]
-        sizes.setflags(write=False)
-        return sizes
+        return read_only(sizes)
 
     @cached_property
     def neighbour_table(self) -> np.ndarray:
@@ -239,8 +239,7 @@ class Board:
                             & (0 <= ys + dy) & (ys + dy < self.height))
             table[inside[:, k], k] = (xs + dx + (ys + dy) * self.width)[inside[:, k]]
         table = np.take_along_axis(table, np.argsort(~inside, axis=1, kind="stable"), axis=1)
-        table.setflags(write=False)
-        return table
+        return read_only(table)
 
 
 PRESETS = {name: Board(*size) for name, size in PRESET_SIZES.items()}

@@ -10,6 +10,9 @@ declared with ``eq=False`` so that the dataclass keeps this base's methods:
   ``compare=False`` are left out, so a run repeated from its seed equals the first;
 - a result hashes without raising, consistently with equality (from its integer and
   text fields, the ones equality can never see differ while the hash does);
+- every array a result holds is a read-only view (`read_only`, applied to each field
+  when the result is made): the result cannot change after the fact, and the array it
+  was made from is left as it was;
 - ``to_dict()`` is its one table row, opened by `setting_columns` where it has a
   board, and ``to_frame()`` that row as a one-row `pandas.DataFrame`, always; a
   result made of many items names their tables after them (``per_click()``,
@@ -43,10 +46,23 @@ from numbers import Integral
 
 import numpy as np
 
-__all__ = ["TIMING_FIELDS", "Result", "same", "setting_columns"]
+__all__ = ["TIMING_FIELDS", "Result", "read_only", "same", "setting_columns"]
 
 TIMING_FIELDS = frozenset({"seconds"})
 """Fields that measure how long a run took, not what it found: never compared."""
+
+
+def read_only(array: np.ndarray) -> np.ndarray:
+    """Mark an array read-only in place and return it: the package's one idiom for it.
+
+    Examples
+    --------
+    >>> array = read_only(np.zeros(2))
+    >>> array.flags.writeable
+    False
+    """
+    array.flags.writeable = False
+    return array
 
 
 def same(first, second) -> bool:
@@ -93,6 +109,12 @@ class Result:
     """Base of every result class: array-safe equality without timings, and a hash."""
 
     __slots__ = ()
+
+    def __post_init__(self):
+        for item in dataclasses.fields(self):
+            value = getattr(self, item.name, None)
+            if isinstance(value, np.ndarray):  # a view: the array it was made from stays
+                object.__setattr__(self, item.name, read_only(value.view()))
 
     def _compared(self):
         return [getattr(self, item.name) for item in dataclasses.fields(self)

@@ -22,7 +22,7 @@ from minestats.foundations.validation import (
     check_constraints,
     check_max_configurations,
 )
-from minestats.inference.engine import frozen, solve_constraints
+from minestats.inference.engine import solve_constraints
 from minestats.mechanics.game import neighbour_table
 
 __all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints",
@@ -99,13 +99,13 @@ class ConsistencyResult(Result):
 
 
 def _mask(name: str, mask, shape) -> np.ndarray:
-    """Return a read-only copy of a boolean mask of the board's shape, or raise ValueError."""
+    """Return a copy of a boolean mask of the board's shape, or raise ValueError."""
     array = np.array(mask)
     if array.shape != shape:
         raise ValueError(f"{name} has shape {array.shape}; expected {shape} like numbers")
     if array.dtype != np.bool_:
         raise ValueError(f"{name} (dtype {array.dtype}) must be a boolean array")
-    return frozen(array)
+    return array
 
 
 class BoardConstraints(NamedTuple):
@@ -148,7 +148,7 @@ def check_position(numbers, *, unknown=None, flags=None, mines=None):
     ...
     ValueError: revealed number at cell (0, 0) (9) must be in 0..8; mark unknown cells with -1
     """
-    array = frozen(np.array(numbers))
+    array = np.array(numbers)
     if array.ndim != 2 or 0 in array.shape or not np.issubdtype(array.dtype, np.integer):
         raise ValueError(f"numbers (shape {array.shape}, dtype {array.dtype}) must be a 2-D "
                          "integer array with at least one cell")
@@ -296,7 +296,7 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None,
         example[open_cells] = outcome.example
         example = example.reshape(array.shape)
     return ConsistencyResult(array, hidden, flagged, mines, outcome.count,
-                             frozen(forced_safe.reshape(array.shape)),
-                             frozen(forced_mine.reshape(array.shape)),
-                             None if example is None else frozen(example),
+                             forced_safe.reshape(array.shape),
+                             forced_mine.reshape(array.shape),
+                             None if example is None else example,
                              max_configurations, outcome.capped)

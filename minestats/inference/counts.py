@@ -25,7 +25,7 @@ from minestats.foundations.validation import (
     check_constraints,
     check_max_configurations,
 )
-from minestats.inference.engine import frozen, solve_constraints
+from minestats.inference.engine import solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from minestats.mechanics.game import as_layouts, neighbour_counts, neighbour_table
 
@@ -113,7 +113,7 @@ def _as_counts(counts) -> np.ndarray:
     if bad.size:
         y, x = bad[0].tolist()
         raise ValueError(f"counts[{y}, {x}] ({array[y, x]}) must be in 0..9")
-    return frozen(array.astype(np.int64))
+    return array.astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -262,7 +262,7 @@ def reconstruct(counts, *,
     except SearchBudgetExceeded:
         raise SearchBudgetExceeded(f"the reconstruction search passed max_configurations = "
                                    f"{max_configurations:_} configurations") from None
-    return ReconstructResult(array, None if layout is None else frozen(layout), count,
+    return ReconstructResult(array, None if layout is None else layout, count,
                              max_configurations)
 
 

@@ -54,7 +54,7 @@ import numpy as np
 from minestats.foundations.bitsets import sumset
 from minestats.foundations.validation import SearchBudgetExceeded
 
-__all__ = ["Budget", "Outcome", "count_mined", "frozen", "solve_constraints"]
+__all__ = ["Budget", "Outcome", "count_mined", "solve_constraints"]
 
 
 class Outcome(NamedTuple):
@@ -525,9 +525,3 @@ def count_mined(constraints, cells: int, *, mines=None,
             component.groups, component.mined(weight), strict=True)]
         prefix = _times(prefix, component.counts)
     return count, [(members, mined) for members, mined in classes if members]
-
-
-def frozen(array: np.ndarray) -> np.ndarray:
-    """Mark an array the function owns read-only, for a frozen result."""
-    array.setflags(write=False)
-    return array

@@ -67,7 +67,7 @@ from minestats.frontier.engine import (
     frontier_groups,
 )
 from minestats.inference.consistency import board_constraints, check_position
-from minestats.inference.engine import count_mined, frozen
+from minestats.inference.engine import count_mined
 from minestats.mechanics.game import neighbour_table
 from minestats.mechanics.rules import winxp_order
 
@@ -308,7 +308,7 @@ def _compiled_probabilities(numbers, *, unknown, flags, mines, max_configuration
         return None
     if analysis.status == NO_FIT:
         raise ValueError(NO_LAYOUT_FITS)
-    return MineProbabilities(frozen(analysis.probability.reshape(array.shape)), None,
+    return MineProbabilities(analysis.probability.reshape(array.shape), None,
                              _PendingCount(array, hidden, flagged, mines), mines)
 
 
@@ -437,8 +437,8 @@ def _probabilities(numbers, *, unknown, flags, mines, exact, max_configurations)
         if exact:
             fractions[cells[members]] = Fraction(mined, count)
     if exact:
-        fractions = frozen(fractions.reshape(shape))
-    return MineProbabilities(frozen(probability.reshape(shape)), fractions, count,
+        fractions = fractions.reshape(shape)
+    return MineProbabilities(probability.reshape(shape), fractions, count,
                              problem.mines)
 
 
@@ -457,8 +457,8 @@ def _from_counts(total, mined, flagged, *, shape, mines, exact):
         if exact:
             fractions[cells] = Fraction(count, total)
     if exact:
-        fractions = frozen(fractions.reshape(shape))
-    return MineProbabilities(frozen(probability.reshape(shape)), fractions, total, int(mines))
+        fractions = fractions.reshape(shape)
+    return MineProbabilities(probability.reshape(shape), fractions, total, int(mines))
 
 
 def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configurations, click):
@@ -472,7 +472,7 @@ def _winxp_probabilities(numbers, *, unknown, flags, mines, exact, max_configura
         if value is not None:
             fractions[row, column] = Fraction(value, total)
             probability[row, column] = value / total  # int / int rounds correctly
-    return MineProbabilities(frozen(probability), frozen(fractions) if exact else None,
+    return MineProbabilities(probability, fractions if exact else None,
                              layouts, problem.mines)
 
 

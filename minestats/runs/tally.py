@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
 
+from minestats.foundations.result import read_only
 from minestats.foundations.validation import quoted
 
 __all__ = ["Tally"]
@@ -64,9 +65,7 @@ class Tally(Mapping):
         for name, value in totals.items():
             if not isinstance(name, str):
                 raise TypeError(f"a tally's names are strings, not {quoted(name)}")
-            array = np.array(value)
-            array.flags.writeable = False
-            checked[name] = array
+            checked[name] = read_only(np.array(value))
         self._totals = checked
 
     def __getitem__(self, name: str) -> np.ndarray:

@@ -247,7 +247,6 @@ def solve(layout, click, *, solver="logic", use_mine_count=True,
     state = CheckedGame(layout, click, solver=solver)
     rounds, capped = deduce(state, options)
     revealed, flagged = (mask.reshape(layout.shape) for mask in (state.revealed, state.flagged))
-    revealed.flags.writeable = flagged.flags.writeable = False
     return SolveResult(
         board=state.board, click=state.click, solver=solver,
         use_mine_count=options.use_mine_count, max_configurations=options.max_configurations,

@@ -190,6 +190,7 @@ class PassRateCurve(Result):
     _range: tuple[float, float] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
+        super().__post_init__()
         object.__setattr__(self, "_range", (float(self.densities.min()),
                                             float(self.densities.max())))
 

@@ -95,6 +95,23 @@ def test_a_result_differs_when_what_it_found_differs(name):
     assert result != "something else"
 
 
+@pytest.mark.parametrize("name", MAKERS)
+def test_every_array_a_result_holds_is_read_only(name):
+    result = MAKERS[name]()
+    arrays = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)
+              if isinstance(getattr(result, f.name), np.ndarray)}
+    assert all(not array.flags.writeable for array in arrays.values()), sorted(
+        field for field, array in arrays.items() if array.flags.writeable)
+
+
+def test_a_result_leaves_the_array_it_was_made_from_writeable():
+    """The one rule makes read-only views: the caller's own array is not touched."""
+    layout = np.zeros((2, 3), dtype=bool)
+    result = dataclasses.replace(MAKERS["NoGuessResult"](), layout=layout)
+    assert layout.flags.writeable and not result.layout.flags.writeable
+    assert np.shares_memory(layout, result.layout)
+
+
 def test_timings_are_left_out_of_equality():
     result = MAKERS["PassRate"]()
     assert dataclasses.replace(result, seconds=result.seconds + 5) == result
