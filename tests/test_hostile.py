@@ -647,7 +647,7 @@ def test_a_huge_unconstrained_region_is_answered_by_its_closed_form(monkeypatch)
     """
     from math import comb
 
-    from minestats.inference import engine
+    from minestats.inference import constraints as engine
 
     def entered(*args, **kwargs):
         raise AssertionError("the enumeration was entered for a region with no constraint")

@@ -252,7 +252,7 @@ def _with_umask(mask, function):
 def test_a_new_file_gets_the_mode_the_umask_leaves(tmp_path, mask):
     import pandas as pd
 
-    from minestats.io.results import write_bytes, write_csv, write_json
+    from minestats.io.result_files import write_bytes, write_csv, write_json
 
     _with_umask(mask, lambda: (write_bytes(tmp_path / "a.bin", b"x"),
                                write_json(tmp_path / "b.json", {"a": 1}),
@@ -265,7 +265,7 @@ def test_a_new_file_gets_the_mode_the_umask_leaves(tmp_path, mask):
 
 @pytest.mark.parametrize("mode", [0o600, 0o640, 0o604, 0o664])
 def test_an_overwritten_file_keeps_its_mode_whatever_the_umask(tmp_path, mode):
-    from minestats.io.results import write_bytes
+    from minestats.io.result_files import write_bytes
 
     target = tmp_path / "board.txt"
     target.write_text("old")

@@ -149,3 +149,21 @@ def test_old_attribute_and_function_names_still_work_and_warn():
     with pytest.warns(DeprecationWarning, match=r"use minestats.inference.counts_from_layout"):
         from minestats.inference import counts_from_mines
     assert counts_from_mines is minestats.inference.counts_from_layout
+
+
+@pytest.mark.parametrize(("old", "name", "new"), [
+    ("minestats.inference.engine", "solve_constraints", "minestats.inference.constraints"),
+    ("minestats.io.results", "write_csv", "minestats.io.result_files"),
+])
+def test_a_renamed_module_still_imports_and_warns(old, name, new):
+    with pytest.warns(DeprecationWarning, match=f"{old} is deprecated .* use {new}"):
+        found = getattr(importlib.import_module(old), name)
+    assert found is getattr(importlib.import_module(new), name)
+
+
+def test_a_renamed_class_still_imports_and_warns():
+    from minestats.inference import probabilities
+
+    with pytest.warns(DeprecationWarning, match="use minestats.inference.probabilities."
+                                                "PositionProbabilities"):
+        assert probabilities.Position is probabilities.PositionProbabilities

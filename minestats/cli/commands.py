@@ -55,7 +55,7 @@ from minestats.io.boards import (
 from minestats.io.games import GameRecord, format_game, game_html, parse_game, replay
 from minestats.io.replay_analysis import analyse_replays, analysis_html, describe
 from minestats.io.replays import read_replay
-from minestats.io.results import write_bytes
+from minestats.io.result_files import write_bytes
 from minestats.io.tables import markdown_table
 from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
@@ -335,7 +335,7 @@ def _check_html(path: str | None) -> None:
 def _write_html(path: str, text: str) -> None:
     """Write a page to ``--html`` atomically: a temporary file, then a rename over it.
 
-    The page is written by `minestats.io.results.write_bytes` (a temporary file in
+    The page is written by `minestats.io.result_files.write_bytes` (a temporary file in
     the same folder, then `os.replace`), so a new file gets the mode the umask leaves
     and a file replaced keeps its own.
     """

@@ -43,7 +43,7 @@ from minestats.foundations.validation import (
 )
 from minestats.inference import mine_probabilities
 from minestats.inference.consistency import board_constraints
-from minestats.inference.engine import solve_constraints
+from minestats.inference.constraints import solve_constraints
 from minestats.mechanics.game import neighbour_counts
 from minestats.mechanics.recorded_games import RecordedGame, replay_actions
 from minestats.players.values import best_move

@@ -41,7 +41,7 @@ from minestats.experiments.common import (
 from minestats.figures.plots import plot_distributions
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)
 CLICK = "centre"

@@ -31,7 +31,7 @@ from minestats.foundations.board import Board
 from minestats.foundations.rules import RULE_TABLE
 from minestats.foundations.seeds import as_seed_sequence, seed_from_text
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import sidecar_path
+from minestats.io.result_files import sidecar_path
 from minestats.reproduction.registry import experiment as registered
 from minestats.runs.chunks import check_workers, chunk_seeds, process_pool
 from minestats.runs.cluster import connect_scheduler, is_dask_client

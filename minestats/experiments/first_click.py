@@ -31,7 +31,7 @@ from minestats.experiments.common import (
 )
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.stats import holm_reject
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT)

@@ -51,7 +51,7 @@ from minestats.foundations.validation import DEFAULT_MAX_CONFIGURATIONS
 from minestats.frontier.engine import Analysis, analyse
 from minestats.frontier.posterior import draw_layouts
 from minestats.frontier.variations import variation_basis
-from minestats.io.results import collect_metadata, sidecar_path, write_csv
+from minestats.io.result_files import collect_metadata, sidecar_path, write_csv
 from minestats.mechanics.game import neighbour_table
 from minestats.mechanics.sampling import sample_mines
 from minestats.players.chooser import BEST, FRONTIER, OFF_FRONTIER

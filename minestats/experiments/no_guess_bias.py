@@ -103,7 +103,7 @@ from minestats.figures.plots import plot_probability_map, plot_z_map
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.foundations.seeds import seed_label
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 from minestats.mechanics.rules import placement_cells
 from minestats.runs.chunks import chunk_seeds
 from minestats.stats import (

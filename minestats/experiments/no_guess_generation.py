@@ -41,7 +41,7 @@ from minestats.drivers.no_guess import (
 from minestats.experiments.common import base_parser, recorded_workers, row_seeds, worker_pool
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 
 BOARDS = (BEGINNER, INTERMEDIATE, EXPERT, Board(30, 16, 130), Board(30, 16, 170))
 DENSE = {130, 170}

@@ -46,7 +46,7 @@ from minestats.foundations.policies import POLICY_TABLE
 from minestats.foundations.seeds import seed_label
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
 from minestats.frontier.posterior import draw_layouts
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.mechanics.game import neighbour_table
 from minestats.players.player import _position_memo, check_strategy, tie_seed
 from minestats.players.values import best_move, rollouts

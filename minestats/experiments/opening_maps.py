@@ -70,7 +70,7 @@ from minestats.figures.plots import plot_probability_map, plot_z_map
 from minestats.foundations.board import BEGINNER, CLASSIC_BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.rules import RULE_TABLE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
 from minestats.stats import detectable_deviation, neighbour_correlation
 

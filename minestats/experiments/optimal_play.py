@@ -32,7 +32,7 @@ from minestats.experiments.common import (
     row_seeds,
     store_metadata,
 )
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.players import optimal_win_probability, win_rate
 from minestats.stats import holm_adjust, two_sided_p_values, z_scores
 

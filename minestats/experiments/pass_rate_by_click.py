@@ -50,7 +50,7 @@ from minestats.experiments.pass_rate_runs import pass_rate_groups, solver_pool
 from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 from minestats.stats import pool_by_click_class
 
 BOARDS = (BEGINNER, INTERMEDIATE)

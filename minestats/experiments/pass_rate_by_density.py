@@ -32,7 +32,7 @@ from minestats.experiments.pass_rate_runs import pass_rate_groups, solver_pool
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = np.round(np.arange(0.05, 0.30 + 1e-9, 0.025), 3)

@@ -46,7 +46,7 @@ import pandas as pd
 from minestats.experiments.common import base_parser, p_text, source_metadata
 from minestats.figures.plots import plot_fitted_curves
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 from minestats.stats.fits import MAX_DEGREE, MODELS, SPARSE_COUNT, fit_pass_rate_curve
 
 CONFIDENCE_LEVEL = DEFAULT_CONFIDENCE_LEVEL

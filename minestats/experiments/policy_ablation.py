@@ -32,7 +32,7 @@ from minestats.experiments.common import (
     store_metadata,
 )
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.players import Strategy
 from minestats.stats import holm_adjust, holm_reject
 

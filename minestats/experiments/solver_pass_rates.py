@@ -61,7 +61,7 @@ from minestats.experiments.common import (
 from minestats.experiments.pass_rate_runs import pass_rate_groups, solver_pool
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.runs.sweeps import grid_seeds
 from minestats.solvers import SolverOptions
 from minestats.stats import (

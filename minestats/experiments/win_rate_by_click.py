@@ -91,7 +91,7 @@ from minestats.experiments.common import (
 )
 from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 from minestats.players import win_rate, win_rate_sweep
 from minestats.stats import (
     click_orbit,

@@ -20,7 +20,7 @@ from minestats.experiments.common import PAPER_POLICIES, base_parser, recorded_w
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 from minestats.players import win_rate_sweep
 
 SIZES = ((16, 16), (30, 16))

@@ -39,7 +39,7 @@ from minestats.experiments.common import (
 )
 from minestats.figures import plots
 from minestats.foundations.board import Board
-from minestats.io.results import collect_metadata, write_csv, write_figure
+from minestats.io.result_files import collect_metadata, write_csv, write_figure
 from minestats.players import win_rate
 from minestats.stats import wilson_interval
 

@@ -33,7 +33,7 @@ from minestats.experiments.common import (
 )
 from minestats.experiments.win_rates import BOARDS, setups
 from minestats.foundations.validation import DEFAULT_ALPHA, DEFAULT_CONFIDENCE_LEVEL
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.stats import holm_reject
 
 COLUMNS = ["board", "rule", "click_x", "click_y", "first", "second", "n", "both",

@@ -32,7 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 from minestats.experiments.common import base_parser, p_text, source_metadata
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.stats import compare_to_published, holm_adjust
 
 INPUT_NAME = "win_rates.csv"

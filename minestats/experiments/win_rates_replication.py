@@ -50,7 +50,7 @@ from minestats.experiments.win_rates_published import (
     read_win_rates,
 )
 from minestats.foundations.board import Board
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.players import win_rate
 from minestats.stats import compare_to_published, wilson_interval
 

@@ -30,7 +30,7 @@ from minestats.experiments.common import base_parser
 from minestats.foundations.board import Board
 from minestats.foundations.seeds import as_seed_sequence, seed_label
 from minestats.inference import mine_probabilities
-from minestats.io.results import collect_metadata, write_csv
+from minestats.io.result_files import collect_metadata, write_csv
 from minestats.mechanics.game import neighbour_table
 from minestats.mechanics.rules import winxp_order
 from minestats.mechanics.sampling import sample_mines

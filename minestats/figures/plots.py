@@ -30,7 +30,7 @@ colour cycle. The settings stay with the figure's artists, so a figure saved
 later looks the same.
 
 Figures are built without pyplot, so no global state is touched and no backend
-needs choosing; save them with `minestats.io.results.write_figure` (PNG and its PDF
+needs choosing; save them with `minestats.io.result_files.write_figure` (PNG and its PDF
 twin) or ``Figure.savefig``. Each is a `Figure`, a `matplotlib.figure.Figure` that
 also draws itself as a PNG for IPython (``_repr_png_``): returned as a notebook
 cell's last expression, or passed to ``display``, it shows as an image in a fresh

@@ -4,17 +4,21 @@ A module that renames a public object keeps the old name through
 `deprecated_names`, which returns the module's ``__getattr__``: looking the old name
 up returns the new object with a `DeprecationWarning` naming its replacement and
 the release that removes it, and an unknown name is the usual `AttributeError`. A
-function that renames a keyword keeps the old one through `renamed_parameters`, and a
-class that renames an attribute through `RenamedAttribute`.
+function that renames a keyword keeps the old one through `renamed_parameters`, a
+class that renames an attribute through `RenamedAttribute`, and a renamed module its
+old dotted name through `renamed_module`.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
+import sys
+import types
 import warnings
 from collections.abc import Callable, Mapping
 
-__all__ = ["RenamedAttribute", "deprecated_names", "renamed_parameters"]
+__all__ = ["RenamedAttribute", "deprecated_names", "renamed_module", "renamed_parameters"]
 
 
 def deprecated_names(module: str, renamed: Mapping[str, tuple[object, str]], *,
@@ -142,3 +146,46 @@ class RenamedAttribute:
                       f"{self.removed_in}: use {name}.{self.new}", DeprecationWarning,
                       stacklevel=2)
         return getattr(instance, self.new)
+
+
+class _RenamedModule(types.ModuleType):
+    """The old name of a renamed module: each attribute read warns, then reads the new one."""
+
+    def __init__(self, old: str, new: str, removed_in: str):
+        super().__init__(old, f"Deprecated: renamed to {new}; removed in {removed_in}.")
+        self._new, self._removed_in = new, removed_in
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        warnings.warn(f"{self.__name__} is deprecated and will be removed in "
+                      f"{self._removed_in}: use {self._new}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(self._new), name)
+
+
+def renamed_module(old: str, new: str, *, removed_in: str) -> None:
+    """Keep a renamed module importable under its old dotted name, warning on each use.
+
+    The package that held the old module calls this when it is imported, so that
+    ``from old import name`` finds a stand-in in `sys.modules`; reading a name from it
+    warns (`DeprecationWarning`) and returns the new module's object. No file keeps
+    the old name.
+
+    Parameters
+    ----------
+    old, new : str
+        The module's old and new dotted names.
+    removed_in : str
+        The release that drops the old name.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> renamed_module("demo_old_json", "json", removed_in="0.4")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     from demo_old_json import dumps
+    >>> dumps([1]), str(caught[0].message)
+    ('[1]', 'demo_old_json is deprecated and will be removed in 0.4: use json')
+    """
+    sys.modules.setdefault(old, _RenamedModule(old, new, removed_in))

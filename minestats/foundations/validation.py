@@ -96,7 +96,7 @@ DEFAULT_EXACT_CONFIGURATIONS = 500_000
 
 `minestats.inference.reconstruct` and `minestats.inference.board_consistency` give
 up (``capped``) past it: about 3 to 4 s of CPU and 130 MB for a search that
-reaches it (on a shared 2-core machine; `minestats.inference.engine` gives the
+reaches it (on a shared 2-core machine; `minestats.inference.constraints` gives the
 cost of a configuration). Random count matrices and the positions of real games
 use less than a hundredth of it.
 """

@@ -1,7 +1,7 @@
 """Exact inference from what a player sees.
 
-- `engine`: the exact enumeration engine (propagation, independent components, exact
-  counting with the global mine count);
+- `constraints`: the exact enumeration engine of constraints (propagation, independent
+  components, exact counting with the global mine count);
 - `consistency`: is there a layout behind a partly revealed board, how many, which
   cells are forced;
 - `probabilities`: the exact mine probability of every unknown cell;
@@ -9,7 +9,7 @@
 - `html`: positions and games drawn as self-contained HTML, with their probabilities.
 """
 
-from minestats.foundations.deprecation import deprecated_names
+from minestats.foundations.deprecation import deprecated_names, renamed_module
 from minestats.inference.consistency import ConsistencyResult, board_consistency
 from minestats.inference.counts import (
     ReconstructResult,
@@ -33,3 +33,5 @@ __all__ = [
 __getattr__ = deprecated_names(__name__, {
     "counts_from_mines": (counts_from_layout, "minestats.inference.counts_from_layout")},
     removed_in="0.4")
+renamed_module("minestats.inference.engine", "minestats.inference.constraints",
+               removed_in="0.4")

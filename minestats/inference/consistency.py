@@ -2,7 +2,7 @@
 
 Revealed numbers count the mines among a cell's 8 neighbours; flags are taken as
 mines; the total mine count is optional. `board_consistency` turns the board into
-constraints for the exact engine (`minestats.inference.engine`) and reports whether a
+constraints for the exact engine (`minestats.inference.constraints`) and reports whether a
 placement fits, how many do, which cells are forced, and one example; or, when the
 search passes ``max_configurations``, that it was capped.
 """
@@ -22,7 +22,7 @@ from minestats.foundations.validation import (
     check_constraints,
     check_max_configurations,
 )
-from minestats.inference.engine import solve_constraints
+from minestats.inference.constraints import solve_constraints
 from minestats.mechanics.game import neighbour_table
 
 __all__ = ["BoardConstraints", "ConsistencyResult", "board_consistency", "board_constraints",
@@ -223,7 +223,7 @@ def board_consistency(numbers, *, unknown=None, flags=None, mines=None,
         The total number of mines (flags included). Without it, cells beyond the
         frontier are free and never forced.
     max_configurations : int, optional
-        The search's budget (`minestats.inference.engine`): past it the result is
+        The search's budget (`minestats.inference.constraints`): past it the result is
         ``capped``, with no count, no forced cells and no example. The default
         (`minestats.foundations.validation.DEFAULT_EXACT_CONFIGURATIONS`, 500,000) bounds the
         search to a few seconds and about 130 MB; the positions of real games

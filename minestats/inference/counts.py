@@ -1,6 +1,6 @@
 """Count matrices: every cell holds the mines in its closed neighbourhood, itself included.
 
-`reconstruct` inverts such a matrix with the exact engine (`minestats.inference.engine`)
+`reconstruct` inverts such a matrix with the exact engine (`minestats.inference.constraints`)
 and, when the engine's propagation leaves a hard search on a matrix at most
 `~minestats.inference.strips.STRIP_WIDTH` cells across, with the row-by-row program of
 `minestats.inference.strips`; past ``max_configurations`` both give up, and
@@ -25,7 +25,7 @@ from minestats.foundations.validation import (
     check_constraints,
     check_max_configurations,
 )
-from minestats.inference.engine import solve_constraints
+from minestats.inference.constraints import solve_constraints
 from minestats.inference.strips import STRIP_WIDTH, solve_strip
 from minestats.mechanics.game import as_layouts, neighbour_counts, neighbour_table
 
@@ -196,7 +196,7 @@ def reconstruct(counts, *,
                 max_configurations=DEFAULT_EXACT_CONFIGURATIONS) -> ReconstructResult:
     """Find the layouts whose closed-neighbourhood counts (self included) equal ``counts``.
 
-    The exact engine (`minestats.inference.engine`) settles random matrices by
+    The exact engine (`minestats.inference.constraints`) settles random matrices by
     propagation, with next to no search. On a matrix at most
     `~minestats.inference.strips.STRIP_WIDTH` (17) cells across it may spend
     `ENGINE_FIRST` configurations; past them the row-by-row program

@@ -33,7 +33,7 @@ about 1e-15, not to the last bit (0.19999999999999998 for 1/5 can happen). With
 ``exact=True`` the same compiled search counts the layouts, exactly while its counts
 stay below 2**53 (checked), and they are combined in Python ints, so each float is
 the exact fraction rounded once; `exact_probabilities` gives those floats alone, and
-the pure-Python exact engine (`minestats.inference.engine`) takes over without a mine
+the pure-Python exact engine (`minestats.inference.constraints`) takes over without a mine
 count or past either limit. `position_probabilities` is the player's form of the
 float path, on a game's flat arrays. ``tests/inference/test_probabilities.py`` checks every path
 against brute force and against each other.
@@ -50,6 +50,7 @@ from typing import NamedTuple
 import numpy as np
 
 from minestats.foundations.board import Board
+from minestats.foundations.deprecation import deprecated_names
 from minestats.foundations.grids import parse_position
 from minestats.foundations.result import Result
 from minestats.foundations.validation import (
@@ -67,11 +68,12 @@ from minestats.frontier.engine import (
     frontier_groups,
 )
 from minestats.inference.consistency import board_constraints, check_position
-from minestats.inference.engine import count_mined
+from minestats.inference.constraints import count_mined
 from minestats.mechanics.game import neighbour_table
 from minestats.mechanics.rules import winxp_order
 
-__all__ = ["NO_LAYOUT_FITS", "MineProbabilities", "Position", "exact_probabilities",
+__all__ = ["NO_LAYOUT_FITS", "MineProbabilities", "PositionProbabilities",
+           "exact_probabilities",
            "mine_probabilities", "position_probabilities", "winxp_counts"]
 
 NO_LAYOUT_FITS = "no layout fits these numbers, flags and mine count"
@@ -544,7 +546,7 @@ def winxp_counts(numbers, *, unknown=None, flags=None, mines,
     return sum(n for n, _ in counts), mined, counts[0][0], problem
 
 
-class Position(NamedTuple):
+class PositionProbabilities(NamedTuple):
     """Mine probabilities of a game position, flat, for a player.
 
     ``probability`` is NaN on open cells and 1 on flags; ``log_solutions`` is the
@@ -556,7 +558,7 @@ class Position(NamedTuple):
 
 
 def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
-                           budget) -> Position | None:
+                           budget) -> PositionProbabilities | None:
     """Mine probabilities of a position in flat arrays, fast, as floats.
 
     Parameters
@@ -575,7 +577,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
 
     Returns
     -------
-    Position or None
+    PositionProbabilities or None
 
     Examples
     --------
@@ -595,4 +597,10 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     result = analyse(numbers, table, revealed, flagged, width, mines, budget=budget)
     if result.status == OVER_BUDGET:
         return None
-    return Position(result.probability, result.log_solutions)
+    return PositionProbabilities(result.probability, result.log_solutions)
+
+
+__getattr__ = deprecated_names(__name__, {
+    "Position": (PositionProbabilities,
+                 "minestats.inference.probabilities.PositionProbabilities")},
+    removed_in="0.4")

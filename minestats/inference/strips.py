@@ -16,7 +16,7 @@ then do different rows share their window sums). So the states of a row number a
 most ``2**w`` when ``w % 3 != 2``, and at most ``2**(2*w)`` otherwise, a bound the
 crafted matrices that defeat the engine's propagation (mines in every third column,
 a random phase per row) stay far below: at most 8,192 a row at width 17, where the
-exact engine (`minestats.inference.engine`) needs up to 700,000 configurations
+exact engine (`minestats.inference.constraints`) needs up to 700,000 configurations
 (seconds and hundreds of MB) for a 17x17 one, and more than any machine has on
 larger ones. The program therefore takes matrices whose narrower side is at most
 `STRIP_WIDTH` = 17 cells (transposed when the rows are the longer side): the first
@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from minestats.inference.engine import Budget
+from minestats.inference.constraints import Budget
 
 __all__ = ["STRIP_WIDTH", "StripSolution", "solve_strip"]
 

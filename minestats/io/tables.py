@@ -48,7 +48,7 @@ these rules:
 confidence level, when stated once, is a first comment line ``% 95% intervals``
 for that caption. `markdown_table` writes a pipe table, the confidence level as a
 line above it. Neither needs jinja2 or pandas' Styler.
-`minestats.io.results.write_csv` writes both beside a summary CSV.
+`minestats.io.result_files.write_csv` writes both beside a summary CSV.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The index of a results folder: one line per table or figure, from the sidecars.
 
-Every table and figure minestats writes has a JSON sidecar (`minestats.io.results`)
+Every table and figure minestats writes has a JSON sidecar (`minestats.io.result_files`)
 recording its n, seed and the command that wrote it. `write_results_index` reads
 them all and writes ``README.md`` in the folder: files grouped by the experiment
 script that wrote them (titled with the first line of the script's docstring, read
@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 
 from minestats.foundations.validation import PATH_LIMIT, quoted
-from minestats.io.results import FIGURE_TWIN, TABLE_TWINS, write_bytes
+from minestats.io.result_files import FIGURE_TWIN, TABLE_TWINS, write_bytes
 from minestats.reproduction.reads import reads_section
 from minestats.reproduction.registry import PACKAGE
 from minestats.reproduction.registry import summary_tables as registered_summary_tables

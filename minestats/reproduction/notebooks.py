@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from minestats.foundations.validation import quoted
-from minestats.io.results import collect_metadata, write_with_sidecar
+from minestats.io.result_files import collect_metadata, write_with_sidecar
 
 __all__ = ["NOTEBOOK_COMMAND", "render_notebook", "render_notebooks"]
 

@@ -7,7 +7,7 @@ table is named as its path without ``.csv``: ``"win_rates"``, ``"opening_maps/ho
 `load_results` reads one as a DataFrame whose ``attrs`` hold how it was made;
 `published_results` lists them all (``minestats results list``). Reading runs no
 code: the CSV is read by pandas, the sidecar as JSON, and a sidecar that is not what
-`minestats.io.results` writes is refused in one line.
+`minestats.io.result_files` writes is refused in one line.
 """
 
 from __future__ import annotations

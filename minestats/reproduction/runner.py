@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from minestats.foundations.validation import PATH_LIMIT, quoted
-from minestats.io.results import TABLE_TWINS, sidecar_path
+from minestats.io.result_files import TABLE_TWINS, sidecar_path
 from minestats.reproduction.index import is_results_index, write_results_index
 from minestats.reproduction.notebooks import render_notebooks
 from minestats.reproduction.registry import EXPERIMENTS, experiment

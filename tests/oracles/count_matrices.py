@@ -9,7 +9,7 @@ problem.
 
 import numpy as np
 
-from minestats.inference.engine import solve_constraints
+from minestats.inference.constraints import solve_constraints
 from minestats.mechanics.game import neighbour_table
 
 __all__ = ["block_sums", "crafted_layout", "engine_count", "plain_counts"]

@@ -24,7 +24,7 @@ from minestats.foundations.seeds import as_seed_sequence, seed_label
 from minestats.foundations.validation import SearchBudgetExceeded, check_policy
 from minestats.frontier.engine import enumerate_groups, frontier_groups
 from minestats.inference import mine_probabilities
-from minestats.inference.probabilities import Position
+from minestats.inference.probabilities import PositionProbabilities
 from minestats.players.endgame import ENDGAME_LAYOUTS, SEARCH_BUDGET, EndgameMove
 from minestats.players.optimal import LayoutSolver
 from minestats.players.player import GameResult, Move
@@ -189,12 +189,12 @@ def closed_number_disagrees(numbers, table, revealed, flagged) -> bool:
 
 
 def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
-                           budget) -> Position | None:
+                           budget) -> PositionProbabilities | None:
     """Mine probabilities of a position as floats, or None past ``budget`` (numpy)."""
     probability = np.full(revealed.size, np.nan)
     probability[flagged] = 1.0
     if closed_number_disagrees(numbers, table, revealed, flagged):
-        return Position(probability, -math.inf)
+        return PositionProbabilities(probability, -math.inf)
     (frontier, sizes, starts, members, need, component_starts, cell_starts,
      group_cells) = frontier_groups(numbers, table, revealed, flagged, width)
     _, _, _, layouts, mined, visited = enumerate_groups(sizes, starts, members, need,
@@ -211,7 +211,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
     totals = np.arange(combined.size)
     fits = (totals <= left) & (left - totals <= free_cells) & (combined > 0)
     if not fits.any():
-        return Position(probability, -math.inf)
+        return PositionProbabilities(probability, -math.inf)
     log_ways = np.full(combined.size, -np.inf)
     rest = left - totals[fits]
     log_ways[fits] = (gammaln(free_cells + 1) - gammaln(rest + 1)
@@ -229,7 +229,7 @@ def position_probabilities(numbers, table, revealed, flagged, width, mines, *,
         for g in range(first, last):
             share = mined[g, :size] @ weight / (sizes[g] * solutions)
             probability[group_cells[cell_starts[g]:cell_starts[g + 1]]] = share
-    return Position(probability, math.log(solutions) + scale)
+    return PositionProbabilities(probability, math.log(solutions) + scale)
 
 
 CANDIDATE_SHARE = 0.9
@@ -250,7 +250,7 @@ def _unknown_neighbours(state: CheckedGame) -> np.ndarray:
     return hidden[state.table].sum(axis=1) - hidden[:-1]
 
 
-def _position(state: CheckedGame, numbers=None, revealed=None) -> Position:
+def _position(state: CheckedGame, numbers=None, revealed=None) -> PositionProbabilities:
     """Mine probabilities of the position, or of a hypothetical one.
 
     ``numbers`` and ``revealed`` replace the game's arrays (for a cell imagined open).
@@ -269,8 +269,8 @@ def _position(state: CheckedGame, numbers=None, revealed=None) -> Position:
         exact = mine_probabilities(view, flags=state.flagged.reshape(state.board.shape),
                                    mines=mines, max_configurations=None)
     except ValueError:  # no layout fits
-        return Position(np.full(revealed.size, np.nan), -math.inf)
-    return Position(exact.probability.ravel(), math.log(exact.n_solutions))
+        return PositionProbabilities(np.full(revealed.size, np.nan), -math.inf)
+    return PositionProbabilities(exact.probability.ravel(), math.log(exact.n_solutions))
 
 
 def _pick(cells: np.ndarray, keys: list, rng):

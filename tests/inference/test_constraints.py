@@ -1,4 +1,4 @@
-"""The exact engine (`minestats.inference.engine`): its search budget."""
+"""The exact engine (`minestats.inference.constraints`): its search budget."""
 
 import numpy as np
 import pytest

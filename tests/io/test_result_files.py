@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from minestats.io import results as store
+from minestats.io import result_files as store
 
 
 def _metadata(**overrides):
@@ -257,7 +257,7 @@ def git_at(sha):
     return run
 
 subprocess.run = git_at("a" * 40)  # the tree when the run starts
-from minestats.io.results import collect_metadata
+from minestats.io.result_files import collect_metadata
 subprocess.run = git_at("b" * 40)  # a commit made while the run computes
 print(collect_metadata(seed=1, n=1, chunk_size=1, wall_time_s=0.0)["git_revision"])
 """
