@@ -167,3 +167,15 @@ def test_a_renamed_class_still_imports_and_warns():
     with pytest.warns(DeprecationWarning, match="use minestats.inference.probabilities."
                                                 "PositionProbabilities"):
         assert probabilities.Position is probabilities.PositionProbabilities
+
+
+def test_win_rates_moved_to_the_drivers_and_the_old_names_warn():
+    import minestats.players
+    from minestats.drivers import win_rates
+
+    for name in ("win_rate", "win_rate_sweep", "WinRate"):
+        with pytest.warns(DeprecationWarning, match=f"minestats.players.{name} is deprecated"):
+            assert getattr(minestats.players, name) is getattr(win_rates, name)
+    with pytest.warns(DeprecationWarning, match="use minestats.drivers.win_rates"):
+        from minestats.players.winrate import win_rate
+    assert win_rate is minestats.win_rate

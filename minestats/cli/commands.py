@@ -32,6 +32,7 @@ from minestats.drivers.no_guess import generate_no_guess
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
 from minestats.drivers.warmup import cache_folder, warm_up_kernels
+from minestats.drivers.win_rates import win_rate
 from minestats.foundations.board import Board, resolve_board
 from minestats.foundations.compiling import say_when_compiling
 from minestats.foundations.seeds import resolve_seed
@@ -60,7 +61,7 @@ from minestats.io.tables import markdown_table
 from minestats.mechanics.game import bbbv, neighbour_counts
 from minestats.mechanics.opening_probabilities import opening_probability, opening_probability_map
 from minestats.mechanics.sampling import chunk_games, chunk_layouts
-from minestats.players import play, win_rate
+from minestats.players import play
 from minestats.reproduction.index import describe_result, results_by_script
 from minestats.reproduction.published import published_results
 from minestats.reproduction.registry import EXPERIMENTS

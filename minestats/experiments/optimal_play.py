@@ -22,6 +22,7 @@ import time
 
 import pandas as pd
 
+from minestats.drivers.win_rates import win_rate
 from minestats.experiments.common import (
     PAPER_POLICIES,
     PAPER_RULES,
@@ -33,7 +34,7 @@ from minestats.experiments.common import (
     store_metadata,
 )
 from minestats.io.result_files import collect_metadata, write_csv
-from minestats.players import optimal_win_probability, win_rate
+from minestats.players import optimal_win_probability
 from minestats.stats import holm_adjust, two_sided_p_values, z_scores
 
 BOARDS = ("4x4/2", "4x4/4", "4x4/6", "5x3/4")

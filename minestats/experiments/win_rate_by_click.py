@@ -73,6 +73,7 @@ import numpy as np
 import pandas as pd
 
 from minestats.drivers.comparisons import compare_clicks
+from minestats.drivers.win_rates import win_rate, win_rate_sweep
 from minestats.experiments.common import (
     PAPER_RULES,
     SYMMETRIC_RULES,
@@ -92,7 +93,6 @@ from minestats.experiments.common import (
 from minestats.figures.plots import plot_probability_map
 from minestats.foundations.board import BEGINNER, EXPERT, INTERMEDIATE, Board
 from minestats.io.result_files import collect_metadata, write_csv, write_figure
-from minestats.players import win_rate, win_rate_sweep
 from minestats.stats import (
     click_orbit,
     pool_by_click_class,

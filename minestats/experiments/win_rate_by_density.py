@@ -16,12 +16,12 @@ import time
 
 import pandas as pd
 
+from minestats.drivers.win_rates import win_rate_sweep
 from minestats.experiments.common import PAPER_POLICIES, base_parser, recorded_workers
 from minestats.figures.plots import plot_proportion_bands
 from minestats.foundations.board import Board
 from minestats.foundations.validation import DEFAULT_CONFIDENCE_LEVEL
 from minestats.io.result_files import collect_metadata, write_csv, write_figure
-from minestats.players import win_rate_sweep
 
 SIZES = ((16, 16), (30, 16))
 DENSITIES = (0.08, 0.12, 0.156, 0.18, 0.206, 0.24)

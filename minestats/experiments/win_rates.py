@@ -29,6 +29,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from minestats.drivers.win_rates import win_rate
 from minestats.experiments.common import (
     PAPER_POLICIES,
     add_store_option,
@@ -40,7 +41,6 @@ from minestats.experiments.common import (
 from minestats.figures import plots
 from minestats.foundations.board import Board
 from minestats.io.result_files import collect_metadata, write_csv, write_figure
-from minestats.players import win_rate
 from minestats.stats import wilson_interval
 
 BOARDS = (Board(8, 8, 10), Board(9, 9, 10), Board(16, 16, 40), Board(30, 16, 99))

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from minestats.drivers.win_rates import win_rate
 from minestats.experiments.common import (
     add_store_option,
     base_parser,
@@ -51,7 +52,6 @@ from minestats.experiments.win_rates_published import (
 )
 from minestats.foundations.board import Board
 from minestats.io.result_files import collect_metadata, write_csv
-from minestats.players import win_rate
 from minestats.stats import compare_to_published, wilson_interval
 
 EXPERT = Board(30, 16, 99)

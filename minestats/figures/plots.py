@@ -1055,7 +1055,7 @@ def plot_loss_analysis(bins, *, title, ax=None) -> Figure:
 
     Examples
     --------
-    >>> from minestats.players import win_rate
+    >>> from minestats.drivers.win_rates import win_rate
     >>> bins = win_rate("9x9/10", n=100, seed=2, workers=1).loss_table()
     >>> figure = plot_loss_analysis(bins, title="9x9/10")
     >>> len(figure.axes)

@@ -6,12 +6,13 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from minestats.drivers.win_rates import win_rate
 from minestats.foundations.board import resolve_board
 from minestats.foundations.defaults import WIN_RATE
 from minestats.foundations.seeds import resolve_seed
 from minestats.io.boards import parse_position
 from minestats.mechanics.sampling import chunk_games
-from minestats.players import play, win_rate
+from minestats.players import play
 from tests.cli.test_commands import run
 
 

@@ -11,9 +11,10 @@ from statsmodels.stats.contingency_tables import mcnemar
 from minestats import compare
 from minestats.drivers.comparisons import _solve_all, compare_clicks
 from minestats.drivers.pass_rates import pass_rate
+from minestats.drivers.win_rates import win_rate
 from minestats.foundations.board import Board
 from minestats.mechanics.sampling import relocate_mines, sample_mines
-from minestats.players import play, win_rate
+from minestats.players import play
 from minestats.runs.store import ChunkStore
 from minestats.solvers import SolverOptions, solve
 from minestats.stats import difference_interval, paired_difference_interval

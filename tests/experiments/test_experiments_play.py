@@ -12,8 +12,8 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from minestats import optimal_win_probability
+from minestats.drivers.win_rates import win_rate
 from minestats.foundations.board import Board
-from minestats.players import win_rate
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
 from tests.experiments.test_experiments import assert_sidecar, assert_wilson, run_script

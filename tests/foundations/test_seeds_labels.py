@@ -12,7 +12,7 @@ from minestats import (
     win_rate,
 )
 from minestats.drivers.pass_rates import pass_rate_sweep
-from minestats.players import win_rate_sweep
+from minestats.drivers.win_rates import win_rate_sweep
 
 DRIVERS = {
     "simulate_opening": lambda seed: simulate_opening("6x6/5", rule="uniform", n=20,

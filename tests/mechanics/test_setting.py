@@ -17,7 +17,7 @@ from minestats.mechanics.sampling import chunk_games, chunk_layouts
 from minestats.mechanics.setting import Setting, prepare_run
 
 PACKAGE = Path(__file__).resolve().parents[2] / "minestats"
-DRIVERS = sorted((PACKAGE / "drivers").glob("*.py")) + [PACKAGE / "players" / "winrate.py"]
+DRIVERS = sorted((PACKAGE / "drivers").glob("*.py")) + []
 READS_A_SETTING = {"resolve_board", "check_click", "check_rule", "resolve", "chunk_layouts",
                    "chunk_games", "sample_mines"}
 """Calls that read a board, a rule or a click from what a user wrote."""

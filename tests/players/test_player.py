@@ -5,9 +5,10 @@ import pytest
 
 from minestats import compare
 from minestats.drivers.comparisons import compare_clicks
+from minestats.drivers.win_rates import win_rate
 from minestats.foundations.board import Board
 from minestats.mechanics.sampling import sample_mines
-from minestats.players import POLICIES, Strategy, kernel, play, win_rate
+from minestats.players import POLICIES, Strategy, kernel, play
 from minestats.players.player import compile_player
 from minestats.solvers import SolverOptions, deduce, solve
 from minestats.solvers.state import CheckedGame

@@ -13,7 +13,7 @@ import pytest
 from minestats.drivers.no_guess import generate_no_guess_batch
 from minestats.drivers.opening_simulation import simulate_opening
 from minestats.drivers.pass_rates import pass_rate, pass_rate_sweep
-from minestats.players import win_rate, win_rate_sweep
+from minestats.drivers.win_rates import win_rate, win_rate_sweep
 from minestats.runs.store import ChunkStore
 from minestats.runs.sweeps import grid_seeds, run_jobs
 
