@@ -61,7 +61,7 @@ from minestats.players.player import _position_memo, check_strategy, play_games,
 from minestats.players.scoring import Position, outlook
 from minestats.players.values import guess_positions, rollouts
 from minestats.runs.cluster import is_dask_client
-from minestats.stats import effect_spread, mean_interval
+from minestats.stats import effect_spread, mean_interval, paired_gap, split_half_gain
 
 EXPERT = Board(30, 16, 99)
 DATA = Path(__file__).resolve().parents[2] / "data" / "move_labels"
@@ -288,17 +288,16 @@ def _labelled(pool, tasks):
         yield from (pool(_label, tasks) if pool is map else pool.map(_label, tasks))
 
 
-def split_half_gain(frame: pd.DataFrame) -> pd.Series:
-    """Per decision: the gain of choosing by one half of the layouts, scored on the other."""
-    gains = {}
-    for key, decision in frame.groupby(["piece", "game", "guess"], sort=True):
-        a = decision["wins_a"].to_numpy()
-        b = decision["wins_b"].to_numpy()
-        half_a = decision["n"].iloc[0] // 2
-        half_b = decision["n"].iloc[0] - half_a
-        by_a, by_b = int(np.argmax(a)), int(np.argmax(b))
-        gains[key] = ((b[by_a] - b[0]) / half_b + (a[by_b] - a[0]) / half_a) / 2
-    return pd.Series(gains, dtype=float)
+def split_half_gains(frame: pd.DataFrame) -> pd.Series:
+    """Per decision: the gain of choosing by one half of the layouts, scored on the other.
+
+    `minestats.stats.split_half_gain` of each decision, whose first row is the pick.
+    """
+    return pd.Series({key: split_half_gain(decision["wins_a"].to_numpy(),
+                                           decision["wins_b"].to_numpy(),
+                                           int(decision["n"].iloc[0]))
+                      for key, decision in frame.groupby(["piece", "game", "guess"],
+                                                         sort=True)}, dtype=float)
 
 
 def gap_spread(frame: pd.DataFrame) -> dict:
@@ -318,8 +317,7 @@ def gap_spread(frame: pd.DataFrame) -> dict:
         ``gap_sd_true``.
     """
     others = frame[~frame["pick"]]
-    gap = (others["only_this"] - others["only_pick"]) / others["n"]
-    noise = ((others["only_this"] + others["only_pick"]) / others["n"] - gap**2) / others["n"]
+    gap, noise = paired_gap(others["only_this"], others["only_pick"], others["n"])
     spread = effect_spread(gap.to_numpy(), noise.to_numpy())
     return {"alternatives": len(gap), "mean_gap": spread.mean,
             "gap_sd_observed": spread.observed_sd, "gap_sd_noise": spread.noise_sd,
@@ -331,7 +329,7 @@ def summarise(frame: pd.DataFrame, games: int) -> pd.DataFrame:
     rows = []
     for kind, part in [*frame.groupby("kind"), ("all", frame)]:
         picks = part[part["pick"]]
-        gains = split_half_gain(part)
+        gains = split_half_gains(part)
         n, gain = len(gains), mean_interval(gains.to_numpy())
         rows.append({
             "kind": kind, "decisions": n, "games": games,

@@ -20,6 +20,8 @@ from ``minestats.stats`` itself.
   orbit or by click class, and the test that an orbit's cells agree.
 - `minestats.stats.effects`: the spread of many true effects beneath their
   estimates' noise.
+- `minestats.stats.selection`: what choosing the best of several candidates gains,
+  measured on draws it was not chosen on, and a candidate's paired gap to a reference.
 - `minestats.stats.formatting`: p-values printed with a floor.
 - `minestats.stats.proportions`: `ProportionResult`, the base of every counting result.
 - `minestats.stats.fits`: pass-rate curves against mine density (binomial GLMs).
@@ -63,6 +65,7 @@ from minestats.stats.multiple import (
     simultaneous_intervals,
 )
 from minestats.stats.proportions import ProportionResult
+from minestats.stats.selection import paired_gap, split_half_gain
 from minestats.stats.significance import (
     ChiSquareTest,
     PermutationTest,
@@ -84,9 +87,10 @@ __all__ = ["CLICK_CLASSES", "ChiSquareTest", "ConfidenceInterval", "Difference",
            "difference_interval", "effect_spread", "exact_difference_p_value",
            "fixed_total_chi_square", "format_p_value", "holm_adjust", "holm_reject",
            "homogeneity_test", "mcnemar_p_value", "mean_interval", "neighbour_correlation",
-           "orbit_test", "paired_difference_interval", "permutation_test", "pool_by_click_class",
-           "pool_by_orbit", "proportion_interval", "ratio_interval", "simultaneous_intervals",
-           "two_sided_p_values", "wilson_interval", "z_scores"]
+           "orbit_test", "paired_difference_interval", "paired_gap", "permutation_test",
+           "pool_by_click_class", "pool_by_orbit", "proportion_interval", "ratio_interval",
+           "simultaneous_intervals", "split_half_gain", "two_sided_p_values",
+           "wilson_interval", "z_scores"]
 
 __getattr__ = deprecated_names(__name__, {
     "Homogeneity": (ChiSquareTest, "minestats.stats.ChiSquareTest")}, removed_in="0.4")

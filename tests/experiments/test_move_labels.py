@@ -59,10 +59,10 @@ def test_other_settings_for_a_written_piece_are_refused(tmp_path):
 def test_choosing_by_one_half_gains_nothing_when_every_candidate_wins_alike():
     same = pd.DataFrame({"piece": 0, "game": 0, "guess": 0, "wins_a": [3, 3, 3],
                          "wins_b": [2, 2, 2], "n": 10})
-    assert move_labels.split_half_gain(same).tolist() == [0.0]
+    assert move_labels.split_half_gains(same).tolist() == [0.0]
     # the alternative wins more on both halves: chosen by either half, it gains there
     better = same.assign(wins_a=[3, 5, 1], wins_b=[2, 4, 2])
-    assert move_labels.split_half_gain(better).tolist() == [((4 - 2) / 5 + (5 - 3) / 5) / 2]
+    assert move_labels.split_half_gains(better).tolist() == [((4 - 2) / 5 + (5 - 3) / 5) / 2]
 
 
 def synthetic_labels(decisions, value_of):
