@@ -61,7 +61,14 @@ from minestats.players.player import _position_memo, check_strategy, play_games,
 from minestats.players.scoring import Position, outlook
 from minestats.players.values import guess_positions, rollouts
 from minestats.runs.cluster import is_dask_client
-from minestats.stats import effect_spread, mean_interval, paired_gap, split_half_gain
+from minestats.stats import (
+    effect_spread,
+    group_folds,
+    least_squares_switch_gains,
+    mean_interval,
+    paired_gap,
+    split_half_gain,
+)
 
 EXPERT = Board(30, 16, 99)
 DATA = Path(__file__).resolve().parents[2] / "data" / "move_labels"
@@ -445,7 +452,7 @@ def _weighted_score_by_folds(gains: pd.DataFrame) -> tuple[np.ndarray, np.ndarra
     Also returns the exponents chosen, fold by fold.
     """
     held_out, switched, chosen = [], [], []
-    for train, test in _piece_folds(gains):
+    for train, test in group_folds(gains, "piece", GATE_FOLDS):
         means = train[list(SAFETY_EXPONENTS)].mean().to_numpy()
         a = SAFETY_EXPONENTS[int(np.argmax(means))]
         held_out.extend(test[a])
@@ -526,33 +533,11 @@ def offline_gate(frame: pd.DataFrame, games: int,
     return table
 
 
-def _piece_folds(frame: pd.DataFrame):
-    """Yield ``(train, test)`` for each of `GATE_FOLDS` folds of ``frame``'s pieces, held out once.
-
-    Folds of consecutive pieces; a fold whose train or test part is empty is skipped.
-    """
-    pieces = np.array(sorted(frame["piece"].unique()))
-    for fold in np.array_split(pieces, min(GATE_FOLDS, pieces.size)):
-        train = frame[~frame["piece"].isin(fold)]
-        test = frame[frame["piece"].isin(fold)]
-        if not (train.empty or test.empty):
-            yield train, test
-
-
 def _model_gains(pairs: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Return the gains and switches of the least-squares rule on ``columns``, by folds."""
-    keys = ["piece", "game", "guess"]
-    gains, switched = [], []
-    for train, test in _piece_folds(pairs):
-        design = np.column_stack([np.ones(len(train)), train[columns].to_numpy(float)])
-        beta = np.linalg.lstsq(design, train["gap"].to_numpy(), rcond=None)[0]
-        predicted = np.column_stack([np.ones(len(test)), test[columns].to_numpy(float)]) @ beta
-        for _, decision in test.assign(predicted=predicted).groupby(keys, sort=True):
-            top = decision["predicted"].idxmax()
-            switch = decision["predicted"].loc[top] > 0
-            gains.append(decision["gap"].loc[top] if switch else 0.0)
-            switched.append(switch)
-    return np.array(gains), np.array(switched, dtype=bool)
+    return least_squares_switch_gains(pairs, columns, target="gap",
+                                      decision=["piece", "game", "guess"], group="piece",
+                                      folds=GATE_FOLDS)
 
 
 def _pieces(text: str) -> range:

@@ -65,7 +65,12 @@ from minestats.stats.multiple import (
     simultaneous_intervals,
 )
 from minestats.stats.proportions import ProportionResult
-from minestats.stats.selection import paired_gap, split_half_gain
+from minestats.stats.selection import (
+    group_folds,
+    least_squares_switch_gains,
+    paired_gap,
+    split_half_gain,
+)
 from minestats.stats.significance import (
     ChiSquareTest,
     PermutationTest,
@@ -85,8 +90,10 @@ __all__ = ["CLICK_CLASSES", "ChiSquareTest", "ConfidenceInterval", "Difference",
            "PublishedComparison", "bonferroni_level", "click_class", "click_orbit",
            "compare_to_published", "detectable_deviation", "difference_from_reference",
            "difference_interval", "effect_spread", "exact_difference_p_value",
-           "fixed_total_chi_square", "format_p_value", "holm_adjust", "holm_reject",
-           "homogeneity_test", "mcnemar_p_value", "mean_interval", "neighbour_correlation",
+           "fixed_total_chi_square", "format_p_value", "group_folds", "holm_adjust",
+           "holm_reject",
+           "homogeneity_test", "least_squares_switch_gains", "mcnemar_p_value",
+           "mean_interval", "neighbour_correlation",
            "orbit_test", "paired_difference_interval", "paired_gap", "permutation_test",
            "pool_by_click_class", "pool_by_orbit", "proportion_interval", "ratio_interval",
            "simultaneous_intervals", "split_half_gain", "two_sided_p_values",

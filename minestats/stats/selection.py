@@ -5,7 +5,10 @@ layouts for every candidate). Picking the candidate with the most wins on those 
 overstates its value (the winner's curse); `split_half_gain` measures the gain of a
 choice honestly by choosing on one half of the draws and scoring on the other.
 `paired_gap` gives one candidate's gap to a reference on the common draws with its
-sampling variance, the input of `minestats.stats.effect_spread`.
+sampling variance, the input of `minestats.stats.effect_spread`. `group_folds` and
+`least_squares_switch_gains` score a rule that would switch from the reference to
+another candidate: fitted on some groups of decisions, scored on the others, so that
+the gain it shows was never fitted to.
 
 References
 ----------
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["paired_gap", "split_half_gain"]
+__all__ = ["group_folds", "least_squares_switch_gains", "paired_gap", "split_half_gain"]
 
 
 def split_half_gain(wins_a, wins_b, n: int) -> float:
@@ -82,3 +85,70 @@ def paired_gap(only_this, only_reference, n):
     """
     gap = (only_this - only_reference) / n
     return gap, ((only_this + only_reference) / n - gap**2) / n
+
+
+def group_folds(frame, group: str, folds: int):
+    """Yield ``(train, test)`` for ``folds`` folds of ``frame``'s groups, each held out once.
+
+    The distinct values of column ``group``, sorted, are cut into ``folds`` runs of
+    consecutive values (fewer when there are fewer groups); each run's rows are the
+    test part once, the other rows its training part. A fold whose training or test
+    part is empty is skipped.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"piece": [0, 0, 1, 2, 3], "x": range(5)})
+    >>> [test["piece"].tolist() for _, test in group_folds(frame, "piece", 2)]
+    [[0, 0, 1], [2, 3]]
+    """
+    values = np.array(sorted(frame[group].unique()))
+    for fold in np.array_split(values, min(folds, values.size)):
+        train = frame[~frame[group].isin(fold)]
+        test = frame[frame[group].isin(fold)]
+        if not (train.empty or test.empty):
+            yield train, test
+
+
+def least_squares_switch_gains(pairs, columns, *, target: str, decision, group: str,
+                               folds: int) -> tuple[np.ndarray, np.ndarray]:
+    """Held-out gains of switching by a least-squares model of each alternative's gap.
+
+    ``pairs`` holds a row per alternative to a decision's reference candidate: its gap
+    in value to the reference (column ``target``) and the ``columns`` it is predicted
+    from. On each fold of `group_folds` a linear model (with an intercept) of the gap
+    is fitted by least squares to the training part; in each test decision (rows
+    sharing the ``decision`` columns) the rule switches to the alternative of highest
+    predicted gap when that is above 0, and gains its true gap (0 when it keeps the
+    reference).
+
+    Returns
+    -------
+    gains : numpy.ndarray of float
+        One per decision, in fold order, then decision order.
+    switched : numpy.ndarray of bool
+        Whether the rule switched there.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pairs = pd.DataFrame({"piece": [0, 0, 1, 1, 2, 2], "guess": [0, 0, 0, 0, 0, 0],
+    ...                       "safer": [1.0, 0.0, 1.0, 0.0, 1.0, 0.0],
+    ...                       "gap": [0.2, -0.1, 0.3, -0.2, 0.1, -0.3]})
+    >>> gains, switched = least_squares_switch_gains(
+    ...     pairs, ["safer"], target="gap", decision=["piece", "guess"], group="piece",
+    ...     folds=3)
+    >>> gains.round(2).tolist(), switched.tolist()
+    ([0.2, 0.3, 0.1], [True, True, True])
+    """
+    gains, switched = [], []
+    for train, test in group_folds(pairs, group, folds):
+        design = np.column_stack([np.ones(len(train)), train[columns].to_numpy(float)])
+        beta = np.linalg.lstsq(design, train[target].to_numpy(), rcond=None)[0]
+        predicted = np.column_stack([np.ones(len(test)), test[columns].to_numpy(float)]) @ beta
+        for _, rows in test.assign(predicted=predicted).groupby(decision, sort=True):
+            top = rows["predicted"].idxmax()
+            switch = rows["predicted"].loc[top] > 0
+            gains.append(rows[target].loc[top] if switch else 0.0)
+            switched.append(switch)
+    return np.array(gains), np.array(switched, dtype=bool)

@@ -59,3 +59,52 @@ def test_paired_gap_variance_matches_simulation():
     # a variance from 5,000 repeats has a relative standard error of sqrt(2 / 4,999): 0.02
     assert variances.mean() == pytest.approx(observed, rel=0.06)
     assert gaps.mean() == pytest.approx((this.mean() - reference.mean()), abs=1e-12)
+
+
+def test_group_folds_hold_out_every_group_once_in_runs_of_consecutive_groups():
+    import pandas as pd
+
+    from minestats.stats import group_folds
+
+    frame = pd.DataFrame({"piece": [5, 1, 1, 9, 3, 7, 7, 2], "row": range(8)})
+    folds = list(group_folds(frame, "piece", 3))
+    tests = [sorted(test["piece"].unique().tolist()) for _, test in folds]
+    assert tests == [[1, 2], [3, 5], [7, 9]]
+    for train, test in folds:
+        assert sorted(train["row"].tolist() + test["row"].tolist()) == list(range(8))
+        assert not set(train["piece"]) & set(test["piece"])
+    assert len(list(group_folds(frame.iloc[:1], "piece", 3))) == 0  # nothing to train on
+
+
+def test_least_squares_switch_gains_match_an_ols_reference():
+    """The same rule with the model fitted by statsmodels' OLS and the decisions walked
+    in plain Python."""
+    import pandas as pd
+    import statsmodels.api as sm
+
+    from minestats.stats import group_folds, least_squares_switch_gains
+
+    rng = np.random.default_rng(11)
+    rows = []
+    for piece in range(8):
+        for guess in range(15):
+            for _ in range(int(rng.integers(1, 4))):
+                x1, x2 = rng.normal(), rng.normal()
+                rows.append({"piece": piece, "guess": guess, "x1": x1, "x2": x2,
+                             "gap": 0.03 * x1 - 0.02 * x2 - 0.01 + rng.normal(0, 0.05)})
+    pairs = pd.DataFrame(rows)
+    gains, switched = least_squares_switch_gains(pairs, ["x1", "x2"], target="gap",
+                                                 decision=["piece", "guess"], group="piece",
+                                                 folds=4)
+    expected, expected_switched = [], []
+    for train, test in group_folds(pairs, "piece", 4):
+        fit = sm.OLS(train["gap"], sm.add_constant(train[["x1", "x2"]])).fit()
+        predicted = fit.predict(sm.add_constant(test[["x1", "x2"]], has_constant="add"))
+        for key in sorted(set(zip(test["piece"], test["guess"], strict=True))):
+            rows = test[(test["piece"] == key[0]) & (test["guess"] == key[1])]
+            best = predicted[rows.index].idxmax()
+            switch = predicted[best] > 0
+            expected.append(rows["gap"][best] if switch else 0.0)
+            expected_switched.append(bool(switch))
+    assert switched.tolist() == expected_switched and 0 < sum(expected_switched) < len(gains)
+    np.testing.assert_allclose(gains, expected, rtol=0, atol=1e-12)
