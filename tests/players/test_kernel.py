@@ -8,6 +8,7 @@ import numba
 import numpy as np
 import pytest
 
+from minestats.drivers.win_rates import win_rate
 from minestats.foundations.board import Board
 from minestats.frontier.variations import variation_basis
 from minestats.inference import mine_probabilities
@@ -22,7 +23,6 @@ from minestats.players import (
     play,
     play_games,
     scoring,
-    win_rate,
 )
 from minestats.players.endgame import endgame_move
 from minestats.players.fifty_fifty import (
