@@ -1033,8 +1033,8 @@ def plot_loss_analysis(bins, *, title, ax=None) -> Figure:
     Parameters
     ----------
     bins : pandas.DataFrame
-        `minestats.players.WinRate.loss_table` rows (``rule``, ``click_x``, ``click_y``,
-        ``kind``, ``guess_low``, ``guess_high``, ``probability_low``,
+        `minestats.drivers.win_rates.WinRate.loss_table` rows (``rule``, ``click_x``,
+        ``click_y``, ``kind``, ``guess_low``, ``guess_high``, ``probability_low``,
         ``probability_high``, ``losses``).
     title : str
         Figure title (name n and seed).
