@@ -315,7 +315,7 @@ def test_bad_input_is_one_line_and_exit_status_2(capsys, monkeypatch, argv, mess
     from minestats.cli import output
 
     # Nothing listens on port 9: a 2 s wait for a scheduler ends in the same refusal as
-    # the default 10 s one (test_hostile.py waits 2 s too).
+    # the default 10 s one (test_commands_hostile.py waits 2 s too).
     monkeypatch.setattr(output, "SCHEDULER_SECONDS", 2)
     status, out, err = run(capsys, *argv)
     if message is None:
