@@ -316,3 +316,43 @@ def test_the_arrows_of_old_names_go_with_them():
 
     major, minor = (int(part) for part in minestats.__version__.split(".")[:2])
     assert (major, minor) < (0, 4) or not DEPRECATED_ALIASES
+
+
+STATISTICS_LIBRARIES = ("scipy", "statsmodels")
+STATISTICS_CALLS = {"sqrt", "lstsq", "ppf", "cdf", "sf", "isf", "std", "var", "quantile",
+                    "percentile"}
+"""What computing a statistic looks like: its libraries, and the calls intervals, tests and
+fits are made of."""
+
+
+def statistics_computed(path: Path) -> list[str]:
+    """Return ``"line: code"`` where a module imports a statistics library or makes one of
+    `STATISTICS_CALLS`."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""])
+            if any(name.split(".")[0] in STATISTICS_LIBRARIES for name in names):
+                found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in STATISTICS_CALLS):
+            found.append(f"{node.lineno}: {ast.unparse(node)[:80]}")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "experiments").glob("*.py")),
+                         ids=lambda path: path.name)
+def test_no_experiment_computes_a_statistic_itself(path):
+    """Intervals, tests, fits and estimators live in `minestats.stats`, tested there; an
+    experiment runs them and lays out their rows."""
+    found = statistics_computed(path)
+    assert not found, f"{path.name} computes a statistic:\n" + "\n".join(found)
+
+
+def test_the_statistics_check_finds_a_statistic(tmp_path):
+    module = tmp_path / "experiment.py"
+    module.write_text("import numpy as np\nfrom scipy.stats import norm\n\n"
+                      "def half_width(p, n):\n"
+                      "    return norm.ppf(0.975) * np.sqrt(p * (1 - p) / n)\n")
+    assert [line.split(":")[0] for line in statistics_computed(module)] == ["2", "5", "5"]
