@@ -294,21 +294,30 @@ def _write_out(path: str, data: bytes) -> None:
 
 
 def _check_out(path: str | None) -> None:
-    """Refuse an ``--out`` that names a folder, or lies under a file, before computing.
+    """Refuse an ``--out`` that cannot be a file here, before computing.
 
-    The write itself (`_write_out`) still reports whatever else goes wrong; this check
-    only spares the user a game or a generated board that could never be saved.
+    A folder, a path under a file, and a name longer than its file system allows are
+    refused in one line. The write itself (`_write_out`) still reports whatever else goes
+    wrong; this check only spares the user a game or a board that could never be saved.
     """
     if path is None:
         return
     if os.path.isdir(path):
         raise ValueError(f"cannot write {path!r}: {os.strerror(errno.EISDIR)}")
     # the nearest folder on the way that exists must be a folder: missing ones are made
-    parent = os.path.dirname(os.path.abspath(path))
+    full = os.path.abspath(path)
+    parent = os.path.dirname(full)
     while not os.path.lexists(parent):
         parent = os.path.dirname(parent)
     if not os.path.isdir(parent):
         raise ValueError(f"cannot write {path!r}: {os.strerror(errno.ENOTDIR)}")
+    try:
+        longest = os.pathconf(parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    names = os.path.relpath(full, parent).split(os.sep)
+    if any(len(os.fsencode(name)) > longest for name in names):
+        raise ValueError(f"cannot write {path!r}: {os.strerror(errno.ENAMETOOLONG)}")
 
 
 def _check_html(path: str | None) -> None:

@@ -339,7 +339,14 @@ class ChunkStore:
             return application_id, {row[0] for row in connection.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-        application_id, tables = marks()
+        # Both marks from one read transaction: another process creating this very store
+        # may commit between two separate reads (a header still 0, the tables already made).
+        connection.execute("BEGIN")
+        try:
+            application_id, tables = marks()
+        finally:
+            if connection.in_transaction:
+                connection.execute("COMMIT")
         if application_id == 0 and not tables:  # a new file (or an empty database)
             connection.execute("BEGIN IMMEDIATE")
             application_id, tables = marks()  # another process may have made it meanwhile

@@ -3,9 +3,11 @@
 A decision offers candidates, each valued by its wins on common random draws (the same
 layouts for every candidate). Picking the candidate with the most wins on those draws
 overstates its value (the winner's curse); `split_half_gain` measures the gain of a
-choice honestly by choosing on one half of the draws and scoring on the other.
+choice honestly by choosing on one half of the draws and scoring on the other, as
+cross-validation fits on one part and assesses on another [1]_.
 `paired_gap` gives one candidate's gap to a reference on the common draws with its
-sampling variance, the input of `minestats.stats.effect_spread`. `group_folds` and
+sampling variance (the paired difference of McNemar's test [2]_), the input of
+`minestats.stats.effect_spread`. `group_folds` and
 `least_squares_switch_gains` score a rule that would switch from the reference to
 another candidate: fitted on some groups of decisions, scored on the others, so that
 the gain it shows was never fitted to.
@@ -64,7 +66,7 @@ def paired_gap(only_this, only_reference, n):
 
     On ``n`` common draws the gap is (``only_this`` - ``only_reference``) / n, the draws
     won by one of the two and not the other; its variance is (share of discordant draws
-    - gap^2) / n, as for the paired difference of McNemar's test [2]_.
+    - gap^2) / n, as for the paired difference of McNemar's test (McNemar, 1947).
 
     Parameters
     ----------

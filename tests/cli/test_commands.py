@@ -353,3 +353,17 @@ def test_help_shows_examples(capsys):
     assert np.all([flag in out for flag in ("--board", "--rule", "--click", "--solver", "-n",
                                             "--seed", "--workers", "--scheduler", "--csv",
                                             "--json", "--store", "--quiet")])
+
+
+def test_an_out_name_too_long_is_refused_before_the_board_is_generated(capsys, monkeypatch,
+                                                                       tmp_path):
+    """The work is checked: the generator is never called for an --out that cannot be."""
+    from minestats.cli import commands
+
+    def generate(*args, **kwargs):
+        raise AssertionError("a board was generated for an --out that cannot be written")
+
+    monkeypatch.setattr(commands, "generate_no_guess", generate)
+    status, _, err = run(capsys, "generate", "--board", "beginner", "--out",
+                         str(tmp_path / ("q" * 300)))
+    assert status == 2 and "File name too long" in err and len(err.splitlines()) == 1
