@@ -39,12 +39,13 @@ DEFAULT_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 class BBBVShare(ProportionResult):
     """Share of a histogram's boards with ``low <= 3BV <= high`` (`BBBVHistogram.share`).
 
-    ``board``, ``rule``, ``n`` and ``seed`` are the histogram's; ``successes`` counts
-    its boards whose 3BV lies in the range, both ends included.
+    ``board``, ``rule``, ``click``, ``n`` and ``seed`` are the histogram's; ``successes``
+    counts its boards whose 3BV lies in the range, both ends included.
     """
 
     board: Board
     rule: str
+    click: tuple[int, int]
     low: int
     high: int
     successes: int
@@ -52,12 +53,10 @@ class BBBVShare(ProportionResult):
     seed: int | str
 
     def to_dict(self, *, confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
-        """One table row: ``low``, ``high``, ``successes``, ``n``, ``share``, its interval, seed.
-
-        The board and rule are left to the caller, as in `BBBVHistogram.share_between`.
-        """
+        """One table row: the setting, the range, the share with its interval, n and seed."""
         low, high = self.proportion_ci(confidence_level)
-        return {"low": self.low, "high": self.high, "successes": self.successes, "n": self.n,
+        return {**setting_columns(self.board, self.rule, self.click), "low": self.low,
+                "high": self.high, "successes": self.successes, "n": self.n,
                 "share": self.proportion, "ci_low": low, "ci_high": high,
                 "confidence_level": confidence_level, "seed": self.seed}
 
@@ -143,8 +142,8 @@ class BBBVHistogram(Result):
         if not low <= high:
             raise ValueError(f"range [{low}, {high}] must have low <= high")
         inside = int(self.counts[max(low, 0):max(high + 1, 0)].sum())
-        return BBBVShare(board=self.board, rule=self.rule, low=low, high=high,
-                         successes=inside, n=self.n, seed=self.seed)
+        return BBBVShare(board=self.board, rule=self.rule, click=self.click, low=low,
+                         high=high, successes=inside, n=self.n, seed=self.seed)
 
     def share_between(self, low: int, high: int, *,
                       confidence_level=DEFAULT_CONFIDENCE_LEVEL) -> dict:
@@ -153,9 +152,9 @@ class BBBVHistogram(Result):
         Returns
         -------
         dict
-            ``low``, ``high``, ``successes`` (boards in the range), ``n``, ``share``,
-            ``ci_low``, ``ci_high``, ``confidence_level`` and ``seed``
-            (`BBBVShare.to_dict`).
+            The setting (``board``, ``rule``, ``click_x``, ``click_y``), ``low``,
+            ``high``, ``successes`` (boards in the range), ``n``, ``share``, ``ci_low``,
+            ``ci_high``, ``confidence_level`` and ``seed`` (`BBBVShare.to_dict`).
         """
         return self.share(low, high).to_dict(confidence_level=confidence_level)
 

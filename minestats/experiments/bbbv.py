@@ -76,8 +76,7 @@ def main(argv=None):
                          workers=args.workers)
     histogram = pd.concat([result.per_value() for result in results], ignore_index=True)
     summary = pd.concat([result.to_frame() for result in results], ignore_index=True)
-    expert = pd.DataFrame([{"board": str(result.board), "rule": result.rule}
-                           | result.share_between(0, AT_MOST, confidence_level=CONFIDENCE_LEVEL)
+    expert = pd.DataFrame([result.share_between(0, AT_MOST, confidence_level=CONFIDENCE_LEVEL)
                            | {"min_bbbv": int(result.values[result.counts > 0].min())}
                            for result in results if result.board == EXPERT])
     metadata = collect_metadata(
