@@ -1,18 +1,11 @@
 """The first-click rules on a board: validation and the cells each rule may mine.
 
-The rules themselves, and what each keeps free, are the table of
-`minestats.foundations.rules`; every rule places exactly ``board.mines`` mines,
-uniformly at random subject to its constraint:
-
-``uniform``
-    uniform over all N cells, independent of the click;
-``safe-click``
-    uniform over the N - 1 cells other than the click;
-``safe-opening``
-    uniform over the cells outside the click's closed neighbourhood;
-``winxp``
-    uniform over all N cells; if the click holds a mine, that mine moves to the first
-    mine-free cell in row-major order from the top-left, skipping the clicked cell.
+The rules themselves, what each keeps free of mines and whether it moves a mine from
+under the click, are the table of `minestats.foundations.rules`; every rule places
+exactly ``board.mines`` mines, uniformly at random subject to its constraint. Here they
+meet a board and a click: how many mines fit (`max_mines`), whether they do
+(`check_rule`, `check_click`), the cells a rule places its mines among
+(`placement_cells`), and the order Windows XP moves a mine in (`winxp_order`).
 """
 
 from __future__ import annotations
