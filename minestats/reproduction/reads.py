@@ -6,8 +6,11 @@ each of them, and a choice made after the first reading is no longer made blind.
 `stream_reads` finds every such reading that reached the repository. It walks the git
 history of a results folder's table sidecars (``*.csv.json``), and the sidecars in the
 folder now, and counts for each seed stream the distinct commits whose code wrote one
-of its tables (the sidecar's ``git_revision``). `reads_section` writes that log as
-Markdown; the results index (`minestats.reproduction.index`) ends with it.
+of its tables (the sidecar's ``git_revision``). A read that reproduced every number of
+the tables before it (a new commit whose player plays the same games) shows nothing new,
+so the log also counts each stream's distinct results: the most versions any one of its
+tables took, its timing columns set aside. `reads_section` writes that log as Markdown;
+the results index (`minestats.reproduction.index`) ends with it.
 
 Runs whose tables were never committed (a development run, a run thrown away) leave
 no trace here: the log is a floor on how often a stream was read, not a ceiling.
@@ -15,6 +18,8 @@ no trace here: the log is a floor on how often a stream was read, not a ceiling.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import subprocess
 from collections import defaultdict
@@ -46,11 +51,12 @@ def _git(repository: Path, *arguments: str, stdin: bytes | None = None) -> bytes
     return output if process.returncode == 0 else None
 
 
-def _committed_sidecars(repository: Path, folder: Path) -> list[tuple[str, bytes]]:
+def _committed_sidecars(repository: Path, folder: Path) -> list[tuple[str, bytes, bytes]]:
     """Return every version of every table sidecar under ``folder`` in git's history.
 
-    Each as ``(table, text)``: the table's path relative to ``folder`` and the
-    sidecar's bytes in one commit.
+    Each as ``(table, sidecar, contents)``: the table's path relative to ``folder``, the
+    sidecar's bytes in one commit and the table's bytes in the same commit (empty where
+    the commit holds no such table).
     """
     top = _git(repository, "rev-parse", "--show-toplevel")
     if top is None:
@@ -69,22 +75,52 @@ def _committed_sidecars(repository: Path, folder: Path) -> list[tuple[str, bytes
         if line.startswith("@"):
             commit = line[1:]
         elif line.strip() and commit:
-            objects.append(f"{commit}:{line.strip()}")
-            name = line.strip().removesuffix(".json")
+            sidecar = line.strip()
+            objects += [f"{commit}:{sidecar}", f"{commit}:{sidecar.removesuffix('.json')}"]
+            name = sidecar.removesuffix(".json")
             names.append(name if relative == "." else name[len(relative) + 1:])
     batch = _git(root, "cat-file", "--batch", stdin="\n".join(objects).encode() + b"\n")
     if batch is None:
         return []
-    texts, position = [], 0
-    for name in names:  # one answer per object asked, in order
+    blobs, position = [], 0
+    for _ in objects:  # one answer per object asked, in order; b"" for a missing one
         end = batch.index(b"\n", position)
         header = batch[position:end].split()
         position = end + 1
         if len(header) == 3 and header[1] == b"blob":
             size = int(header[2])
-            texts.append((name, batch[position:position + size]))
+            blobs.append(batch[position:position + size])
             position += size + 1
-    return texts
+        else:
+            blobs.append(b"")
+    return [(name, blobs[2 * i], blobs[2 * i + 1]) for i, name in enumerate(names)]
+
+
+def _numbers(contents: bytes) -> str:
+    """Return a table's numbers as text to compare, its timing columns set aside.
+
+    Timing columns (``seconds...``, ``..._per_second``) differ from run to run of the
+    same games; numbers are compared to 9 significant digits, so that a sum taken in
+    another order by other code is the same result. Empty for a table that is not CSV.
+    """
+    try:
+        rows = list(csv.reader(io.StringIO(contents.decode())))
+    except (UnicodeDecodeError, csv.Error):
+        return ""
+    if not rows:
+        return ""
+    kept = [i for i, column in enumerate(rows[0])
+            if not (column.startswith("seconds") or column.endswith("_per_second"))]
+    return "\n".join(",".join(_rounded(row[i]) if i < len(row) else "" for i in kept)
+                     for row in rows)
+
+
+def _rounded(cell: str) -> str:
+    """Return a CSV cell's number to 9 significant digits, or the cell as written."""
+    try:
+        return format(float(cell), ".9g")
+    except ValueError:
+        return cell
 
 
 def stream_reads(folder, *, repository=None) -> list[dict]:
@@ -108,8 +144,10 @@ def stream_reads(folder, *, repository=None) -> list[dict]:
     -------
     list of dict
         One per stream, in the order of their numbers: ``stream``, ``reads`` (the
-        distinct revisions), ``revisions`` (their short hashes, oldest first by the
-        sidecars' time stamps) and ``tables`` (the file names, sorted).
+        distinct revisions), ``results`` (the most distinct versions any one of its
+        tables took, timing columns aside: 1 where every read reproduced the same
+        numbers), ``revisions`` (their short hashes, oldest first by the sidecars'
+        time stamps) and ``tables`` (the file names, sorted).
 
     Examples
     --------
@@ -124,11 +162,15 @@ def stream_reads(folder, *, repository=None) -> list[dict]:
     folder = Path(folder)
     repository = folder if repository is None else Path(repository)
     texts = _committed_sidecars(repository, folder)
-    texts += [(path.relative_to(folder).as_posix().removesuffix(".json"), path.read_bytes())
-              for path in sorted(folder.rglob("*.csv.json"))]
+    for path in sorted(folder.rglob("*.csv.json")):
+        table = path.with_name(path.name.removesuffix(".json"))
+        contents = table.read_bytes() if table.is_file() and not table.is_symlink() else b""
+        texts.append((path.relative_to(folder).as_posix().removesuffix(".json"),
+                      path.read_bytes(), contents))
     runs = defaultdict(dict)
     tables = defaultdict(set)
-    for table, text in texts:
+    versions = defaultdict(lambda: defaultdict(set))
+    for table, text, contents in texts:
         try:
             meta = json.loads(text)
         except (UnicodeDecodeError, ValueError):
@@ -141,7 +183,11 @@ def stream_reads(folder, *, repository=None) -> list[dict]:
         stamp = str(meta.get("timestamp_utc") or "")
         runs[stream][revision] = min(stamp, runs[stream].get(revision, stamp))
         tables[stream].add(table)
+        numbers = _numbers(contents)
+        if numbers:
+            versions[stream][table].add(numbers)
     return [{"stream": stream, "reads": len(runs[stream]),
+             "results": max((len(seen) for seen in versions[stream].values()), default=0),
              "revisions": sorted(runs[stream], key=lambda r: (runs[stream][r], r)),
              "tables": sorted(tables[stream])}
             for stream in sorted(runs, key=_stream_order)]
@@ -174,13 +220,18 @@ def reads_section(folder, *, repository=None) -> str:
     reads = stream_reads(folder, repository=repository)
     if not reads:
         return ""
-    rows = [f"| {read['stream']} | {read['reads']} | {', '.join(read['revisions'])} | "
-            f"{', '.join(read['tables'])} |" for read in reads]
+    rows = [f"| {read['stream']} | {read['reads']} | {read['results'] or '-'} | "
+            f"{', '.join(read['revisions'])} | {', '.join(read['tables'])} |"
+            for read in reads]
     return ("\n## How many times each seed stream was read\n\n"
             "Every run whose tables were committed here, from the git history of the "
             "tables' sidecars and the sidecars here now: a stream's reads are the "
-            "distinct commits whose code wrote one of its tables, oldest first. A "
-            "headline drawn from a stream read more than once was seen before it was "
-            "final. Runs never committed are not known, so these counts are floors.\n\n"
-            "| stream | reads | commits that wrote its tables | tables |\n"
-            "| :--- | ---: | :--- | :--- |\n" + "\n".join(rows) + "\n")
+            "distinct commits whose code wrote one of its tables, oldest first; its "
+            "results, the most distinct versions any one of those tables took (timing "
+            "columns aside, numbers to 9 significant digits). A stream read several "
+            "times with one result was reproduced, number for number, by later code; "
+            "a headline drawn from a stream with more than one result was seen before "
+            "it was final. Runs never committed are not known, so these counts are "
+            "floors.\n\n"
+            "| stream | reads | results | commits that wrote its tables | tables |\n"
+            "| :--- | ---: | ---: | :--- | :--- |\n" + "\n".join(rows) + "\n")

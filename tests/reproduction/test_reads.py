@@ -63,7 +63,8 @@ def test_each_commit_whose_code_wrote_a_stream_counts_once(repository):
     assert reads["42/3"]["tables"] == ["maps/holm.csv", "rates.csv"]
     assert reads["42/4"]["revisions"] == ["bbbbbbb", "ccccccc"]
     section = reads_section(results)
-    assert "| 42/3 | 2 | aaaaaaa, bbbbbbb | maps/holm.csv, rates.csv |" in section
+    # no table beside its sidecar: no result to count
+    assert "| 42/3 | 2 | - | aaaaaaa, bbbbbbb | maps/holm.csv, rates.csv |" in section
     assert section in results_index(results) and results_index(results).endswith(section)
 
 
@@ -83,3 +84,30 @@ def test_a_folder_outside_the_repository_asked_about_reads_only_its_own_files(re
     sidecar(elsewhere / "other.csv.json", seed="42/9", git_revision="ddddddd444")
     reads = stream_reads(elsewhere, repository=repository)
     assert [read["stream"] for read in reads] == ["42/9"]
+
+
+def test_a_read_that_reproduced_every_number_is_no_new_result(repository):
+    results = repository / "results"
+
+    def run(revision, successes, seconds, stamp):
+        (results / "rates.csv").write_text(
+            "n,successes,win_rate,seconds_per_game,games_per_second\n"
+            f"100,{successes},{successes / 100},{seconds},{1 / seconds}\n")
+        sidecar(results / "rates.csv.json", seed="42/3", git_revision=revision,
+                timestamp_utc=stamp)
+
+    run("aaaaaaa111", 41, 0.25, "2026-01-01")
+    commit(repository, "first run")
+    # other code, the same games: only the timing columns differ
+    run("bbbbbbb222", 41, 0.5, "2026-01-02")
+    commit(repository, "the same games by faster code")
+    assert [(read["reads"], read["results"]) for read in stream_reads(results)] == [(2, 1)]
+    # a float that differs only past 9 significant digits is the same number
+    (results / "rates.csv").write_text("n,successes,win_rate,seconds_per_game\n"
+                                       "100,41,0.4100000000001,0.75\n")
+    assert stream_reads(results)[0]["results"] == 1
+    # a read that saw other numbers, committed or not yet, is a new result
+    run("ccccccc333", 42, 0.5, "2026-01-03")
+    assert [(read["reads"], read["results"]) for read in stream_reads(results)] == [(3, 2)]
+    commit(repository, "other games")
+    assert "| 42/3 | 3 | 2 | aaaaaaa, bbbbbbb, ccccccc | rates.csv |" in reads_section(results)
