@@ -31,6 +31,7 @@ import select
 import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -64,7 +65,9 @@ MAX_SIDE = 1000
 """The widest and tallest board read (no replay format records a bigger one)."""
 
 PACKAGE_PARENT = Path(__file__).resolve().parents[2]
-"""The folder holding this copy of minestats: the worker runs there, so it runs this copy."""
+"""The folder holding this copy of minestats: the worker imports from there, so it runs
+this copy. It runs in a temporary folder of its own, because ms_toollib writes
+``crash.log`` into the working folder when it fails on a file."""
 
 OPEN_CODES = frozenset(range(9)) | {15}
 """ms_toollib's codes of a cell that an action opened: a number, or the mine that lost."""
@@ -234,6 +237,7 @@ class ReplayReader:
         if not _ms_toollib_installed():
             raise ValueError(INSTALL)
         self._process = None
+        self._folder = None
 
     def __enter__(self):
         return self
@@ -252,13 +256,20 @@ class ReplayReader:
                 self._process.wait()
             self._process.stdout.close()
             self._process = None
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
 
     def _start(self):
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="minestats-replays-")
         if self._process is None:
+            search_path = [str(PACKAGE_PARENT), *filter(None, [os.environ.get("PYTHONPATH")])]
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "minestats.io.replay_worker"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                text=True, encoding="utf-8", cwd=PACKAGE_PARENT)
+                text=True, encoding="utf-8", cwd=self._folder.name,
+                env={**os.environ, "PYTHONPATH": os.pathsep.join(search_path)})
         return self._process
 
     def _ask(self, suffix: str, data: bytes) -> dict:

@@ -467,6 +467,20 @@ def test_bad_files_are_one_line_each_and_left_unchanged(tmp_path):
     assert sorted(os.listdir(tmp_path)) == sorted(files)
 
 
+def test_a_file_that_stops_ms_toollib_leaves_no_crash_log_behind(tmp_path, monkeypatch):
+    """ms_toollib writes crash.log into its working folder when it panics: not ours."""
+    working = tmp_path / "working"
+    working.mkdir()
+    monkeypatch.chdir(working)
+    package_log = replays.PACKAGE_PARENT / "crash.log"
+    before = package_log.stat().st_mtime_ns if package_log.exists() else None
+    good = evf_file(FIFTY, click(0, 0, 0) + click(2, 0, 2000), completed=True)
+    for name, data in {"cut.evf": good[:30], "other.avf": good}.items():
+        assert "ms_toollib" in one_line_error(write(tmp_path, name, data))
+    assert os.listdir(working) == []
+    assert (package_log.stat().st_mtime_ns if package_log.exists() else None) == before
+
+
 def test_special_files_and_big_files_are_refused(tmp_path):
     os.mkfifo(tmp_path / "pipe.evf")  # never opened for a blocking read
     assert "not a regular file" in one_line_error(tmp_path / "pipe.evf")
