@@ -202,8 +202,10 @@ def test_local_dask_cluster_gives_the_serial_numbers(tmp_path, monkeypatch):
         with open(tmp_path / f"warmed-{os.getpid()}", "a") as handle:
             handle.write("once\n")
 
+    # ":0", a free port: with None the scheduler still takes port 8787 for its HTTP
+    # routes, and a second cluster on the machine (another suite) makes that an error
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         assert len(client.nthreads()) == 2
         dask_map = simulate_opening("expert", rule="winxp", n=100_000, seed=5,
