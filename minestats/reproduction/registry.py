@@ -113,6 +113,9 @@ EXPERIMENTS = (
     Experiment("winxp_probabilities", 21, ("--n", "500"), ("winxp_probabilities.csv",)),
     Experiment("opening_book", 20, ("--n", "40000", "--chunk-size", "250", "--store",
                                     "results/opening_book.sqlite"), ("opening_book.csv",)),
+    Experiment("held_out_challenger", 22, ("--n", "400000", "--chunk-size", "250", "--store",
+                                           "results/held_out_challenger.sqlite"),
+               ("held_out_challenger.csv",)),
     # Summarises the committed pieces of data/move_labels; the labelling itself is run by
     # hand, in pieces across sessions (``--pieces A:B``), never by ``reproduce``.
     Experiment("move_labels", 19, (), ("move_labels.csv", "move_labels_gate.csv")),

@@ -16,7 +16,7 @@ from minestats.drivers.win_rates import win_rate
 from minestats.foundations.board import Board
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
-from tests.experiments.test_experiments import assert_sidecar, assert_wilson, run_script
+from tests.experiments.test_experiments import ROOT, assert_sidecar, assert_wilson, run_script
 
 SHARED = {"board", "rule", "click_x", "click_y", "policy", "n", "successes", "ci_low",
           "ci_high", "seed"}
@@ -312,3 +312,24 @@ def test_winxp_player(tmp_path):
         "variant_only"].item()
     assert_sidecar(tmp_path / "winxp_player.csv", seed=7)
     assert "Windows XP's deal" in out
+
+
+def test_held_out_challenger(tmp_path):
+    out = run_script("held_out_challenger.py", tmp_path, "--n", "6", "--chunk-size", "3")
+    table = pd.read_csv(tmp_path / "held_out_challenger.csv")
+    assert table["variant"].tolist() == ["best (max_candidates=12, off_frontier_cells=4)"]
+    assert table["difference"].item() * 6 == table["full_only"].item() - table[
+        "variant_only"].item()
+    assert_sidecar(tmp_path / "held_out_challenger.csv", seed=7)
+    assert "safe corner" in out
+
+
+def test_held_out_challenger_is_the_development_leader():
+    """The challenger is the committed ablation row that leaned furthest the variant's way."""
+    from minestats.experiments.held_out_challenger import COMPONENTS
+    from minestats.experiments.policy_ablation import COMPONENTS as ABLATION
+    ablation = pd.read_csv(ROOT / "results" / "policy_ablation.csv")
+    leader = ablation.loc[ablation["difference"].idxmin(), "component"]
+    (change,) = COMPONENTS.values()
+    assert ABLATION[leader] == change
+    assert ablation["seed"].str.endswith("/14").all()
