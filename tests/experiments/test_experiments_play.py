@@ -13,6 +13,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 from minestats import optimal_win_probability
 from minestats.drivers.win_rates import win_rate
+from minestats.experiments.held_out_challenger import COMPONENTS as CHALLENGER
+from minestats.experiments.policy_ablation import COMPONENTS as ABLATION
 from minestats.foundations.board import Board
 from minestats.players.player import GUESS_KINDS
 from minestats.reproduction.registry import experiment
@@ -326,10 +328,8 @@ def test_held_out_challenger(tmp_path):
 
 def test_held_out_challenger_is_the_development_leader():
     """The challenger is the committed ablation row that leaned furthest the variant's way."""
-    from minestats.experiments.held_out_challenger import COMPONENTS
-    from minestats.experiments.policy_ablation import COMPONENTS as ABLATION
     ablation = pd.read_csv(ROOT / "results" / "policy_ablation.csv")
     leader = ablation.loc[ablation["difference"].idxmin(), "component"]
-    (change,) = COMPONENTS.values()
+    (change,) = CHALLENGER.values()
     assert ABLATION[leader] == change
     assert ablation["seed"].str.endswith("/14").all()
