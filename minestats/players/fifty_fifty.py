@@ -168,17 +168,6 @@ def _shape(kind, x, y, width, height, members, closing):
 
 
 @compiled
-def _touches(cell, table, revealed):
-    for t in range(table.shape[1]):
-        j = table[cell, t]
-        if j < 0:
-            break
-        if revealed[j]:
-            return True
-    return False
-
-
-@compiled
 def _buffers():
     """Scratch space of a shape count: its members, closing cells, mined cells and targets."""
     return (np.empty(4, dtype=np.int64), np.empty(6, dtype=np.int64), np.empty(9, dtype=np.int64),
@@ -378,6 +367,17 @@ def fifty_fifty_outlook(basis, table, revealed, flagged, width, probability, log
     enablers = np.zeros(cells)
     left = basis.left
     members, closing, given, shown = _buffers()
+    # The cells next to a revealed one, marked from the revealed cells here rather than
+    # asked per shape member by a helper: a helper's call takes and releases its array
+    # arguments (two atomic reference counts each way), which cost more than its loop.
+    touching = np.zeros(cells, dtype=np.bool_)
+    for cell in range(cells):
+        if revealed[cell]:
+            for t in range(table.shape[1]):
+                j = table[cell, t]
+                if j < 0:
+                    break
+                touching[j] = True
     for kind in range(3):
         size = 4 if kind == 2 else 2
         allowed = BOX_MISSING if kind == 2 else PAIR_MISSING
@@ -391,7 +391,7 @@ def fifty_fifty_outlook(basis, table, revealed, flagged, width, probability, log
                     cell = members[k]
                     if revealed[cell] or flagged[cell]:
                         usable = False
-                    elif _touches(cell, table, revealed):
+                    elif touching[cell]:
                         near = True
                 missing = 0
                 for k in range(n_closing):
@@ -400,7 +400,7 @@ def fifty_fifty_outlook(basis, table, revealed, flagged, width, probability, log
                         usable = False
                     elif not flagged[cell]:
                         missing += 1
-                        if _touches(cell, table, revealed):
+                        if touching[cell]:
                             near = True
                 if not usable or not near or missing > allowed or missing + size // 2 > left:
                     continue
