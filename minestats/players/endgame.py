@@ -446,6 +446,26 @@ def _spend(budget):
 
 
 @compiled
+def _tally(counts, states):
+    """For each cell, whether its number differs among ``states`` and in how many it is safe.
+
+    Row by row over ``counts`` (its memory order), each row against the first.
+    """
+    unknowns = counts.shape[1]
+    differs = np.zeros(unknowns, dtype=np.bool_)
+    safe_in = np.zeros(unknowns, dtype=np.int64)
+    first = counts[states[0]]
+    for s in states:
+        row = counts[s]
+        for u in range(unknowns):
+            if row[u] != first[u]:
+                differs[u] = True
+            if row[u] >= 0:
+                safe_in[u] += 1
+    return differs, safe_in
+
+
+@compiled
 def _upper(counts, memo, states):
     """Cheap upper bound of ``win``: the state's size, or the best safe count of a cell."""
     size = states.size
@@ -457,20 +477,14 @@ def _upper(counts, memo, states):
             return memo[2][slot]
         if memo[3][slot] >= 0:
             return memo[3][slot]
-    first = states[0]
+    differs, safe_in = _tally(counts, states)
     bound = 0
     for u in range(counts.shape[1]):
-        differs, safe = False, 0
-        for s in states:
-            if counts[s, u] != counts[first, u]:
-                differs = True
-            if counts[s, u] >= 0:
-                safe += 1
-        if differs:
-            if safe == size:
+        if differs[u]:
+            if safe_in[u] == size:
                 bound = size
                 break
-            bound = max(bound, safe)
+            bound = max(bound, safe_in[u])
     if slot >= 0:
         memo[3][slot] = bound
     return bound
@@ -520,15 +534,7 @@ def _win(counts, memo, budget, states, cell, best):
     if not _spend(budget):
         return _ABORT
     unknowns = counts.shape[1]
-    first = states[0]
-    differs = np.zeros(unknowns, dtype=np.bool_)
-    safe_in = np.zeros(unknowns, dtype=np.int64)
-    for u in range(unknowns):
-        for s in states:
-            if counts[s, u] != counts[first, u]:
-                differs[u] = True
-            if counts[s, u] >= 0:
-                safe_in[u] += 1
+    differs, safe_in = _tally(counts, states)
     if not differs.any():  # copies of one layout (weighed layouts): every safe cell is known
         return size
     result = 0
@@ -632,14 +638,7 @@ def best_openings(counts, budget_states):
     memo = _new_memo(budget_states)
     budget = np.full(1, budget_states, dtype=np.int64)
     states = np.arange(layouts, dtype=np.int32)
-    differs = np.zeros(unknowns, dtype=np.bool_)
-    safe_in = np.zeros(unknowns, dtype=np.int64)
-    for u in range(unknowns):
-        for s in range(layouts):
-            if counts[s, u] != counts[0, u]:
-                differs[u] = True
-            if counts[s, u] >= 0:
-                safe_in[u] += 1
+    differs, safe_in = _tally(counts, states)
     moves = np.flatnonzero(differs)
     order = np.argsort(-safe_in[moves], kind="mergesort")
     best = 0
