@@ -71,7 +71,7 @@ class CodeKeyedCache(FunctionCache):
             source_stamp=(self._impl.locator.get_source_stamp(), fingerprint))
 
 
-def keyed_njit(function, fingerprint: str):
+def keyed_njit(function, fingerprint: str, **options):
     """Return ``numba.njit(cache=True)(function)``, its cache keyed to ``fingerprint``.
 
     Parameters
@@ -81,16 +81,49 @@ def keyed_njit(function, fingerprint: str):
     fingerprint : str
         What the cache is keyed to besides the function's own file (`CodeKeyedCache`),
         `code_fingerprint` of the sources it compiles in.
+    **options
+        numba's options of `numba.njit`.
     """
-    dispatcher = numba.njit(function)
+    dispatcher = numba.njit(function, **options)
     dispatcher._cache = CodeKeyedCache(dispatcher.py_func, fingerprint)
     return dispatcher
 
 
-def compiled(function):
+def compiled(function=None, *, borrows=False):
     """Compile ``function`` as ``numba.njit(cache=True)`` does, its cache keyed to `SOURCES`.
 
     The decorator of the player's kernels (`keyed_njit` with the `code_fingerprint`
-    of `SOURCES`).
+    of `SOURCES`), bare or called with its option.
+
+    Parameters
+    ----------
+    function : callable, optional
+        The function; omitted when the decorator is called with its option.
+    borrows : bool, optional
+        Compile it without reference counting (numba's ``_nrt=False``), for a small
+        helper called in a hot loop that only reads and writes the arrays it is
+        given: it allocates nothing and keeps no array a callee returns (numba
+        refuses the first; the second would never be freed, which
+        ``tests/players/test_compiled.py`` checks from numba's allocation tally).
+        A compiled function takes and releases each array argument with an atomic
+        count, a call into numba's runtime each way: more than the work of such a
+        helper (default False).
+
+    Examples
+    --------
+    `minestats.players.picks.unknown_neighbours`, called for every candidate cell of
+    a guess, is such a helper:
+
+    >>> import numpy as np
+    >>> from minestats.mechanics.game import neighbour_table
+    >>> from minestats.players.picks import unknown_neighbours
+    >>> unknown_neighbours(0, neighbour_table(3, 3), np.zeros(9, bool), np.zeros(9, bool))
+    3
+    >>> unknown_neighbours.targetoptions["_nrt"]
+    False
     """
-    return keyed_njit(function, code_fingerprint(PACKAGE, SOURCES))
+    fingerprint = code_fingerprint(PACKAGE, SOURCES)
+    options = {"_nrt": False} if borrows else {}
+    if function is None:
+        return lambda function: keyed_njit(function, fingerprint, **options)
+    return keyed_njit(function, fingerprint, **options)

@@ -143,7 +143,7 @@ _CLOSING = np.array([[(-1, -1), (-1, 0), (-1, 1), (2, -1), (2, 0), (2, 1)],
 four only)."""
 
 
-@compiled
+@compiled(borrows=True)
 def _shape(kind, x, y, width, height, members, closing):
     """Fill the cells of shape ``kind`` at ``(x, y)`` and its closing cells on the board.
 
@@ -174,7 +174,7 @@ def _buffers():
             np.empty(2))
 
 
-@compiled
+@compiled(borrows=True)
 def _chance(basis, given, count, target, probability, log_total, budget):
     """P(the first ``count`` cells of ``given`` are mines), with P(mine) of cells ``target`` then.
 
@@ -184,7 +184,7 @@ def _chance(basis, given, count, target, probability, log_total, budget):
     return math.exp(log_solutions - log_total) if status == FITS else 0.0
 
 
-@compiled
+@compiled(borrows=True)
 def _shape_share(size, members, closing, n_closing, basis, log_total, budget, given,
                  probability):
     """Chance that the shape's 50/50 forms in one orientation (its first half mined)."""

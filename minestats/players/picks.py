@@ -19,7 +19,7 @@ TIE = 1e-12
 """Values within this of the highest are tied."""
 
 
-@compiled
+@compiled(borrows=True)
 def unknown_neighbours(cell, table, revealed, flagged):
     """Return how many neighbours of ``cell`` are neither revealed nor flagged."""
     count = 0

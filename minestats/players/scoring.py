@@ -85,7 +85,7 @@ def _shown(reveal, varied, value, then, cell, fast_budget, after, relocation):
     return log_solutions
 
 
-@compiled
+@compiled(borrows=True)
 def _settled_around(cell, table, opened, flagged, probability):
     """Whether every unknown neighbour of ``cell`` is proven safe or proven a mine.
 

@@ -1,6 +1,7 @@
 """The player's disk cache is keyed to the code it compiles in (`minestats.players.compiled`)."""
 
 import importlib
+import os
 import pkgutil
 import shutil
 import subprocess
@@ -119,3 +120,34 @@ def test_a_change_in_a_function_compiled_in_from_another_file_is_compiled_again(
     (toy / "inner.py").write_text(INNER.format(21))
     assert run_toy(tmp_path) == (42, 0, 1)  # compiled again, not the stale 2
     assert run_toy(tmp_path) == (42, 1, 0)
+
+
+def test_the_kernels_release_every_array_they_allocate():
+    # Some helpers are compiled without reference counting (``compiled(_nrt=False)``):
+    # they must only read and write arrays they are given. One that kept an array
+    # from a callee would never release it; numba's allocation tally shows it. Each
+    # batch is played twice and the second time tallied: on a small board the first
+    # fills the end game's memo of answers, which keeps them for the process.
+    script = textwrap.dedent("""
+        import numpy as np
+        from numba.core.runtime import rtsys
+        from minestats.players.player import play_games
+        from minestats.mechanics.sampling import sample_mines
+        for board, rule in (("30x16/99", "safe-click"), ("9x9/10", "winxp"), ("5x4/4", "uniform")):
+            layouts = sample_mines(board, 60, rule=rule, click=(0, 0), seed=3)
+            seeds = np.random.SeedSequence(4).spawn(60)
+            play_games(layouts, np.zeros(60, int), rule=rule, seeds=seeds)
+            before = rtsys.get_allocation_stats()
+            games = play_games(layouts, np.zeros(60, int), rule=rule, seeds=seeds)
+            del games
+            after = rtsys.get_allocation_stats()
+            print(after.alloc - before.alloc, after.free - before.free,
+                  after.mi_alloc - before.mi_alloc, after.mi_free - before.mi_free)
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**os.environ, "NUMBA_NRT_STATS": "1"}, cwd=PACKAGE.parent,
+                            check=True)
+    for line in result.stdout.splitlines():
+        alloc, free, meminfos, meminfos_freed = map(int, line.split())
+        assert alloc > 1000 and meminfos > 1000  # the games did allocate
+        assert (alloc, meminfos) == (free, meminfos_freed)
