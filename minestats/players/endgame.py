@@ -313,7 +313,7 @@ def numbers_table(table, flagged, unknown, layouts):
 # --- the memo: states by 128-bit fingerprints in an open-addressing table ----------------
 
 
-@compiled
+@compiled(borrows=True)
 def _mix(value):
     """SplitMix64's finaliser: a well-spread 64-bit image of ``value``."""
     value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -321,7 +321,7 @@ def _mix(value):
     return value ^ (value >> np.uint64(31))
 
 
-@compiled
+@compiled(borrows=True)
 def _fingerprint(states):
     """Two 64-bit keys of the set ``states``: XORs of two images of its members.
 
@@ -339,6 +339,12 @@ def _fingerprint(states):
     return first, second
 
 
+_KEY_LOW, _KEY_HIGH, _WIN, _BOUND = 0, 1, 2, 3
+"""The columns of a memo slot: the state's two fingerprint halves, its win and a bound."""
+_FILLED, _BUDGET_LEFT = 0, 1
+"""The memo's two tallies: the slots taken and the states the search may still solve."""
+
+
 @compiled
 def _new_memo(budget):
     """Return an empty memo with room for the states of a search of ``budget``.
@@ -346,41 +352,44 @@ def _new_memo(budget):
     A slot holds a state's fingerprint (`_fingerprint`), not the state: 33 bytes a
     slot whatever the number of layouts, where a bitset of 15,000 layouts took 1.9
     kB and a search of a million states several GB. Only ``used`` is cleared: a
-    slot's key, win and bound are written when it is taken (`_slot`).
+    slot's key, win and bound are written when it is taken (`_slot`). The memo is
+    three arrays, ``(slots, used, tallies)``, with the search's budget among the
+    tallies: each array a compiled function takes costs it two atomic reference
+    counts, and the search passes the memo at every step.
     """
     capacity = 1024
     while capacity < 4 * (budget + 2):
         capacity *= 2
-    keys = np.empty((capacity, 2), dtype=np.uint64)
+    slots = np.empty((capacity, 4), dtype=np.int64)  # columns _KEY_LOW to _BOUND
     used = np.zeros(capacity, dtype=np.bool_)
-    wins = np.empty(capacity, dtype=np.int64)
-    bounds = np.empty(capacity, dtype=np.int64)
-    filled = np.zeros(1, dtype=np.int64)
-    return keys, used, wins, bounds, filled
+    tallies = np.zeros(2, dtype=np.int64)
+    tallies[_BUDGET_LEFT] = budget
+    return slots, used, tallies
 
 
-@compiled
+@compiled(borrows=True)
 def _slot(memo, states, share):
     """Return the memo slot of a state, inserted if absent while under 1/``share`` full.
 
     -1 when the state is absent and the memo too full. Solved states (at most the
     budget's) may fill half of it, bounds a quarter, so a solved state always fits.
     """
-    keys, used, wins, bounds, filled = memo
+    slots, used, tallies = memo
     first, second = _fingerprint(states)
+    low, high = np.int64(first), np.int64(second)  # the same 64 bits, as stored
     mask = used.size - 1
     slot = np.int64(first & np.uint64(mask))
     while used[slot]:
-        if keys[slot, 0] == first and keys[slot, 1] == second:
+        if slots[slot, _KEY_LOW] == low and slots[slot, _KEY_HIGH] == high:
             return slot
         slot = (slot + 1) & mask
-    if share * filled[0] >= used.size:
+    if share * tallies[_FILLED] >= used.size:
         return -1
     used[slot] = True
-    keys[slot, 0] = first
-    keys[slot, 1] = second
-    wins[slot] = bounds[slot] = -1  # neither known yet
-    filled[0] += 1
+    slots[slot, _KEY_LOW] = low
+    slots[slot, _KEY_HIGH] = high
+    slots[slot, _WIN] = slots[slot, _BOUND] = -1  # neither known yet
+    tallies[_FILLED] += 1
     return slot
 
 
@@ -439,10 +448,11 @@ def _split_first_seen(states, column):
     return ordered, starts
 
 
-@compiled
-def _spend(budget):
-    budget[0] -= 1
-    return budget[0] >= 0
+@compiled(borrows=True)
+def _spend(memo):
+    tallies = memo[2]
+    tallies[_BUDGET_LEFT] -= 1
+    return tallies[_BUDGET_LEFT] >= 0
 
 
 @compiled
@@ -473,10 +483,10 @@ def _upper(counts, memo, states):
         return size
     slot = _slot(memo, states, 4)
     if slot >= 0:
-        if memo[2][slot] >= 0:
-            return memo[2][slot]
-        if memo[3][slot] >= 0:
-            return memo[3][slot]
+        if memo[0][slot, _WIN] >= 0:
+            return memo[0][slot, _WIN]
+        if memo[0][slot, _BOUND] >= 0:
+            return memo[0][slot, _BOUND]
     differs, safe_in = _tally(counts, states)
     bound = 0
     for u in range(counts.shape[1]):
@@ -486,12 +496,12 @@ def _upper(counts, memo, states):
                 break
             bound = max(bound, safe_in[u])
     if slot >= 0:
-        memo[3][slot] = bound
+        memo[0][slot, _BOUND] = bound
     return bound
 
 
 @compiled
-def _win(counts, memo, budget, states, cell, best):
+def _win(counts, memo, states, cell, best):
     """Return ``win(S)`` of the sorted states S, or the win of opening ``cell`` in S.
 
     With ``cell`` < 0, ``win(S)``; else the win of opening ``cell``, or ``_NONE`` when
@@ -509,7 +519,7 @@ def _win(counts, memo, budget, states, cell, best):
         bound = 0
         for p in range(parts):
             part_bounds[p] = _upper(counts, memo, ordered[cuts[p]:cuts[p + 1]])
-            if budget[0] < 0:
+            if memo[2][_BUDGET_LEFT] < 0:
                 return _ABORT
             bound += part_bounds[p]
         if bound <= best:
@@ -517,7 +527,7 @@ def _win(counts, memo, budget, states, cell, best):
         order = np.argsort(part_bounds, kind="mergesort")[::-1]
         value = 0
         for p in order:
-            part_win = _win(counts, memo, budget, ordered[cuts[p]:cuts[p + 1]], no_cell, nothing)
+            part_win = _win(counts, memo, ordered[cuts[p]:cuts[p + 1]], no_cell, nothing)
             if part_win == _ABORT:
                 return _ABORT
             value += part_win
@@ -529,9 +539,9 @@ def _win(counts, memo, budget, states, cell, best):
     if size == 1:
         return 1
     slot = _slot(memo, states, 2)
-    if slot >= 0 and memo[2][slot] >= 0:
-        return memo[2][slot]
-    if not _spend(budget):
+    if slot >= 0 and memo[0][slot, _WIN] >= 0:
+        return memo[0][slot, _WIN]
+    if not _spend(memo):
         return _ABORT
     unknowns = counts.shape[1]
     differs, safe_in = _tally(counts, states)
@@ -560,7 +570,7 @@ def _win(counts, memo, budget, states, cell, best):
                         done[j] = True
                         part[members] = states[j]
                         members += 1
-                part_win = _win(counts, memo, budget, part[:members], no_cell, nothing)
+                part_win = _win(counts, memo, part[:members], no_cell, nothing)
                 if part_win == _ABORT:
                     return _ABORT
                 result += part_win
@@ -578,7 +588,7 @@ def _win(counts, memo, budget, states, cell, best):
                 finished = True
                 for p in range(starts.size - 1):
                     part = ordered[starts[p]:starts[p + 1]]
-                    part_win = _win(counts, memo, budget, part, no_cell, nothing)
+                    part_win = _win(counts, memo, part, no_cell, nothing)
                     if part_win == _ABORT:
                         return _ABORT
                     value += part_win
@@ -605,7 +615,7 @@ def _win(counts, memo, budget, states, cell, best):
                         break
             if cut:
                 part = np.sort(ordered[start:i])
-                part_win = _win(counts, memo, budget, part, no_cell, nothing)
+                part_win = _win(counts, memo, part, no_cell, nothing)
                 if part_win == _ABORT:
                     return _ABORT
                 result += part_win
@@ -616,7 +626,7 @@ def _win(counts, memo, budget, states, cell, best):
         for m in order:
             if safe_in[moves[m]] <= result:
                 break
-            value = _win(counts, memo, budget, states, moves[m], result)
+            value = _win(counts, memo, states, moves[m], result)
             if value == _ABORT:
                 return _ABORT
             if value > result:
@@ -624,7 +634,7 @@ def _win(counts, memo, budget, states, cell, best):
                 if result == size:
                     break
     if slot >= 0:
-        memo[2][slot] = result
+        memo[0][slot, _WIN] = result
     return result
 
 
@@ -636,7 +646,6 @@ def best_openings(counts, budget_states):
     """
     layouts, unknowns = counts.shape
     memo = _new_memo(budget_states)
-    budget = np.full(1, budget_states, dtype=np.int64)
     states = np.arange(layouts, dtype=np.int32)
     differs, safe_in = _tally(counts, states)
     moves = np.flatnonzero(differs)
@@ -648,7 +657,7 @@ def best_openings(counts, budget_states):
         u = moves[m]
         if safe_in[u] < best or safe_in[u] == 0:
             break
-        value = _win(counts, memo, budget, states, u, best - 1)
+        value = _win(counts, memo, states, u, best - 1)
         if value == _ABORT:
             return -1, chosen[:0]
         if value == _NONE or value < best:
