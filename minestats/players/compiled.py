@@ -107,7 +107,10 @@ def compiled(function=None, *, borrows=False):
         ``tests/players/test_compiled.py`` checks from numba's allocation tally).
         A compiled function takes and releases each array argument with an atomic
         count, a call into numba's runtime each way: more than the work of such a
-        helper (default False).
+        helper (default False). Such a helper calls no compiled function but others
+        that borrow: numba compiles a callee it first meets from a borrowing caller
+        without reference counting too, and one that allocates then fails to compile
+        (``tests/players/test_compiled.py`` checks this rule).
 
     Examples
     --------

@@ -174,7 +174,7 @@ def _buffers():
             np.empty(2))
 
 
-@compiled(borrows=True)
+@compiled
 def _chance(basis, given, count, target, probability, log_total, budget):
     """P(the first ``count`` cells of ``given`` are mines), with P(mine) of cells ``target`` then.
 
@@ -184,7 +184,7 @@ def _chance(basis, given, count, target, probability, log_total, budget):
     return math.exp(log_solutions - log_total) if status == FITS else 0.0
 
 
-@compiled(borrows=True)
+@compiled
 def _shape_share(size, members, closing, n_closing, basis, log_total, budget, given,
                  probability):
     """Chance that the shape's 50/50 forms in one orientation (its first half mined)."""
