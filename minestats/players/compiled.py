@@ -125,8 +125,7 @@ def compiled(function=None, *, borrows=False):
     >>> unknown_neighbours.targetoptions["_nrt"]
     False
     """
-    fingerprint = code_fingerprint(PACKAGE, SOURCES)
     options = {"_nrt": False} if borrows else {}
-    if function is None:
-        return lambda function: keyed_njit(function, fingerprint, **options)
-    return keyed_njit(function, fingerprint, **options)
+    decorate = functools.partial(keyed_njit, fingerprint=code_fingerprint(PACKAGE, SOURCES),
+                                 **options)
+    return decorate if function is None else decorate(function)
