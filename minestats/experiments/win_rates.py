@@ -144,8 +144,9 @@ def main(argv=None):
     losses = loss_summary(bins)
     loss_path = write_csv(losses, args.out / "loss_analysis.csv",
                           metadata=collect_metadata(**inputs), summary=True)
-    write_csv(bins, args.out / "loss_analysis_bins.csv", metadata=collect_metadata(**inputs))
-    loss_figure = write_figure(plots.plot_loss_analysis(bins, title=loss_title(bins)),
+    bins_path = write_csv(bins, args.out / "loss_analysis_bins.csv",
+                          metadata=collect_metadata(**inputs))
+    png, pdf = write_figure(plots.plot_loss_analysis(bins, title=loss_title(bins)),
                                args.out / "loss_analysis.png",
                                metadata=collect_metadata(**inputs))
     print(f"Win rates (seed stream {args.seed}, row i = child i; 95 % Wilson intervals)")
@@ -160,7 +161,7 @@ def main(argv=None):
         print(f"  {row.rule:12} ({row.click_x},{row.click_y}) {row.kind:12} {row.losses:,} of "
               f"{row.lost_at_a_guess:,}: {row.share:.3f} [{row.share_ci_low:.3f}, "
               f"{row.share_ci_high:.3f}] (n = {row.n:,} games, seed {row.seed})")
-    print(f"Wrote {path}, {loss_path}, {loss_figure}; "
+    print(f"Wrote {path}, {loss_path}, {bins_path}, {png}, {pdf} and their sidecars; "
           f"{time.perf_counter() - start:.1f} s wall")
 
 

@@ -43,6 +43,11 @@ def test_win_rates(tmp_path):
     lost_at_guess = (expert["n"] - expert["successes"] - expert["lost_first_click"]).sum()
     assert bins["losses"].sum() == lost_at_guess == losses["losses"].sum()
     assert set(losses["kind"]) == set(GUESS_KINDS)
+    wrote = next(line for line in out.splitlines() if line.startswith("Wrote "))
+    for name in ("win_rates.csv", "loss_analysis.csv", "loss_analysis_bins.csv",
+                 "loss_analysis.png", "loss_analysis.pdf"):
+        assert str(tmp_path / name) in wrote and (tmp_path / name).exists()
+    assert "PosixPath" not in wrote  # the files by name, not a tuple's repr
     assert (tmp_path / "loss_analysis.png").exists() and (tmp_path / "loss_analysis.pdf").exists()
     assert not (tmp_path / "win_rates_paired.csv").exists()  # its own experiment
     assert not (tmp_path / "win_rates_published.csv").exists()  # and this one
