@@ -394,58 +394,154 @@ def _slot(memo, states, share):
 
 
 # --- the search -------------------------------------------------------------------------
+#
+# The search is compiled without reference counting (``compiled(borrows=True)``): it
+# allocates nothing and takes no array a callee made. `best_openings` allocates its
+# room once: the states in one ``pool`` (the states of a call are ``pool[lo:hi]``, and
+# it writes its parts from ``pool[top]`` on), and a row of ``frames`` per depth of the
+# recursion for its tallies, its cells and its parts' cuts (`_frame_width`). Its
+# columns are only the cells whose number differs among the layouts: no other cell
+# differs in any state of the search.
+
+_PARTS = 16
+"""Room in a frame for a split's parts, their bounds or cuts (numbers 0 to 8: at most 9)."""
+_BOUNDS, _PART_ORDER, _CUTS, _SPLIT, _DONE = 0, _PARTS, 2 * _PARTS, 3 * _PARTS, 5 * _PARTS
+"""Offsets, after a frame's five columns of cells, of its parts' bounds, their order, the
+cuts between them, the split's counts and the small states' marks."""
 
 
-@compiled
-def _split(states, column):
-    """``states`` split by their values in ``column`` (>= 0 only), in increasing value.
+@compiled(borrows=True)
+def _frame_width(unknowns):
+    """Return the width of a frame of the search over ``unknowns`` columns.
 
-    Returns the states reordered and the cuts between the parts.
+    A frame holds, per column, whether its number differs, the states it is safe
+    in, the cells tried, their keys and their order (five columns of cells), then
+    the parts (`_BOUNDS` to `_DONE`) and `SMALL_STATE` marks.
     """
-    counts = np.zeros(10, dtype=np.int64)
-    for s in states:
-        if column[s] >= 0:
-            counts[column[s] + 1] += 1
+    return 5 * unknowns + _DONE + SMALL_STATE
+
+
+@compiled(borrows=True)
+def _tally(counts, pool, lo, hi, frame):
+    """Tally the cells over the states ``pool[lo:hi]``: whether each one's number differs.
+
+    ``frame[:U]`` is 1 where the number differs, ``frame[U:2U]`` the states in which
+    the cell is safe. Row by row over ``counts`` (its memory order), each row against the first.
+    """
+    unknowns = counts.shape[1]
+    for u in range(2 * unknowns):
+        frame[u] = 0
+    first = pool[lo]
+    for i in range(lo, hi):
+        s = pool[i]
+        for u in range(unknowns):
+            if counts[s, u] != counts[first, u]:
+                frame[u] = 1
+            if counts[s, u] >= 0:
+                frame[unknowns + u] += 1
+
+
+@compiled(borrows=True)
+def _ascending(frame, keys, order, n):
+    """Write to ``frame[order:order + n]`` the order of ``frame[keys:keys + n]``, stable."""
+    for i in range(n):
+        key = frame[keys + i]
+        j = i
+        while j > 0 and frame[keys + frame[order + j - 1]] > key:
+            frame[order + j] = frame[order + j - 1]
+            j -= 1
+        frame[order + j] = i
+
+
+@compiled(borrows=True)
+def _split(counts, cell, pool, lo, hi, top, frame, base):
+    """Split the states ``pool[lo:hi]`` by the number of ``cell``, in increasing number.
+
+    The states where ``cell`` is safe go to ``pool[top:]``, part after part; returns
+    the number of parts, their cuts at ``frame[base + _CUTS:]``.
+    """
+    tally, fill, cuts = base + _SPLIT, base + _SPLIT + 10, base + _CUTS
+    for v in range(10):
+        frame[tally + v] = 0
+    for i in range(lo, hi):
+        value = counts[pool[i], cell]
+        if value >= 0:
+            frame[tally + value + 1] += 1
     for v in range(1, 10):
-        counts[v] += counts[v - 1]
-    ordered = np.empty(counts[9], dtype=states.dtype)
-    fill = counts[:9].copy()
-    for s in states:
-        v = column[s]
-        if v >= 0:
-            ordered[fill[v]] = s
-            fill[v] += 1
-    cuts = [0]
+        frame[tally + v] += frame[tally + v - 1]
     for v in range(9):
-        if counts[v + 1] > counts[v]:
-            cuts.append(counts[v + 1])
-    return ordered, cuts
+        frame[fill + v] = top + frame[tally + v]
+    for i in range(lo, hi):
+        value = counts[pool[i], cell]
+        if value >= 0:
+            pool[frame[fill + value]] = pool[i]
+            frame[fill + value] += 1
+    parts = 0
+    frame[cuts] = top
+    for v in range(9):
+        if frame[tally + v + 1] > frame[tally + v]:
+            parts += 1
+            frame[cuts + parts] = top + frame[tally + v + 1]
+    return parts
 
 
-@compiled
-def _split_first_seen(states, column):
-    """``states`` split by their values in ``column`` (>= 0 only), in order of first appearance."""
-    order = np.full(9, -1, dtype=np.int64)
-    seen = 0
-    counts = np.zeros(9, dtype=np.int64)
-    for s in states:
-        v = column[s]
-        if v >= 0:
-            if order[v] < 0:
-                order[v] = seen
-                seen += 1
-            counts[order[v]] += 1
-    starts = np.zeros(seen + 1, dtype=np.int64)
-    for k in range(seen):
-        starts[k + 1] = starts[k] + counts[k]
-    ordered = np.empty(starts[seen], dtype=states.dtype)
-    fill = starts[:seen].copy()
-    for s in states:
-        v = column[s]
-        if v >= 0:
-            ordered[fill[order[v]]] = s
-            fill[order[v]] += 1
-    return ordered, starts
+@compiled(borrows=True)
+def _split_first_seen(counts, cell, pool, lo, hi, top, frame, base):
+    """As `_split`, the parts in order of first appearance of ``cell``'s number."""
+    rank, sizes, fill, cuts = (base + _SPLIT, base + _SPLIT + 9, base + _SPLIT + 18,
+                               base + _CUTS)
+    for v in range(9):
+        frame[rank + v] = -1
+        frame[sizes + v] = 0
+    parts = 0
+    for i in range(lo, hi):
+        value = counts[pool[i], cell]
+        if value >= 0:
+            if frame[rank + value] < 0:
+                frame[rank + value] = parts
+                parts += 1
+            frame[sizes + frame[rank + value]] += 1
+    frame[cuts] = top
+    for k in range(parts):
+        frame[cuts + k + 1] = frame[cuts + k] + frame[sizes + k]
+        frame[fill + k] = frame[cuts + k]
+    for i in range(lo, hi):
+        value = counts[pool[i], cell]
+        if value >= 0:
+            k = frame[rank + value]
+            pool[frame[fill + k]] = pool[i]
+            frame[fill + k] += 1
+    return parts
+
+
+@compiled(borrows=True)
+def _by_joint_numbers(counts, pool, lo, hi, top, frame, cells, count, base):
+    """Sort the states ``pool[lo:hi]`` by the numbers of ``count`` cells, np.lexsort's way.
+
+    The cells are listed at ``frame[cells:]``, the last the most significant; ties
+    keep their order. The sorted copy is at ``pool[top:]`` or ``pool[top + size:]``
+    (the other is scratch); returns where it starts.
+    """
+    size = hi - lo
+    source, target = top, top + size
+    for i in range(size):
+        pool[source + i] = pool[lo + i]
+    tally = base + _SPLIT
+    for k in range(count):
+        u = frame[cells + k]
+        for v in range(10):
+            frame[tally + v] = 0
+        for i in range(size):
+            frame[tally + counts[pool[source + i], u] + 1] += 1
+        for v in range(1, 10):
+            frame[tally + v] += frame[tally + v - 1]
+        for i in range(size):
+            s = pool[source + i]
+            value = counts[s, u]
+            pool[target + frame[tally + value]] = s
+            frame[tally + value] += 1
+        source, target = target, source
+    return source
 
 
 @compiled(borrows=True)
@@ -455,144 +551,147 @@ def _spend(memo):
     return tallies[_BUDGET_LEFT] >= 0
 
 
-@compiled
-def _tally(counts, states):
-    """For each cell, whether its number differs among ``states`` and in how many it is safe.
-
-    Row by row over ``counts`` (its memory order), each row against the first.
-    """
-    unknowns = counts.shape[1]
-    differs = np.zeros(unknowns, dtype=np.bool_)
-    safe_in = np.zeros(unknowns, dtype=np.int64)
-    first = counts[states[0]]
-    for s in states:
-        row = counts[s]
-        for u in range(unknowns):
-            if row[u] != first[u]:
-                differs[u] = True
-            if row[u] >= 0:
-                safe_in[u] += 1
-    return differs, safe_in
-
-
-@compiled
-def _upper(counts, memo, states):
+@compiled(borrows=True)
+def _upper(counts, memo, pool, lo, hi, frame):
     """Cheap upper bound of ``win``: the state's size, or the best safe count of a cell."""
-    size = states.size
+    size = hi - lo
     if size <= SMALL_STATE:
         return size
-    slot = _slot(memo, states, 4)
+    slot = _slot(memo, pool[lo:hi], 4)
     if slot >= 0:
         if memo[0][slot, _WIN] >= 0:
             return memo[0][slot, _WIN]
         if memo[0][slot, _BOUND] >= 0:
             return memo[0][slot, _BOUND]
-    differs, safe_in = _tally(counts, states)
+    _tally(counts, pool, lo, hi, frame)
+    unknowns = counts.shape[1]
     bound = 0
-    for u in range(counts.shape[1]):
-        if differs[u]:
-            if safe_in[u] == size:
+    for u in range(unknowns):
+        if frame[u]:
+            if frame[unknowns + u] == size:
                 bound = size
                 break
-            bound = max(bound, safe_in[u])
+            bound = max(bound, frame[unknowns + u])
     if slot >= 0:
         memo[0][slot, _BOUND] = bound
     return bound
 
 
-@compiled
-def _win(counts, memo, states, cell, best):
-    """Return ``win(S)`` of the sorted states S, or the win of opening ``cell`` in S.
+@compiled(borrows=True)
+def _win(counts, memo, pool, lo, hi, top, frames, depth, cell, best):
+    """Return ``win(S)`` of the sorted states ``S = pool[lo:hi]``, or the win of a cell.
 
     With ``cell`` < 0, ``win(S)``; else the win of opening ``cell``, or ``_NONE`` when
-    it cannot beat ``best``. ``_ABORT`` past the budget.
+    it cannot beat ``best``. ``_ABORT`` past the budget. The call writes to
+    ``pool[top:]`` and ``frames[depth:]`` only.
     """
     no_cell, nothing = np.int64(-1), np.int64(0)  # typed alike at every recursive call
+    unknowns = counts.shape[1]
+    differs, safe_in, cells, keys, order = 0, unknowns, 2 * unknowns, 3 * unknowns, 4 * unknowns
+    base = 5 * unknowns
+    bounds, part_order, cuts, done = base + _BOUNDS, base + _PART_ORDER, base + _CUTS, base + _DONE
+    frame = frames[depth]
     if cell >= 0:
         # Open one cell: split by its number, the parts by decreasing bound.
-        column = counts[:, cell]
-        ordered, cuts = _split(states, column)
-        if ordered.size == 0:
+        parts = _split(counts, cell, pool, lo, hi, top, frame, base)
+        if parts == 0:
             return 0
-        parts = len(cuts) - 1
-        part_bounds = np.empty(parts, dtype=np.int64)
+        after = frame[cuts + parts]
         bound = 0
         for p in range(parts):
-            part_bounds[p] = _upper(counts, memo, ordered[cuts[p]:cuts[p + 1]])
+            frame[bounds + p] = _upper(counts, memo, pool, frame[cuts + p],
+                                       frame[cuts + p + 1], frames[depth + 1])
             if memo[2][_BUDGET_LEFT] < 0:
                 return _ABORT
-            bound += part_bounds[p]
+            bound += frame[bounds + p]
         if bound <= best:
             return _NONE
-        order = np.argsort(part_bounds, kind="mergesort")[::-1]
+        _ascending(frame, bounds, part_order, parts)  # walked backwards: np.argsort's [::-1]
         value = 0
-        for p in order:
-            part_win = _win(counts, memo, ordered[cuts[p]:cuts[p + 1]], no_cell, nothing)
+        for k in range(parts - 1, -1, -1):
+            p = frame[part_order + k]
+            part_win = _win(counts, memo, pool, frame[cuts + p], frame[cuts + p + 1], after,
+                            frames, depth + 1, no_cell, nothing)
             if part_win == _ABORT:
                 return _ABORT
             value += part_win
-            bound -= part_bounds[p] - part_win
+            bound -= frame[bounds + p] - part_win
             if bound <= best:
                 return _NONE
         return value
-    size = states.size
+    size = hi - lo
     if size == 1:
         return 1
-    slot = _slot(memo, states, 2)
+    slot = _slot(memo, pool[lo:hi], 2)
     if slot >= 0 and memo[0][slot, _WIN] >= 0:
         return memo[0][slot, _WIN]
     if not _spend(memo):
         return _ABORT
-    unknowns = counts.shape[1]
-    differs, safe_in = _tally(counts, states)
-    if not differs.any():  # copies of one layout (weighed layouts): every safe cell is known
+    _tally(counts, pool, lo, hi, frame)
+    moves = safe = 0  # the cells that differ, and those of them safe in every state
+    for u in range(unknowns):
+        if frame[differs + u]:
+            moves += 1
+            if frame[safe_in + u] == size:
+                safe += 1
+    if moves == 0:  # copies of one layout (weighed layouts): every safe cell is known
         return size
+    listed = 0
+    for u in range(unknowns):
+        if frame[differs + u] and (safe == 0 or frame[safe_in + u] == size):
+            frame[cells + listed] = u
+            listed += 1
     result = 0
-    safe_cells = np.flatnonzero(differs & (safe_in == size))
     if size <= SMALL_STATE:
-        if safe_cells.size:
+        if safe:
             # Open every safe cell at once; parts in order of first appearance.
-            done = np.zeros(size, dtype=np.bool_)
             for i in range(size):
-                if done[i]:
+                frame[done + i] = 0
+            for i in range(size):
+                if frame[done + i]:
                     continue
                 members = 0
-                part = np.empty(size, dtype=states.dtype)
                 for j in range(i, size):
-                    if done[j]:
+                    if frame[done + j]:
                         continue
                     same = True
-                    for u in safe_cells:
-                        if counts[states[j], u] != counts[states[i], u]:
+                    for k in range(safe):
+                        u = frame[cells + k]
+                        if counts[pool[lo + j], u] != counts[pool[lo + i], u]:
                             same = False
                             break
                     if same:
-                        done[j] = True
-                        part[members] = states[j]
+                        frame[done + j] = 1
+                        pool[top + members] = pool[lo + j]
                         members += 1
-                part_win = _win(counts, memo, part[:members], no_cell, nothing)
+                part_win = _win(counts, memo, pool, top, top + members, top + members,
+                                frames, depth + 1, no_cell, nothing)
                 if part_win == _ABORT:
                     return _ABORT
                 result += part_win
         else:
             # Cells by decreasing (safe count, index), parts in order of first appearance.
-            moves = np.flatnonzero(differs)
-            order = np.argsort(-(safe_in[moves] * (unknowns + 1) + moves), kind="mergesort")
-            for m in order:
-                u = moves[m]
-                bound = safe_in[u]
+            for m in range(moves):
+                u = frame[cells + m]
+                frame[keys + m] = -(frame[safe_in + u] * (unknowns + 1) + u)
+            _ascending(frame, keys, order, moves)
+            for k in range(moves):
+                u = frame[cells + frame[order + k]]
+                bound = frame[safe_in + u]
                 if bound <= result:
                     break
-                ordered, starts = _split_first_seen(states, counts[:, u])
+                parts = _split_first_seen(counts, u, pool, lo, hi, top, frame, base)
+                after = frame[cuts + parts]
                 value = 0
                 finished = True
-                for p in range(starts.size - 1):
-                    part = ordered[starts[p]:starts[p + 1]]
-                    part_win = _win(counts, memo, part, no_cell, nothing)
+                for p in range(parts):
+                    part_lo, part_hi = frame[cuts + p], frame[cuts + p + 1]
+                    part_win = _win(counts, memo, pool, part_lo, part_hi, after, frames,
+                                    depth + 1, no_cell, nothing)
                     if part_win == _ABORT:
                         return _ABORT
                     value += part_win
-                    bound -= part.size - part_win
+                    bound -= part_hi - part_lo - part_win
                     if bound <= result:
                         finished = False
                         break
@@ -600,33 +699,35 @@ def _win(counts, memo, states, cell, best):
                     result = value
                     if result == size:
                         break
-    elif safe_cells.size:
+    elif safe:
         # Open every safe cell at once: split by their joint numbers (np.lexsort order).
-        ordered = states.copy()
-        for u in safe_cells:
-            ordered = ordered[np.argsort(counts[ordered, u], kind="mergesort")]
+        start_at = _by_joint_numbers(counts, pool, lo, hi, top, frame, cells, safe, base)
+        after = top + 2 * size
         start = 0
         for i in range(1, size + 1):
             cut = i == size
             if not cut:
-                for u in safe_cells:
-                    if counts[ordered[i], u] != counts[ordered[i - 1], u]:
+                for k in range(safe):
+                    u = frame[cells + k]
+                    if counts[pool[start_at + i], u] != counts[pool[start_at + i - 1], u]:
                         cut = True
                         break
             if cut:
-                part = np.sort(ordered[start:i])
-                part_win = _win(counts, memo, part, no_cell, nothing)
+                part_win = _win(counts, memo, pool, start_at + start, start_at + i, after,
+                                frames, depth + 1, no_cell, nothing)
                 if part_win == _ABORT:
                     return _ABORT
                 result += part_win
                 start = i
     else:
-        moves = np.flatnonzero(differs)
-        order = np.argsort(-safe_in[moves], kind="mergesort")
-        for m in order:
-            if safe_in[moves[m]] <= result:
+        for m in range(moves):
+            frame[keys + m] = -frame[safe_in + frame[cells + m]]
+        _ascending(frame, keys, order, moves)
+        for k in range(moves):
+            u = frame[cells + frame[order + k]]
+            if frame[safe_in + u] <= result:
                 break
-            value = _win(counts, memo, states, moves[m], result)
+            value = _win(counts, memo, pool, lo, hi, top, frames, depth + 1, u, result)
             if value == _ABORT:
                 return _ABORT
             if value > result:
@@ -642,29 +743,38 @@ def _win(counts, memo, states, cell, best):
 def best_openings(counts, budget_states):
     """Best ``win`` from every layout of ``counts``, and every cell reaching it (in order tried).
 
-    ``(-1, cells)`` past the budget.
+    ``(-1, cells)`` past the budget. Allocates the search's room (module notes above
+    `_frame_width`): the columns that differ, the pool of states and the frames.
     """
     layouts, unknowns = counts.shape
+    first = np.int64(0)  # typed as the search's calls type it: one compiled copy each, cached
+    everything = np.arange(layouts, dtype=np.int32)
+    whole = np.empty(2 * unknowns, dtype=np.int64)
+    _tally(counts, everything, first, layouts, whole)
+    columns = np.flatnonzero(whole[:unknowns])
+    differing = np.ascontiguousarray(counts[:, columns])
+    safe_in = whole[unknowns:][columns]
+    depths = 2 * columns.size + 4  # each state of the search fixes a differing column more
+    frames = np.empty((depths, _frame_width(columns.size)), dtype=np.int64)
+    pool = np.empty(layouts * (1 + 2 * depths), dtype=np.int32)
+    pool[:layouts] = everything
     memo = _new_memo(budget_states)
-    states = np.arange(layouts, dtype=np.int32)
-    differs, safe_in = _tally(counts, states)
-    moves = np.flatnonzero(differs)
-    order = np.argsort(-safe_in[moves], kind="mergesort")
+    order = np.argsort(-safe_in, kind="mergesort")
     best = 0
-    chosen = np.empty(moves.size, dtype=np.int64)
+    chosen = np.empty(columns.size, dtype=np.int64)
     found = 0
-    for m in order:
-        u = moves[m]
+    for u in order:
         if safe_in[u] < best or safe_in[u] == 0:
             break
-        value = _win(counts, memo, states, u, best - 1)
+        value = _win(differing, memo, pool, first, layouts, layouts, frames, first, u,
+                     best - 1)
         if value == _ABORT:
             return -1, chosen[:0]
         if value == _NONE or value < best:
             continue
         if value > best:
             best, found = value, 0
-        chosen[found] = u
+        chosen[found] = columns[u]
         found += 1
     return best, chosen[:found]
 

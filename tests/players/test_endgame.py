@@ -9,8 +9,13 @@ of the end-game value. And the ``best`` policy, which plays the end game exactly
 must win exactly the optimal share of all layouts of a small board.
 """
 
+import os
+import subprocess
+import sys
+import textwrap
 from fractions import Fraction
 from itertools import combinations, islice
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -118,6 +123,34 @@ def test_end_game_values_add_up_to_optimal_play(spec, click, rule):
         total += weight * move.win_probability
     assert total / int(weights.sum()) == optimal_win_probability(board, rule=rule,
                                                                  click=click)
+
+
+def test_the_search_runs_from_numbas_cache_as_compiled_fresh(tmp_path):
+    # The search recurses. A recursive compiled function called with arguments of
+    # other types than its own recursive calls (a literal 0 for an int64) is compiled
+    # twice, and numba's cache then loaded a copy that crashed the process, while
+    # the first, freshly compiled, process played on. Two processes on one empty
+    # cache: the second loads every kernel from it.
+    script = textwrap.dedent("""
+        import numpy as np
+        from minestats.mechanics.game import neighbour_table
+        from minestats.players.endgame import endgame_move
+        numbers = np.zeros(16, dtype=np.int8)
+        revealed = np.zeros(16, dtype=bool)
+        revealed[[0, 1, 4, 5]] = True
+        numbers[[0, 1, 4, 5]] = 0, 1, 1, 2
+        move = endgame_move(numbers, neighbour_table(4, 4), revealed,
+                            np.zeros(16, dtype=bool), 4, 4, limit=10**6)
+        print(move.win_probability, sorted(move.cells))
+    """)
+    root = Path(__file__).resolve().parents[2]
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    answers = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              env=environment, cwd=root, timeout=600)
+               for _ in range(2)]
+    assert [answer.returncode for answer in answers] == [0, 0], answers[-1].stderr[-300:]
+    assert answers[0].stdout == answers[1].stdout and "/" in answers[0].stdout
+    assert any(tmp_path.rglob("*.nbi"))  # the second process had a cache to load
 
 
 def test_a_state_fingerprint_ignores_order_and_tells_sets_apart():
