@@ -454,40 +454,13 @@ def _ascending(frame, keys, order, n):
 
 
 @compiled(borrows=True)
-def _split(counts, cell, pool, lo, hi, top, frame, base):
-    """Split the states ``pool[lo:hi]`` by the number of ``cell``, in increasing number.
+def _split(counts, cell, pool, lo, hi, top, frame, base, first_seen):
+    """Split the states ``pool[lo:hi]`` by the number of ``cell``; return the parts' count.
 
-    The states where ``cell`` is safe go to ``pool[top:]``, part after part; returns
-    the number of parts, their cuts at ``frame[base + _CUTS:]``.
+    The states where ``cell`` is safe go to ``pool[top:]``, part after part, each in
+    its states' order; the parts come in increasing number, or in order of first
+    appearance with ``first_seen``. Their cuts are at ``frame[base + _CUTS:]``.
     """
-    tally, fill, cuts = base + _SPLIT, base + _SPLIT + 10, base + _CUTS
-    for v in range(10):
-        frame[tally + v] = 0
-    for i in range(lo, hi):
-        value = counts[pool[i], cell]
-        if value >= 0:
-            frame[tally + value + 1] += 1
-    for v in range(1, 10):
-        frame[tally + v] += frame[tally + v - 1]
-    for v in range(9):
-        frame[fill + v] = top + frame[tally + v]
-    for i in range(lo, hi):
-        value = counts[pool[i], cell]
-        if value >= 0:
-            pool[frame[fill + value]] = pool[i]
-            frame[fill + value] += 1
-    parts = 0
-    frame[cuts] = top
-    for v in range(9):
-        if frame[tally + v + 1] > frame[tally + v]:
-            parts += 1
-            frame[cuts + parts] = top + frame[tally + v + 1]
-    return parts
-
-
-@compiled(borrows=True)
-def _split_first_seen(counts, cell, pool, lo, hi, top, frame, base):
-    """As `_split`, the parts in order of first appearance of ``cell``'s number."""
     rank, sizes, fill, cuts = (base + _SPLIT, base + _SPLIT + 9, base + _SPLIT + 18,
                                base + _CUTS)
     for v in range(9):
@@ -500,17 +473,27 @@ def _split_first_seen(counts, cell, pool, lo, hi, top, frame, base):
             if frame[rank + value] < 0:
                 frame[rank + value] = parts
                 parts += 1
-            frame[sizes + frame[rank + value]] += 1
+            frame[sizes + value] += 1
+    if not first_seen:
+        parts = 0
+        for v in range(9):
+            if frame[sizes + v]:
+                frame[rank + v] = parts
+                parts += 1
     frame[cuts] = top
+    for v in range(9):
+        if frame[sizes + v]:
+            frame[cuts + frame[rank + v] + 1] = frame[sizes + v]
     for k in range(parts):
-        frame[cuts + k + 1] = frame[cuts + k] + frame[sizes + k]
-        frame[fill + k] = frame[cuts + k]
+        frame[cuts + k + 1] += frame[cuts + k]
+    for v in range(9):
+        if frame[sizes + v]:
+            frame[fill + v] = frame[cuts + frame[rank + v]]
     for i in range(lo, hi):
         value = counts[pool[i], cell]
         if value >= 0:
-            k = frame[rank + value]
-            pool[frame[fill + k]] = pool[i]
-            frame[fill + k] += 1
+            pool[frame[fill + value]] = pool[i]
+            frame[fill + value] += 1
     return parts
 
 
@@ -518,28 +501,17 @@ def _split_first_seen(counts, cell, pool, lo, hi, top, frame, base):
 def _by_joint_numbers(counts, pool, lo, hi, top, frame, cells, count, base):
     """Sort the states ``pool[lo:hi]`` by the numbers of ``count`` cells, np.lexsort's way.
 
-    The cells are listed at ``frame[cells:]``, the last the most significant; ties
-    keep their order. The sorted copy is at ``pool[top:]`` or ``pool[top + size:]``
-    (the other is scratch); returns where it starts.
+    The cells, safe in every state, are listed at ``frame[cells:]``, the last the most
+    significant; ties keep their order. The sorted copy is at ``pool[top:]`` or
+    ``pool[top + size:]`` (the other is scratch); returns where it starts.
     """
     size = hi - lo
     source, target = top, top + size
     for i in range(size):
         pool[source + i] = pool[lo + i]
-    tally = base + _SPLIT
     for k in range(count):
-        u = frame[cells + k]
-        for v in range(10):
-            frame[tally + v] = 0
-        for i in range(size):
-            frame[tally + counts[pool[source + i], u] + 1] += 1
-        for v in range(1, 10):
-            frame[tally + v] += frame[tally + v - 1]
-        for i in range(size):
-            s = pool[source + i]
-            value = counts[s, u]
-            pool[target + frame[tally + value]] = s
-            frame[tally + value] += 1
+        _split(counts, frame[cells + k], pool, source, source + size, target, frame, base,
+               False)
         source, target = target, source
     return source
 
@@ -593,7 +565,7 @@ def _win(counts, memo, pool, lo, hi, top, frames, depth, cell, best):
     frame = frames[depth]
     if cell >= 0:
         # Open one cell: split by its number, the parts by decreasing bound.
-        parts = _split(counts, cell, pool, lo, hi, top, frame, base)
+        parts = _split(counts, cell, pool, lo, hi, top, frame, base, False)
         if parts == 0:
             return 0
         after = frame[cuts + parts]
@@ -680,7 +652,7 @@ def _win(counts, memo, pool, lo, hi, top, frames, depth, cell, best):
                 bound = frame[safe_in + u]
                 if bound <= result:
                     break
-                parts = _split_first_seen(counts, u, pool, lo, hi, top, frame, base)
+                parts = _split(counts, u, pool, lo, hi, top, frame, base, True)
                 after = frame[cuts + parts]
                 value = 0
                 finished = True
