@@ -26,7 +26,7 @@ __all__ = ["propagate", "propagate_single_point", "single_point_batch"]
 @numba.njit(cache=True)
 def _can_move(hidden, flags, number):
     """Whether a revealed number with these unknown and flagged neighbours can move."""
-    return hidden > 0 and (flags == number or flags + hidden == number)
+    return (hidden > 0) & ((flags == number) | (flags + hidden == number))
 
 
 @numba.njit(cache=True)
@@ -39,7 +39,12 @@ def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
     ``queues`` has two rows, the generation being worked through and the next one,
     whose first ``size`` entries (row 1) are numbers already queued. The loop makes
     no array views and passes arrays to no function but `_flood`: in numba each
-    costs reference counting, which dominated the run time.
+    costs reference counting, which dominated the run time. Where a cell's state
+    would choose a branch (queue a neighbour or not, flag a neighbour or not) the
+    loop writes the entry anyway and advances its end by the condition, which the
+    processor cannot mispredict. The entry after the end is always inside its array:
+    every queued number has a hidden neighbour, and one move flags fewer cells than
+    the board has.
 
     Returns ``(rounds, bad_cell, bad_flag)``: ``bad_cell`` is -1 when every move was
     sound; otherwise the cell the solver would have opened (``bad_flag`` False) or
@@ -59,13 +64,16 @@ def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
                 j = table[cell, t]
                 if j < 0:
                     break
-                if j != cell:
-                    hidden[j] -= 1
-                    flags[j] += mine
-                if revealed[j] and not queued[j] and _can_move(hidden[j], flags[j], counts[j]):
-                    queued[j] = True
-                    queues[1 - now, size] = j
-                    size += 1
+                # Without branches on the cell's state: the next entry of the queue is
+                # written every time and kept only if the number can move.
+                neighbour = j != cell
+                hidden[j] -= neighbour
+                flags[j] += mine & neighbour
+                can_move = revealed[j] & (not queued[j]) & _can_move(hidden[j], flags[j],
+                                                                       counts[j])
+                queued[j] |= can_move
+                queues[1 - now, size] = j
+                size += can_move
         n_changed = 0
         if taken == pending:
             if moved:
@@ -86,15 +94,14 @@ def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
             j = table[cell, t]
             if j < 0:
                 break
-            if flagged[j] or revealed[j]:
-                continue
-            if mines[j] != to_flag:
+            unknown = not (flagged[j] | revealed[j])
+            if unknown & (mines[j] != to_flag):
                 return rounds, j, to_flag
             if to_flag:
-                flagged[j] = True
+                flagged[j] |= unknown
                 changed[n_changed] = j
-                n_changed += 1
-            else:
+                n_changed += unknown
+            elif unknown:
                 n_changed = _flood(j, counts, table, revealed, changed, n_changed)
 
 
@@ -108,8 +115,8 @@ def propagate_single_point(mines, counts, table, revealed, flagged):
     compiled player (`minestats.players.kernel`) calls it before each full analysis.
     """
     cells = mines.size
-    hidden = np.zeros(cells, dtype=np.int64)
-    flags = np.zeros(cells, dtype=np.int64)
+    hidden = np.zeros(cells, dtype=np.int8)
+    flags = np.zeros(cells, dtype=np.int8)
     for cell in range(cells):
         for t in range(table.shape[1]):
             j = table[cell, t]
@@ -176,8 +183,8 @@ def _batch(layouts, counts, table, start):
     revealed = np.empty(cells, dtype=np.bool_)
     flagged = np.empty(cells, dtype=np.bool_)
     queued = np.zeros(cells, dtype=np.bool_)
-    hidden = np.empty(cells, dtype=np.int64)
-    flags = np.empty(cells, dtype=np.int64)
+    hidden = np.empty(cells, dtype=np.int8)
+    flags = np.empty(cells, dtype=np.int8)
     queues = np.empty((2, cells), dtype=np.int64)
     changed = np.empty(cells, dtype=np.int64)
     degree = (table >= 0).sum(axis=1) - 1
