@@ -42,9 +42,10 @@ def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
     costs reference counting, which dominated the run time. Where a cell's state
     would choose a branch (queue a neighbour or not, flag a neighbour or not) the
     loop writes the entry anyway and advances its end by the condition, which the
-    processor cannot mispredict. The entry after the end is always inside its array:
-    every queued number has a hidden neighbour, and one move flags fewer cells than
-    the board has.
+    processor cannot mispredict. So ``queues`` and ``changed`` hold one entry more
+    than the board has cells: on a board without mines every cell can be queued at
+    once (its counters still count neighbours whose opening is not yet counted), and
+    the next write then lands on that spare entry.
 
     Returns ``(rounds, bad_cell, bad_flag)``: ``bad_cell`` is -1 when every move was
     sound; otherwise the cell the solver would have opened (``bad_flag`` False) or
@@ -126,11 +127,11 @@ def propagate_single_point(mines, counts, table, revealed, flagged):
                 flags[cell] += flagged[j]
                 hidden[cell] += not (flagged[j] or revealed[j])
     queued = revealed & (hidden > 0) & ((flags == counts) | (flags + hidden == counts))
-    queues = np.zeros((2, cells), dtype=np.int64)
+    queues = np.zeros((2, cells + 1), dtype=np.int64)
     ready = np.flatnonzero(queued)
     queues[1, : ready.size] = ready
     return _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
-                queues, ready.size, np.zeros(cells, dtype=np.int64), 0)
+                queues, ready.size, np.zeros(cells + 1, dtype=np.int64), 0)
 
 
 def propagate(state: CheckedGame, *, solver: str = "single-point") -> int:
@@ -185,8 +186,8 @@ def _batch(layouts, counts, table, start):
     queued = np.zeros(cells, dtype=np.bool_)
     hidden = np.empty(cells, dtype=np.int8)
     flags = np.empty(cells, dtype=np.int8)
-    queues = np.empty((2, cells), dtype=np.int64)
-    changed = np.empty(cells, dtype=np.int64)
+    queues = np.empty((2, cells + 1), dtype=np.int64)
+    changed = np.empty(cells + 1, dtype=np.int64)
     degree = (table >= 0).sum(axis=1) - 1
     for board in range(boards):
         mines = layouts[board]

@@ -1,3 +1,9 @@
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -143,6 +149,51 @@ def test_single_point_matches_plain_python():
                     expected_flags[y, x] = True
                 np.testing.assert_array_equal(result.revealed, expected_open)
                 np.testing.assert_array_equal(result.flagged, expected_flags)
+
+
+
+def test_single_point_stays_inside_its_arrays_on_every_tiny_layout(tmp_path):
+    """The kernel writes a list's next entry before it knows whether to keep it (no
+    branch on a cell's state), relying on that entry being inside the array. Compiled
+    with numba's bounds checks (a fresh cache), every layout of five tiny boards from
+    every click must pass without an IndexError and open and flag what the plain
+    method does, and `propagate` must agree from each opening too."""
+    script = textwrap.dedent("""
+        import itertools
+        import numpy as np
+        from minestats.solvers.single_point import propagate, single_point_batch
+        from minestats.solvers.state import CheckedGame
+        from tests.oracles.reference import plain_single_point
+        checked = 0
+        for width, height in ((1, 1), (1, 2), (2, 2), (1, 5), (3, 3), (4, 3)):
+            cells = width * height
+            layouts = np.array(list(itertools.product((False, True), repeat=cells)),
+                               dtype=bool).reshape(-1, height, width)
+            for start in range(cells):
+                click = (start % width, start // width)
+                solved, lost = single_point_batch(layouts, start)
+                for layout, won, died in zip(layouts, solved, lost, strict=True):
+                    reference = plain_single_point(layout.tolist(), click)
+                    assert died == (reference is None)
+                    if died:
+                        continue
+                    state = CheckedGame(layout, click)
+                    propagate(state)
+                    opened, flags = reference
+                    for mask, expected in ((state.revealed, opened), (state.flagged, flags)):
+                        cells_set = {(i % width, i // width) for i in np.flatnonzero(mask)}
+                        assert cells_set == expected
+                    assert won == (len(opened) == cells - layout.sum())
+                    checked += 1
+        print(checked)
+    """)
+    root = Path(__file__).resolve().parents[2]
+    environment = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path)}
+    answer = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env=environment, cwd=root, timeout=600)
+    assert answer.returncode == 0, answer.stderr[-500:]
+    # every safe click of every layout: a board of c cells has c * 2 ** (c - 1)
+    assert int(answer.stdout) == sum(c * 2 ** (c - 1) for c in (1, 2, 4, 5, 9, 12))
 
 
 def _rule_still_applies(layout, result, use_mine_count):
