@@ -53,6 +53,9 @@ def bench_games(rng, games, reference_games, repeats) -> list[dict]:
                                  seeds=seeds[1:]).won.sum()
                 speeds.append(games / (time.process_time() - start))
             compiled = float(np.median(speeds))
+            # warm-up: the reference's first game pays one-time costs (imports, the
+            # kernels it borrows), which made the first row's figure swing 400-fold
+            reference_player.play(layouts[0], (0, 0), policy=policy, seed=seeds[0])
             start = time.process_time()
             reference_won = sum(
                 reference_player.play(layout, (0, 0), policy=policy, seed=seed).won
