@@ -1,7 +1,8 @@
 """Player throughput, in one run.
 
 1. Games per second per core for each policy on each board (safe first click at the
-   corner), CPU time of this process (one core), compile time excluded by a warm-up:
+   corner), CPU time of this process (one core), compile time and other one-time costs
+   excluded by a warm-up game of each player:
    the compiled player (`minestats.players.play_games`, one call per chunk of games)
    against the plain-Python reference player (``tests/oracles/reference_player.py``, the
    player before its game was compiled) on the first games of the same layouts,
