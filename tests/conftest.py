@@ -3,13 +3,13 @@ import pytest
 
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", default=False,
-                     help="also run the long statistical tests marked slow")
+                     help="also run the long tests marked slow")
 
 
 def pytest_collection_modifyitems(config, items):
     if config.getoption("--runslow"):
         return
-    skip_slow = pytest.mark.skip(reason="slow statistical test; run with --runslow")
+    skip_slow = pytest.mark.skip(reason="slow test; run with --runslow")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip_slow)
