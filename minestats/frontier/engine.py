@@ -28,8 +28,9 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numba
 import numpy as np
+
+from minestats.foundations.compiled import compiled
 
 __all__ = ["FITS", "NO_FIT", "OVER_BUDGET", "Analysis", "Enumeration", "Frontier", "analyse",
            "analyse_frontier", "analyse_position", "closed_number_disagrees", "combine_components",
@@ -93,7 +94,7 @@ class Analysis(NamedTuple):
     mines: np.ndarray
 
 
-@numba.njit(cache=True)
+@compiled
 def frontier_groups(counts, table, revealed, flagged, width, settled=None):
     """Constraints, groups and components of the frontier, in search order.
 
@@ -244,7 +245,7 @@ def frontier_groups(counts, table, revealed, flagged, width, settled=None):
                     component_starts, cell_starts, group_cells)
 
 
-@numba.njit(cache=True)
+@compiled
 def _binomials(top):
     """Pascal's triangle as floats: ``table[n, k] = C(n, k)`` for ``n, k <= top``."""
     table = np.zeros((top + 1, top + 1))
@@ -255,7 +256,7 @@ def _binomials(top):
     return table
 
 
-@numba.njit(cache=True)
+@compiled
 def enumerate_groups(sizes, starts, members, need, component_starts, budget):
     """Enumerate mines per group, component by component, by depth-first search.
 
@@ -332,7 +333,7 @@ def enumerate_groups(sizes, starts, members, need, component_starts, budget):
     return Enumeration(mine, safe, seen, layouts, mined, visited)
 
 
-@numba.njit(cache=True)
+@compiled
 def flags_and_hidden(cell, table, revealed, flagged):
     """Count the flags and the unknown cells of a cell's closed neighbourhood (itself included).
 
@@ -356,7 +357,7 @@ def flags_and_hidden(cell, table, revealed, flagged):
     return flags, hidden
 
 
-@numba.njit(cache=True)
+@compiled
 def closed_number_disagrees(numbers, table, revealed, flagged):
     """Whether a revealed number with no unknown neighbour left disagrees with its flags.
 
@@ -380,7 +381,7 @@ def closed_number_disagrees(numbers, table, revealed, flagged):
     return False
 
 
-@numba.njit(cache=True)
+@compiled
 def _sums(first, second, top):
     """Boolean convolution: which totals up to ``top`` are a sum of one of each."""
     out = np.zeros(top + 1, dtype=np.bool_)
@@ -392,7 +393,7 @@ def _sums(first, second, top):
     return out
 
 
-@numba.njit(cache=True)
+@compiled
 def _any_in(reach, low, high):
     """Whether ``reach`` holds some total in ``[low, high]``."""
     for total in range(max(low, 0), min(high, reach.size - 1) + 1):
@@ -401,7 +402,7 @@ def _any_in(reach, low, high):
     return False
 
 
-@numba.njit(cache=True)
+@compiled
 def convolve_counts(first, second):
     """Layouts per mine total of two independent parts, from those of each (a convolution).
 
@@ -418,7 +419,7 @@ def convolve_counts(first, second):
     return out
 
 
-@numba.njit(cache=True)
+@compiled
 def _log_factorials(top):
     """``log(n!)`` for ``n < top``, as `math.lgamma` computes it in compiled code."""
     table = np.empty(top)
@@ -432,12 +433,12 @@ _LOG_FACTORIALS = _log_factorials(4096)
 the weights of the cells off the frontier call for three per mine total, at every count."""
 
 
-@numba.njit(cache=True)
+@compiled
 def _log_factorial(n):
     return _LOG_FACTORIALS[n] if n < _LOG_FACTORIALS.size else math.lgamma(n + 1)
 
 
-@numba.njit(cache=True)
+@compiled
 def off_frontier_weights(combined, left, free):
     """Weights of the ways to place the mines left off the frontier, log-scaled.
 
@@ -464,7 +465,7 @@ def off_frontier_weights(combined, left, free):
     return np.exp(log_ways - scale), scale
 
 
-@numba.njit(cache=True)
+@compiled
 def _weigh_run(run, flagged, left, free, combined, ways):
     """Weigh the layouts by 1 + the cells of ``run`` they mine before their first safe one.
 
@@ -519,7 +520,7 @@ def _weigh_run(run, flagged, left, free, combined, ways):
     return weighed, mined_run, mined_free
 
 
-@numba.njit(cache=True)
+@compiled
 def analyse_position(numbers, table, revealed, flagged, width, mines, budget, use_mine_count,
                      want_probability, probability, proven_safe, proven_mine, run):
     """Deductions and mine probabilities of a position, in one compiled pass.
@@ -566,7 +567,7 @@ def analyse_position(numbers, table, revealed, flagged, width, mines, budget, us
                             probability, proven_safe, proven_mine, run)
 
 
-@numba.njit(cache=True)
+@compiled
 def flag_frontier_cell(front, cell):
     """Return the `Frontier` ``front`` with its frontier ``cell`` flagged.
 
@@ -590,7 +591,7 @@ def flag_frontier_cell(front, cell):
                     cell_starts, group_cells)
 
 
-@numba.njit(cache=True)
+@compiled
 def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, want_probability,
                      probability, proven_safe, proven_mine, run):
     """`analyse_position` from the position's `Frontier` (`frontier_groups`).
@@ -673,7 +674,7 @@ def analyse_frontier(front, revealed, flagged, mines, budget, use_mine_count, wa
     return FITS, log_solutions, n_safe, n_mine
 
 
-@numba.njit(cache=True)
+@compiled
 def component_totals(sizes, component_starts, layouts):
     """Combine the components' layouts per mine total: all of them, and all but each one.
 
@@ -720,7 +721,7 @@ def component_totals(sizes, component_starts, layouts):
     return spans, suffix, excluded
 
 
-@numba.njit(cache=True)
+@compiled
 def combine_components(front, revealed, flagged, left, free, layouts, mined, run, probability):
     """Fill every cell's mine probability from the counts of each component.
 

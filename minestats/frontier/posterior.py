@@ -22,9 +22,9 @@ frequency against `minestats.inference.mine_probabilities` on Expert positions.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.frontier.engine import _log_factorial, closed_number_disagrees, frontier_groups
 
 __all__ = ["CONFIGURATION_BUDGET", "draw_layouts", "list_configurations"]
@@ -33,7 +33,7 @@ CONFIGURATION_BUDGET = 2_000_000
 """Most partial configurations `list_configurations` visits before giving up."""
 
 
-@numba.njit(cache=True)
+@compiled
 def list_configurations(sizes, starts, members, need, component_starts, budget):
     """List every configuration of every component: its total, weight and mines per group.
 
@@ -143,7 +143,7 @@ def list_configurations(sizes, starts, members, need, component_starts, budget):
             leaf_values[:leaves], True)
 
 
-@numba.njit(cache=True)
+@compiled
 def _draw(weights):
     """Draw an index with probability proportional to ``weights`` (numba's generator)."""
     target = np.random.random() * weights.sum()  # noqa: NPY002 (numba's generator)
@@ -157,7 +157,7 @@ def _draw(weights):
     return weights.size - 1
 
 
-@numba.njit(cache=True)
+@compiled
 def _choose_cells(cells, count, layout):
     """Mine ``count`` of ``cells``, uniformly (a partial Fisher-Yates shuffle of a copy)."""
     pool = cells.copy()
@@ -167,7 +167,7 @@ def _choose_cells(cells, count, layout):
         layout[pool[i]] = True
 
 
-@numba.njit(cache=True)
+@compiled
 def _draw_many(layouts, flagged, front, free_cells, left, component, total, weight, values,
                seed):
     """Fill each row of ``layouts`` with one draw; return False if no layout fits."""

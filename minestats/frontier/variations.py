@@ -26,9 +26,9 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.frontier.engine import (
     FITS,
     NO_FIT,
@@ -91,7 +91,7 @@ class VariationBasis(NamedTuple):
     excluded: np.ndarray
 
 
-@numba.njit(cache=True)
+@compiled
 def variation_basis(numbers, table, revealed, flagged, width, mines, budget):
     """Enumerate a position once, for `chance_given_mines`.
 
@@ -145,7 +145,7 @@ def variation_basis(numbers, table, revealed, flagged, width, mines, budget):
                           front.group_cells, spans, combined, excluded)
 
 
-@numba.njit(cache=True)
+@compiled
 def _convolve_all(layouts, spans, skip):
     """Layouts per frontier mine total of every component but ``skip`` (-1: all of them)."""
     out = np.ones(1)
@@ -155,13 +155,13 @@ def _convolve_all(layouts, spans, skip):
     return out
 
 
-@numba.njit(cache=True)
+@compiled
 def _excluded(basis, k):
     """Return the layouts per frontier mine total of all of the basis's components but ``k``."""
     return basis.excluded[k, :basis.combined.size - basis.spans[k] + 1]
 
 
-@numba.njit(cache=True)
+@compiled
 def _replaced(basis, k, row, part_mined):
     """Return the basis's ``layouts`` and ``mined`` with component ``k`` counted again."""
     layouts, mined = basis.layouts.copy(), basis.mined.copy()
@@ -173,7 +173,7 @@ def _replaced(basis, k, row, part_mined):
     return layouts, mined
 
 
-@numba.njit(cache=True)
+@compiled
 def chance_given_mines(basis, given, targets, probability, budget):
     """Count the layouts that mine every cell of ``given``, and P(mine) of ``targets`` then.
 
@@ -346,7 +346,7 @@ class Reveal(NamedTuple):
     free: int
 
 
-@numba.njit(cache=True)
+@compiled
 def reveal_variation(basis, table, cell):
     """Prepare the position of ``basis`` with ``cell`` revealed, for `chance_given_reveal`.
 
@@ -472,7 +472,7 @@ def reveal_variation(basis, table, cell):
                   opened, cell_group == FLAGGED, basis.left, free)
 
 
-@numba.njit(cache=True)
+@compiled
 def chance_given_reveal(reveal, value, probability, budget):
     """Count the layouts in which the cell of ``reveal`` shows ``value``, and P(mine) then.
 

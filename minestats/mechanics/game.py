@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numba
 import numpy as np
 
 from minestats.foundations.board import Board
+from minestats.foundations.compiled import compiled
 from minestats.foundations.deprecation import renamed_parameters
 
 __all__ = ["EXPLODED", "FLAG", "UNKNOWN", "Game", "as_layouts", "bbbv", "islands",
@@ -114,7 +114,7 @@ def neighbour_counts(layout) -> np.ndarray:
     return counts
 
 
-@numba.njit(cache=True)
+@compiled
 def _flood(start, counts, table, revealed, opened, end=0):
     """Reveal ``start`` and flood through zeros, on flat arrays.
 
@@ -428,7 +428,7 @@ def islands(layout) -> tuple[np.ndarray, int]:
     return labels, int(count)
 
 
-@numba.njit(cache=True)
+@compiled
 def _bbbv_batch(layouts, counts, table):
     """3BV of each flat layout: flood-fill every unrevealed zero, then count the rest."""
     boards, cells = layouts.shape

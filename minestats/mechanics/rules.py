@@ -10,10 +10,10 @@ meet a board and a click: how many mines fit (`max_mines`), whether they do
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.compiled import compiled
 from minestats.foundations.validation import RULES, quoted, resolve_rule
 
 __all__ = ["RULES", "check_click", "check_rule", "max_mines", "placement_cells", "winxp_order"]
@@ -113,7 +113,7 @@ def check_click(board, click, rule=None) -> tuple[int, int]:
     return check_rule(board, click, rule)
 
 
-@numba.njit(cache=True)
+@compiled
 def winxp_order(cells, click):
     """Return the cells Windows XP may move a mine under ``click`` to, in the order it tries.
 

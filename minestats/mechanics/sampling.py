@@ -15,9 +15,9 @@ The kernels are compiled with numba on first use and cached on disk.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from minestats.foundations.board import Board, resolve_board
+from minestats.foundations.compiled import compiled
 from minestats.foundations.seeds import as_generator
 from minestats.foundations.validation import check_count, resolve_rule
 from minestats.mechanics.rules import check_rule, placement_cells
@@ -66,7 +66,7 @@ def check_sample_size(board: Board, n: int, chunk_size: int | None = None) -> No
 _TWO_TO_53 = 9007199254740992.0
 
 
-@njit(cache=True, inline="always")
+@compiled(inline="always")
 def _uniform_below(rng, bound):
     """Exactly uniform integer in ``[0, bound)`` from 53-bit doubles, by rejection."""
     b = np.uint64(bound)
@@ -78,7 +78,7 @@ def _uniform_below(rng, bound):
             return np.int64(r)
 
 
-@njit(cache=True)
+@compiled
 def _draw_cells(rng, allowed, perm, cells):
     """Put ``cells.size`` distinct cells of ``allowed``, uniformly chosen, into ``cells``.
 
@@ -95,7 +95,7 @@ def _draw_cells(rng, allowed, perm, cells):
         cells[i] = allowed[chosen]
 
 
-@njit(cache=True)
+@compiled
 def _first_free_cell(occupied, cells, skip):
     """Row-major index of the first cell not in ``cells`` and not ``skip``.
 
@@ -112,7 +112,7 @@ def _first_free_cell(occupied, cells, skip):
     return first
 
 
-@njit(cache=True)
+@compiled
 def _draw_layout(rng, allowed, perm, cells, occupied, click, relocate):
     """Draw one layout into ``cells``.
 
@@ -126,7 +126,7 @@ def _draw_layout(rng, allowed, perm, cells, occupied, click, relocate):
                 cells[i] = _first_free_cell(occupied, cells, click)
 
 
-@njit(cache=True)
+@compiled
 def _sample_kernel(rng, allowed, mines, click, relocate, out):
     perm = np.arange(allowed.size)
     cells = np.empty(mines, dtype=np.int64)
@@ -137,7 +137,7 @@ def _sample_kernel(rng, allowed, mines, click, relocate, out):
             out[board, cell] = True
 
 
-@njit(cache=True)
+@compiled
 def _count_kernel(rng, allowed, mines, click, relocate, in_neighbourhood, n):
     perm = np.arange(allowed.size)
     cells = np.empty(mines, dtype=np.int64)
@@ -153,7 +153,7 @@ def _count_kernel(rng, allowed, mines, click, relocate, in_neighbourhood, n):
     return opened
 
 
-@njit(cache=True)
+@compiled
 def _block(table, source, stamp, board, blocked, low, high, skip):
     """Count clicks in ``source``'s closed neighbourhood as not opened on this board.
 
@@ -199,7 +199,7 @@ _ALL_BITS = np.uint64(2**64 - 1)
 """The largest 64-bit word: ``Generator.integers(0, _ALL_BITS, endpoint=True)`` is raw bits."""
 
 
-@njit(cache=True)
+@compiled
 def _refill(rng, slots, block):
     """Fill ``block`` with independent, exactly uniform integers in ``[0, slots)``.
 
@@ -226,7 +226,7 @@ def _refill(rng, slots, block):
                     filled += 1
 
 
-@njit(cache=True)
+@compiled
 def _draw_subsets(rng, slots, block, state, stamp, out):
     """Draw one uniform subset of ``out.shape[1]`` of ``range(slots)`` into each row of ``out``.
 
@@ -257,14 +257,14 @@ def _draw_subsets(rng, slots, block, state, stamp, out):
     state[0] = at
 
 
-@njit(cache=True)
+@compiled
 def _map_draw_state(slots):
     """Start the draw of `_draw_subsets`: an exhausted block, no subset drawn, no stamps."""
     return (np.empty(_MAP_BLOCK, dtype=np.int64), np.array([_MAP_BLOCK, 0]),
             np.full(slots, -1, dtype=np.int64))
 
 
-@njit(cache=True)
+@compiled
 def _map_subsets(rng, slots, mines, n):
     """Draw the ``n`` subsets the all-clicks kernels draw from ``rng``: ``(n, mines)`` slots."""
     block, state, stamp = _map_draw_state(slots)
@@ -273,7 +273,7 @@ def _map_subsets(rng, slots, mines, n):
     return out
 
 
-@njit(cache=True)
+@compiled
 def _all_clicks_table_kernel(rng, table, mines, mode, n):
     """Boards per click that opened, for every click, mine by mine through ``table``.
 
@@ -320,7 +320,7 @@ _PLANE_FLUSH = 2**_PLANES - 1
 """Boards the planes count before they are added to the totals, so none overflows."""
 
 
-@njit(cache=True)
+@compiled
 def _flush_planes(planes, width, opened):
     """Add the counts held in ``planes`` (bit-sliced, per row) to ``opened``; zero them."""
     for r in range(planes.shape[0]):
@@ -331,7 +331,7 @@ def _flush_planes(planes, width, opened):
             planes[r, k] = 0
 
 
-@njit(cache=True)
+@compiled
 def _all_clicks_mask_kernel(rng, width, height, mines, mode, n):
     """Boards per click that opened, for every click, on rows held as bit masks.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minestats.players.compiled import compiled
+from minestats.foundations.compiled import compiled
 from minestats.players.endgame import LISTING_BUDGET, SEARCH_BUDGET, endgame_cells, list_layouts
 from minestats.players.picks import TIE, unknown_neighbours
 

@@ -13,6 +13,7 @@ import math
 import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.foundations.policies import POLICY_TABLE
 from minestats.frontier.variations import variation_basis
 from minestats.players.candidates import (
@@ -23,7 +24,6 @@ from minestats.players.candidates import (
     rank_candidates,
     two_steps_out,
 )
-from minestats.players.compiled import compiled
 from minestats.players.endgame import (
     LISTING_BUDGET,
     SEARCH_BUDGET,

@@ -33,10 +33,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.foundations.validation import quoted, resolve_rule
 from minestats.frontier.engine import closed_number_disagrees, frontier_groups
 from minestats.mechanics.rules import winxp_order
-from minestats.players.compiled import compiled
 
 __all__ = ["ENDGAME_LAYOUTS", "LISTING_BUDGET", "SEARCH_BUDGET", "SMALL_BOARD_LAYOUTS",
            "SMALL_BOARD_LISTING_BUDGET", "SMALL_BOARD_SEARCH_BUDGET", "SMALL_STATE",

@@ -37,9 +37,9 @@ import math
 
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.frontier.engine import FITS
 from minestats.frontier.variations import chance_given_mines
-from minestats.players.compiled import compiled
 
 __all__ = ["BOX_MISSING", "ENABLER_SHARE", "PAIR_MISSING", "fifty_fifty_outlook", "tile_influence",
            "unavoidable_pair"]

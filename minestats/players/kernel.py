@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.frontier.engine import FITS, OVER_BUDGET, analyse_frontier, frontier_groups
 from minestats.mechanics.game import _flood
 from minestats.mechanics.rules import winxp_order
 from minestats.players.chooser import BEST, SAFEST, choose, new_position_memo
-from minestats.players.compiled import compiled
 from minestats.players.weighing import weigh_position
 
 __all__ = ["BEST", "BUG", "LOST", "SAFEST", "WON", "Chunk", "choose", "new_position_memo",

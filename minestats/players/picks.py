@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from minestats.players.compiled import compiled
+from minestats.foundations.compiled import compiled
 
 __all__ = ["TIE", "pick", "safest_cell", "safest_of", "unknown_neighbours"]
 

@@ -13,9 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.frontier.engine import FITS, OVER_BUDGET, flags_and_hidden
 from minestats.frontier.variations import chance_given_reveal, reveal_variation, variation_basis
-from minestats.players.compiled import compiled
 from minestats.players.picks import TIE, unknown_neighbours
 from minestats.players.weighing import weigh_position
 

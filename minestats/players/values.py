@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from minestats.foundations.compiled import compiled
 from minestats.foundations.grids import parse_position
 from minestats.foundations.seeds import resolve_seed
 from minestats.foundations.validation import (
@@ -42,7 +43,6 @@ from minestats.frontier.engine import analyse
 from minestats.frontier.posterior import draw_layouts
 from minestats.mechanics.game import _flood, neighbour_counts, neighbour_table
 from minestats.mechanics.rules import winxp_order
-from minestats.players.compiled import compiled
 from minestats.players.kernel import BEST, BUG, WON, choose, play_on
 from minestats.players.player import (
     GUESS_KINDS,

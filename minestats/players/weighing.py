@@ -14,6 +14,7 @@ import math
 import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.frontier.engine import (
     FITS,
     NO_FIT,
@@ -24,7 +25,6 @@ from minestats.frontier.engine import (
     flag_frontier_cell,
     frontier_groups,
 )
-from minestats.players.compiled import compiled
 
 __all__ = ["exact_position", "weigh_position"]
 

@@ -9,9 +9,9 @@ independent check of `minestats.solvers.logic`.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.solvers.state import CheckedGame, Moves
 
 __all__ = ["MAX_CELLS", "check_size", "exhaustive_moves"]
@@ -43,7 +43,7 @@ def check_size(width: int, height: int) -> None:
         )
 
 
-@numba.njit(cache=True)
+@compiled
 def _popcount(bits):
     count = 0
     while bits:
@@ -52,7 +52,7 @@ def _popcount(bits):
     return count
 
 
-@numba.njit(cache=True)
+@compiled
 def _possible(masks, needed, unknown, remaining, use_mine_count):
     """OR of all consistent placements, and OR of their complements, as bitsets."""
     everything = (np.int64(1) << unknown) - 1

@@ -28,9 +28,9 @@ two reach the same states, rounds and caps.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.frontier.engine import (
     OVER_BUDGET,
     analyse_position,
@@ -42,7 +42,7 @@ from minestats.solvers.subset import subset_rules
 __all__ = ["logic_batch", "logic_game"]
 
 
-@numba.njit(cache=True)
+@compiled
 def _apply(mines, numbers, table, revealed, flagged, safe, mined, opened):
     """Open the cells proven safe and flag those proven mined; the first unsound one or -1.
 
@@ -59,7 +59,7 @@ def _apply(mines, numbers, table, revealed, flagged, safe, mined, opened):
     return -1, False
 
 
-@numba.njit(cache=True)
+@compiled
 def logic_game(mines, numbers, table, width, use_mine_count, budget, revealed, flagged):
     """Solve a game with perfect logic from its current state, compiled.
 
@@ -132,7 +132,7 @@ def logic_game(mines, numbers, table, width, use_mine_count, budget, revealed, f
         rounds += 1
 
 
-@numba.njit(cache=True)
+@compiled
 def logic_batch(layouts, counts, table, start, width, use_mine_count, budget):
     """Run `logic_game` on every layout of a batch from one click, in one compiled call.
 

@@ -14,22 +14,22 @@ on the order of the moves.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.mechanics.game import _flood, neighbour_counts, neighbour_table
 from minestats.solvers.state import CheckedGame, unsound
 
 __all__ = ["propagate", "propagate_single_point", "single_point_batch"]
 
 
-@numba.njit(cache=True)
+@compiled
 def _can_move(hidden, flags, number):
     """Whether a revealed number with these unknown and flagged neighbours can move."""
     return (hidden > 0) & ((flags == number) | (flags + hidden == number))
 
 
-@numba.njit(cache=True)
+@compiled
 def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
          queues, size, changed, n_changed):
     """Apply the single-point rules until they prove nothing more, on flat arrays.
@@ -106,7 +106,7 @@ def _run(mines, counts, table, revealed, flagged, hidden, flags, queued,
                 n_changed = _flood(j, counts, table, revealed, changed, n_changed)
 
 
-@numba.njit(cache=True)
+@compiled
 def propagate_single_point(mines, counts, table, revealed, flagged):
     """Apply the single-point rules from any state, compiled: count, queue, run.
 
@@ -174,7 +174,7 @@ def propagate(state: CheckedGame, *, solver: str = "single-point") -> int:
     return int(rounds)
 
 
-@numba.njit(cache=True)
+@compiled
 def _batch(layouts, counts, table, start):
     boards, cells = layouts.shape
     solved = np.zeros(boards, dtype=np.bool_)

@@ -17,22 +17,22 @@ are built.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from minestats.foundations.compiled import compiled
 from minestats.solvers.state import CheckedGame, Moves
 
 __all__ = ["subset_moves", "subset_rules"]
 
 
-@numba.njit(cache=True)
+@compiled
 def _touch(first, second, width):
     """Whether two distinct cells are neighbours."""
     return (abs(first % width - second % width) <= 1
             and abs(first // width - second // width) <= 1)
 
 
-@numba.njit(cache=True)
+@compiled
 def _pair_rule(counts, table, revealed, flagged, width):
     """Safe and mined masks proved by the pair rule; ``table`` is the neighbour table."""
     cells = counts.size
@@ -86,7 +86,7 @@ def _pair_rule(counts, table, revealed, flagged, width):
     return safe, mine
 
 
-@numba.njit(cache=True)
+@compiled
 def subset_rules(numbers, table, revealed, flagged, width, use_mine_count, remaining):
     """Apply the pair rule and, with the mine count, its trivial use; compiled, flat arrays.
 

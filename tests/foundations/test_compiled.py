@@ -1,4 +1,4 @@
-"""The player's disk cache is keyed to the code it compiles in (`minestats.players.compiled`)."""
+"""Every kernel's disk cache is keyed to the code it compiles in (`foundations.compiled`)."""
 
 import importlib
 import os
@@ -9,11 +9,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numba
 import pytest
 
-from minestats import players
+from minestats.foundations.compiled import PACKAGE, SOURCES, CodeKeyedCache, code_fingerprint
 from minestats.players import kernel
-from minestats.players.compiled import PACKAGE, SOURCES, CodeKeyedCache, code_fingerprint
 
 
 def copy_sources(root):
@@ -53,20 +53,50 @@ def test_the_kernels_cache_is_stamped_with_the_fingerprint():
     assert cache._cache_file._source_stamp[1] == code_fingerprint(PACKAGE, SOURCES)
 
 
+def kernel_modules():
+    """Every module under `SOURCES`, imported: ``{name: module}``."""
+    modules = {}
+    for folder in SOURCES:
+        package = importlib.import_module(f"minestats.{folder}")
+        for info in pkgutil.iter_modules(package.__path__, f"minestats.{folder}."):
+            modules[info.name] = importlib.import_module(info.name)
+    return modules
+
+
+def defined_kernels(module):
+    """The numba-compiled functions ``module`` defines (not those it imports)."""
+    return [value for value in vars(module).values()
+            if isinstance(value, numba.core.registry.CPUDispatcher)
+            and value.py_func.__module__ == module.__name__]
+
+
 def compiled_modules():
-    """The player's modules that define a function compiled by `compiled`, by file."""
-    found = {}
-    for info in pkgutil.iter_modules(players.__path__, "minestats.players."):
-        module = importlib.import_module(info.name)
-        if any(isinstance(getattr(value, "_cache", None), CodeKeyedCache)
-               and value.py_func.__module__ == info.name for value in vars(module).values()):
-            found[info.name] = Path(module.__file__)
-    return found
+    """The package's modules that define a function compiled by `compiled`, by file."""
+    return {name: Path(module.__file__) for name, module in kernel_modules().items()
+            if any(isinstance(function._cache, CodeKeyedCache)
+                   for function in defined_kernels(module))}
 
 
 def test_the_kernels_modules_are_all_found():
     assert {"minestats.players.kernel", "minestats.players.chooser",
-            "minestats.players.scoring"} <= set(compiled_modules())
+            "minestats.players.scoring", "minestats.solvers.logic",
+            "minestats.solvers.single_point", "minestats.frontier.engine",
+            "minestats.mechanics.game", "minestats.mechanics.sampling"} <= set(compiled_modules())
+
+
+def test_every_kernel_of_the_package_is_keyed_to_the_code():
+    """A kernel cached by numba alone, keyed to its own file, would run stale code
+    after a change to a function it compiles in from another file: perfect logic's
+    cached solve kept the single-point rules it was compiled with."""
+    kernels = [function for module in kernel_modules().values()
+               for function in defined_kernels(module)]
+    assert len(kernels) > 100
+    plain = sorted(f"{function.py_func.__module__}.{function.py_func.__qualname__}"
+                   for function in kernels if not isinstance(function._cache, CodeKeyedCache))
+    assert plain == []
+    other = {str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
+             if "njit" in path.read_text() and path.parent.name not in SOURCES}
+    assert other == {"foundations/compiled.py", "foundations/compiling.py"}
 
 
 @pytest.mark.parametrize("module", sorted(compiled_modules()))
@@ -87,7 +117,7 @@ INNER = "import numba\n\n@numba.njit(cache=True)\ndef value():\n    return {}\n"
 OUTER = textwrap.dedent("""\
     from pathlib import Path
 
-    from minestats.players.compiled import code_fingerprint, keyed_njit
+    from minestats.foundations.compiled import code_fingerprint, keyed_njit
     from toy.inner import value
 
     def twice():

@@ -1,20 +1,22 @@
-"""The player's compiled functions, cached on disk and keyed to the code they compile in.
+"""The package's compiled functions, cached on disk and keyed to the code they compile in.
 
 numba's disk cache (``cache=True``) checks a cached function against its own source
 file only (the file's time stamp and size, and the function's bytecode). A function
-it compiles in from another module (the frontier search, the flood fill) is part of
-the cached machine code, yet a change to it leaves that cache looking fresh, and the
-player would go on playing the old code's moves (numba's own documentation on
-caching: "cache invalidation fails to recognize changes in functions defined in a
-different file"; numba issue 1833).
+it compiles in from another module (the frontier search, the flood fill, the
+single-point rules inside perfect logic) is part of the cached machine code, yet a
+change to it leaves that cache looking fresh, and the kernel would go on running the
+old code (numba's own documentation on caching: "cache invalidation fails to
+recognize changes in functions defined in a different file"; numba issue 1833). An
+edit, a ``git pull`` into an editable install, or a checkout of another commit that
+touches one file is enough.
 
 `compiled` is ``numba.njit(cache=True)`` with the cache's stamp widened: a cached
 entry is fresh only while its own file is unchanged *and* so is `code_fingerprint`,
-the hash of every source file of the folders in `SOURCES`, those whose compiled
-functions the player's kernels call. Any change there makes every cache of the
-player stale, so it is compiled again, once, and saved over the old entries, in the
-place numba would use (no cache directories pile up). Nothing else of numba's
-behaviour changes: ``NUMBA_CACHE_DIR`` and numba's other settings apply as usual.
+the hash of every source file of the folders in `SOURCES`, those that hold compiled
+functions. Any change there makes every kernel's cache stale, so each is compiled
+again, once, and saved over the old entries, in the place numba would use (no cache
+directories pile up). Nothing else of numba's behaviour changes: ``NUMBA_CACHE_DIR``
+and numba's other settings apply as usual.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ __all__ = ["PACKAGE", "SOURCES", "CodeKeyedCache", "code_fingerprint", "compiled
 
 PACKAGE = Path(__file__).resolve().parents[1]
 """The folder of the ``minestats`` package."""
-SOURCES = ("players", "frontier", "mechanics")
-"""The folders of `PACKAGE` whose compiled functions the player's kernels call."""
+SOURCES = ("frontier", "mechanics", "players", "solvers")
+"""The folders of `PACKAGE` that hold compiled functions (each compiled by `compiled`)."""
 
 
 @functools.cache
@@ -89,28 +91,30 @@ def keyed_njit(function, fingerprint: str, **options):
     return dispatcher
 
 
-def compiled(function=None, *, borrows=False):
+def compiled(function=None, *, borrows=False, **options):
     """Compile ``function`` as ``numba.njit(cache=True)`` does, its cache keyed to `SOURCES`.
 
-    The decorator of the player's kernels (`keyed_njit` with the `code_fingerprint`
-    of `SOURCES`), bare or called with its option.
+    The decorator of every kernel of the package (`keyed_njit` with the
+    `code_fingerprint` of `SOURCES`), bare or called with options.
 
     Parameters
     ----------
     function : callable, optional
-        The function; omitted when the decorator is called with its option.
+        The function; omitted when the decorator is called with options.
     borrows : bool, optional
         Compile it without reference counting (numba's ``_nrt=False``), for a small
         helper called in a hot loop that only reads and writes the arrays it is
         given: it allocates nothing and keeps no array a callee returns (numba
         refuses the first; the second would never be freed, which
-        ``tests/players/test_compiled.py`` checks from numba's allocation tally).
+        ``tests/foundations/test_compiled.py`` checks from numba's allocation tally).
         A compiled function takes and releases each array argument with an atomic
         count, a call into numba's runtime each way: more than the work of such a
         helper (default False). Such a helper calls no compiled function but others
         that borrow: numba compiles a callee it first meets from a borrowing caller
         without reference counting too, and one that allocates then fails to compile
-        (``tests/players/test_compiled.py`` checks this rule).
+        (``tests/foundations/test_compiled.py`` checks this rule).
+    **options
+        Other options of `numba.njit`, such as ``inline="always"``.
 
     Examples
     --------
@@ -125,7 +129,8 @@ def compiled(function=None, *, borrows=False):
     >>> unknown_neighbours.targetoptions["_nrt"]
     False
     """
-    options = {"_nrt": False} if borrows else {}
+    if borrows:
+        options["_nrt"] = False
     decorate = functools.partial(keyed_njit, fingerprint=code_fingerprint(PACKAGE, SOURCES),
                                  **options)
     return decorate if function is None else decorate(function)
