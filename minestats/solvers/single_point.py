@@ -112,8 +112,10 @@ def propagate_single_point(mines, counts, table, revealed, flagged):
 
     Works on a game's flat arrays, changed in place; returns ``(rounds, cell, flag)``,
     with ``cell`` -1 when every move was sound, else the first cell the rules would
-    open (``flag`` False) or flag (``flag`` True) against the layout ``mines``. The
-    compiled player (`minestats.players.kernel`) calls it before each full analysis.
+    open (``flag`` False) or flag (``flag`` True) against the layout ``mines``.
+    Perfect logic (`minestats.solvers.logic.logic_game`) calls it before each full
+    analysis; the compiled player keeps its own plain scan
+    (`minestats.players.kernel`).
     """
     cells = mines.size
     hidden = np.zeros(cells, dtype=np.int8)
